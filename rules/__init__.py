@@ -1,0 +1,1 @@
+"""The game engine: pure Python. The only Django import is in apps.py."""

@@ -1,0 +1,330 @@
+"""Data and small invariants. Game decisions live in rules/, changes in services.py."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+GROUP_POOL_MAX = 6  # MO-06
+PERSONAL_MOMENTUM_MAX = 6  # PM-04
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Campaign(models.Model):
+    class Preset(models.TextChoices):
+        MOMENTA = "momenta", "Momenta (d6 pools, personal Momentum)"
+        D20 = "2d20", "2d20 (skill tests, group Momentum and Threat)"
+
+    class DiceSystem(models.TextChoices):
+        D6 = "d6", "d6 pools"
+        D20 = "d20", "d20 skill tests"
+
+    class Economy(models.TextChoices):
+        PERSONAL = "personal", "Personal Momentum per character"
+        GROUP = "group", "Group Momentum pool and Threat"
+
+    name = models.CharField(max_length=100)
+    preset = models.CharField(max_length=10, choices=Preset.choices, default=Preset.MOMENTA)
+    dice_system = models.CharField(max_length=5, choices=DiceSystem.choices, default=DiceSystem.D6)
+    economy = models.CharField(max_length=10, choices=Economy.choices, default=Economy.PERSONAL)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
+    )
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # Pools of the group economy (MO-06, MO-13).
+    group_momentum = models.PositiveSmallIntegerField(default=0)
+    threat = models.PositiveIntegerField(default=0)
+    threat_visible = models.BooleanField(
+        default=False, help_text="Show Threat to players (by default only the GM sees it)."
+    )
+
+    # Sequence number of the last TableEvent; bumped under the row lock so
+    # event numbers are unique and gap-free per campaign.
+    last_seq = models.PositiveBigIntegerField(default=0)
+
+    # Rulings (RULES.md clauses ending in R…), each a setting with its default.
+    extra_success_stacks = models.BooleanField(
+        "PAT-R1: repeated Extra Success upgrades one step each", default=True
+    )
+    band_label_0 = models.CharField("PAT-R2: band 0 label", max_length=40, default="Setback")
+    band_label_1 = models.CharField(
+        "PAT-R2: band 1 label", max_length=40, default="Success at a Cost"
+    )
+    band_label_2 = models.CharField("PAT-R2: band 2 label", max_length=40, default="Success")
+    band_label_3 = models.CharField(
+        "PAT-R2: band 3+ label", max_length=40, default="Success with a Bonus"
+    )
+    advantage_dice = models.PositiveSmallIntegerField("PM-R1: dice added by Advantage", default=1)
+    disadvantage_dice = models.PositiveSmallIntegerField(
+        "PM-R1: dice removed by Disadvantage", default=1
+    )
+    complication_range = models.PositiveSmallIntegerField(
+        "T-R1: complication range (1 = only 20s)", default=1
+    )
+    assistance_needs_leader_success = models.BooleanField(
+        "T-03: assistance counts only if the leader scores", default=True
+    )
+    gm_momentum_to_threat = models.BooleanField(
+        "CT-R1: a GM character's unspent Momentum goes to Threat", default=True
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(group_momentum__gte=0) & Q(group_momentum__lte=GROUP_POOL_MAX),
+                name="campaign_group_momentum_0_6",
+            ),
+            models.CheckConstraint(condition=Q(threat__gte=0), name="campaign_threat_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def uses_d6(self) -> bool:
+        return self.dice_system == self.DiceSystem.D6
+
+    @property
+    def uses_group_economy(self) -> bool:
+        return self.economy == self.Economy.GROUP
+
+    def band_labels(self) -> tuple[str, str, str, str]:
+        return (self.band_label_0, self.band_label_1, self.band_label_2, self.band_label_3)
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", "GM"
+        PLAYER = "player", "Player"
+        OBSERVER = "observer", "Observer"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} ({self.role})"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == self.Role.GM
+
+
+class Character(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters"
+    )
+    name = models.CharField(max_length=80)
+    is_npc = models.BooleanField(default=False)
+    notes = models.TextField(blank=True)
+    in_creation = models.BooleanField(
+        default=False, help_text="Character creation mode: no Momentum spent or gained (PM-12)."
+    )
+
+    # Momenta pools (RS-01, PM).
+    momentum = models.PositiveSmallIntegerField(default=3)
+    resolve = models.PositiveSmallIntegerField(default=0)
+    resolve_max = models.PositiveSmallIntegerField(default=0)
+    # 2d20 pool.
+    determination = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["is_npc", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="unique_character_name"),
+            models.CheckConstraint(
+                condition=Q(momentum__gte=0) & Q(momentum__lte=PERSONAL_MOMENTUM_MAX),
+                name="character_momentum_0_6",
+            ),
+            models.CheckConstraint(
+                condition=Q(resolve__gte=0) & Q(resolve__lte=F("resolve_max")),
+                name="character_resolve_0_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(determination__gte=0), name="character_determination_nonneg"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Attribute(models.Model):
+    """Momenta: dice count (LUCK among them). 2d20: attribute score."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="attributes")
+    name = models.CharField(max_length=40)
+    value = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "name"], name="unique_attribute_name"),
+            models.CheckConstraint(condition=Q(value__gte=0), name="attribute_value_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.value}"
+
+    @property
+    def is_luck(self) -> bool:
+        return self.name.strip().upper() == "LUCK"
+
+
+class Skill(models.Model):
+    """2d20: a skill; target number = attribute + skill (T-R1)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="skills")
+    name = models.CharField(max_length=40)
+    value = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "name"], name="unique_skill_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.value}"
+
+
+class Trait(models.Model):
+    """Free-text facts about a character: Threads (Momenta), focuses and traits (2d20)."""
+
+    class Kind(models.TextChoices):
+        THREAD = "thread", "Thread"
+        FOCUS = "focus", "Focus"
+        TRAIT = "trait", "Trait"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    text = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["kind", "text"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.text}"
+
+
+class Asset(models.Model):
+    """2d20 asset (MO-10): temporary ones expire when the scene ends."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assets")
+    name = models.CharField(max_length=80)
+    quality = models.PositiveSmallIntegerField(default=0)
+    permanent = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlaySession(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="play_sessions")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="unique_session_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Session {self.number}"
+
+
+class Scene(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="scenes")
+    play_session = models.ForeignKey(
+        PlaySession, on_delete=models.SET_NULL, null=True, blank=True, related_name="scenes"
+    )
+    number = models.PositiveIntegerField()
+    title = models.CharField(max_length=100, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="unique_scene_number")
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Scene {self.number}"
+
+
+class TableEvent(models.Model):
+    """One committed state change. seq is unique and gap-free per campaign."""
+
+    class Audience(models.TextChoices):
+        ALL = "all", "Everyone at the table"
+        GM = "gm", "GM only"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=40)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    payload = models.JSONField(default=dict, blank=True)
+    audience = models.CharField(max_length=5, choices=Audience.choices, default=Audience.ALL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="unique_event_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
+
+
+class PoolChange(models.Model):
+    """One line of a pool's ledger: who changed it, by how much, why, what was lost."""
+
+    class Pool(models.TextChoices):
+        GROUP_MOMENTUM = "group_momentum", "Group Momentum"
+        THREAT = "threat", "Threat"
+        MOMENTUM = "momentum", "Momentum"
+        RESOLVE = "resolve", "Resolve"
+        DETERMINATION = "determination", "Determination"
+
+    event = models.ForeignKey(TableEvent, on_delete=models.CASCADE, related_name="changes")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pool_changes")
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="pool_changes"
+    )
+    pool = models.CharField(max_length=20, choices=Pool.choices)
+    delta = models.IntegerField()
+    after = models.IntegerField()
+    lost = models.PositiveIntegerField(default=0)
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-event__seq", "-id"]
+
+    def __str__(self) -> str:
+        who = self.character or self.campaign
+        return f"{who} {self.pool} {self.delta:+d} ({self.reason})"
