@@ -1,7 +1,7 @@
-from django.urls import path
+from django.urls import include, path
 
-from . import views
-
+# One URL module per area so that each can grow without touching the others.
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("tables.urls_site")),
+    path("", include("tables.urls_table")),
 ]
