@@ -1,0 +1,522 @@
+"""Group Momentum and Threat (MO-01 … MO-14, CT-R1).
+
+The group pool and Threat are frozen Pools; a MomentumSpendLedger follows one
+passed test's Momentum from the GM's narration to its resolution. Every
+operation returns new states plus LedgerEntry lines; nothing is mutated, so
+a refused operation changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from .d20 import MAX_BOUGHT_DICE, SkillTestResult
+from .errors import RulesError
+from .ledger import (
+    GM,
+    GROUP_MOMENTUM,
+    THREAT,
+    LedgerEntry,
+    Pool,
+    check_role,
+)
+
+GROUP_POOL_MAX = 6  # MO-06
+
+PLAYERS_SIDE = "players"
+GM_SIDE = "gm"
+
+
+class MomentumError(RulesError):
+    """Base for refusals of the group economy."""
+
+
+class TooManyDice(MomentumError):
+    """More than three bonus d20s, or a negative number (MO-08)."""
+
+
+class ThreatIsTheGMs(MomentumError):
+    """A player tried to spend Threat (MO-13)."""
+
+
+class SpendRefused(MomentumError):
+    """A Momentum spend the rules do not allow on this test."""
+
+
+@dataclass(frozen=True)
+class GroupPool(Pool):
+    """The players' shared Momentum pool, 0–6 (MO-06)."""
+
+    pool: ClassVar[str] = GROUP_MOMENTUM
+    cap: ClassVar[int | None] = GROUP_POOL_MAX
+    label: ClassVar[str] = "the group Momentum pool"
+
+
+@dataclass(frozen=True)
+class Threat(Pool):
+    """The GM's pool, 0 or more. Anyone adds to it; only the GM spends it (MO-13)."""
+
+    pool: ClassVar[str] = THREAT
+    cap: ClassVar[int | None] = None
+    label: ClassVar[str] = "Threat"
+
+    def add(self, amount: int, reason: str) -> tuple[Threat, LedgerEntry]:
+        """Players (or the GM) add to Threat (MO-08, MO-13)."""
+        return self.gain(amount, reason)
+
+    def spend(self, amount: int, reason: str, *, actor: str) -> tuple[Threat, LedgerEntry]:
+        """Only the GM spends Threat (MO-13)."""
+        if check_role(actor) != GM:
+            raise ThreatIsTheGMs("Only the GM can spend Threat; players can only add to it.")
+        return super().spend(amount, reason)
+
+
+def end_scene(pool: GroupPool) -> tuple[GroupPool, tuple[LedgerEntry, ...]]:
+    """MO-07: the group pool loses 1 at the end of a scene, not below 0."""
+    if pool.value == 0:
+        return pool, ()
+    new, entry = pool.drain(1, "Scene end: 1 Momentum fades from the group pool")
+    return new, (entry,)
+
+
+# --- buying d20s (MO-08) ---------------------------------------------------
+
+
+def d20_purchase_cost(dice: int) -> int:
+    """MO-08: the 1st bonus d20 costs 1, the 2nd 2, the 3rd 3 (0, 1, 3, 6 in all)."""
+    if isinstance(dice, bool) or not isinstance(dice, int) or dice < 0:
+        raise TooManyDice("The number of bonus d20s must be 0 to 3.")
+    if dice > MAX_BOUGHT_DICE:
+        raise TooManyDice(f"At most {MAX_BOUGHT_DICE} bonus d20s may be bought for one test.")
+    return dice * (dice + 1) // 2
+
+
+@dataclass(frozen=True)
+class D20Purchase:
+    dice: int
+    cost: int
+    from_momentum: int
+    to_threat: int
+    threat_spent: int
+    momentum: Pool | None
+    threat: Threat
+    entries: tuple[LedgerEntry, ...]
+
+
+def buy_d20s(
+    dice: int,
+    *,
+    actor: str,
+    threat: Threat,
+    momentum: Pool | None = None,
+    from_momentum: int = 0,
+) -> D20Purchase:
+    """MO-08, MO-13: buy bonus d20s before the roll, after the Difficulty is set.
+
+    A player pays `from_momentum` from `momentum` (the group pool, or a
+    character's own pool in a personal economy) and the rest by adding the
+    same amount to Threat. The GM buying for an NPC pays it all from Threat.
+    """
+    cost = d20_purchase_cost(dice)
+    check_role(actor)
+    reason = f"Buy {dice} bonus d20{'s' if dice != 1 else ''} (MO-08)"
+    entries: list[LedgerEntry] = []
+    if actor == GM:
+        if from_momentum:
+            raise SpendRefused("The GM buys an NPC's dice with Threat, not Momentum.")
+        new_threat, entry = threat.spend(cost, reason, actor=GM)
+        return D20Purchase(dice, cost, 0, 0, cost, momentum, new_threat, (entry,))
+    if isinstance(from_momentum, bool) or not isinstance(from_momentum, int):
+        raise SpendRefused("Momentum paid must be a whole number.")
+    if not 0 <= from_momentum <= cost:
+        raise SpendRefused(f"Pay between 0 and {cost} of the {cost} from Momentum.")
+    new_momentum = momentum
+    if from_momentum:
+        if momentum is None:
+            raise SpendRefused("Say which Momentum pool pays for the dice.")
+        new_momentum, entry = momentum.spend(from_momentum, reason)
+        entries.append(entry)
+    to_threat = cost - from_momentum
+    new_threat = threat
+    if to_threat:
+        new_threat, entry = threat.add(to_threat, reason + ", paid in Threat")
+        entries.append(entry)
+    return D20Purchase(
+        dice, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)
+    )
+
+
+# --- the spend catalogue (MO-03, MO-09 … MO-11, MO-14) ------------------------
+
+
+@dataclass(frozen=True)
+class SpendKind:
+    """One kind of Momentum spend: cost per use, and whether it may repeat (MO-03)."""
+
+    key: str
+    name: str
+    cost: int
+    repeatable: bool = False
+    description: str = ""
+    custom: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise SpendRefused("A spend needs a name.")
+        if isinstance(self.cost, bool) or not isinstance(self.cost, int) or self.cost < 1:
+            raise SpendRefused("A spend costs at least 1 Momentum.")
+
+
+CREATE_TRAIT = SpendKind(
+    "create_trait",
+    "Create Trait",
+    2,
+    description="Create, change or remove a trait tied to the action (MO-09).",
+)
+CREATE_ASSET = SpendKind(
+    "create_asset",
+    "Create Asset",
+    2,
+    description="A Quality 0 asset that lasts to the end of the scene (MO-10).",
+)
+MAKE_ASSET_PERMANENT = SpendKind(
+    "make_asset_permanent",
+    "Make asset permanent",
+    2,
+    description="A scene's asset joins the character sheet at Quality 0 (MO-10).",
+)
+OBTAIN_INFORMATION = SpendKind(
+    "obtain_information",
+    "Obtain Information",
+    1,
+    repeatable=True,
+    description="Ask the GM one question; “you don't know” refunds it (MO-11).",
+)
+STANDARD_SPENDS = (CREATE_TRAIT, CREATE_ASSET, MAKE_ASSET_PERMANENT, OBTAIN_INFORMATION)
+
+
+def custom_spend(
+    name: str, cost: int, repeatable: bool = False, description: str = ""
+) -> SpendKind:
+    """MO-14: a spend the GM defines, with a cost and whether it repeats."""
+    slug = re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+    return SpendKind(f"custom:{slug}", name.strip(), cost, repeatable, description, custom=True)
+
+
+def spend_catalogue(custom=()) -> dict[str, SpendKind]:
+    """Standard spends plus the GM's custom ones, by key."""
+    catalogue = {kind.key: kind for kind in STANDARD_SPENDS}
+    for kind in custom:
+        if kind.key in catalogue:
+            raise SpendRefused(f"There is already a spend called {kind.name!r}.")
+        catalogue[kind.key] = kind
+    return catalogue
+
+
+# --- one test's Momentum (MO-02 … MO-05, MO-11, MO-12, CT-R1) ------------------
+
+
+@dataclass(frozen=True)
+class Spend:
+    """One use of a spend kind and where each point came from."""
+
+    index: int
+    kind: SpendKind
+    from_roll: int = 0
+    from_bonus: int = 0
+    from_pool: int = 0
+    to_threat: int = 0
+    note: str = ""
+    refunded: bool = False
+    refund_reason: str = ""
+
+    @property
+    def points(self) -> int:
+        return self.from_roll + self.from_bonus + self.from_pool + self.to_threat
+
+
+@dataclass(frozen=True)
+class SpendOutcome:
+    ledger: MomentumSpendLedger
+    spend: Spend
+    pool: Pool | None
+    threat: Threat | None
+    entries: tuple[LedgerEntry, ...]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """MO-04, MO-05, CT-R1: where a test's unspent Momentum went."""
+
+    ledger: MomentumSpendLedger
+    pool: Pool | None
+    threat: Threat | None
+    saved: int
+    lost_overflow: int
+    lost_bonus: int
+    lost_unsaved: int
+    entries: tuple[LedgerEntry, ...]
+
+    @property
+    def lost(self) -> int:
+        return self.lost_overflow + self.lost_bonus + self.lost_unsaved
+
+    def summary(self) -> str:
+        parts = []
+        if self.saved:
+            where = "Threat" if self.ledger.side == GM_SIDE else "the pool"
+            parts.append(f"{self.saved} saved to {where}")
+        if self.lost_overflow:
+            parts.append(f"{self.lost_overflow} lost (pool full)")
+        if self.lost_bonus:
+            parts.append(f"{self.lost_bonus} bonus Momentum lost")
+        if self.lost_unsaved:
+            parts.append(f"{self.lost_unsaved} lost")
+        return "; ".join(parts) or "Nothing left to save"
+
+
+@dataclass(frozen=True)
+class MomentumSpendLedger:
+    """The Momentum of one passed test, spent one use at a time (MO-02).
+
+    `roll_momentum` and `bonus_momentum` are what is left to spend; bonus
+    Momentum may be restricted to some spend keys (MO-05). `side` is
+    "players" (unspent Momentum saves to the group pool) or "gm" for a GM
+    character (CT-R1: to Threat). The group pool is not held here: each call
+    takes its current value, so other tests may use it meanwhile.
+    """
+
+    roll_momentum: int = 0
+    bonus_momentum: int = 0
+    bonus_restricted_to: frozenset[str] | None = None
+    passed: bool = True
+    side: str = PLAYERS_SIDE
+    holder: str | None = None
+    spends: tuple[Spend, ...] = ()
+    resolved: bool = False
+
+    def __post_init__(self) -> None:
+        if self.side not in (PLAYERS_SIDE, GM_SIDE):
+            raise SpendRefused(f"Unknown side {self.side!r}.")
+        for value in (self.roll_momentum, self.bonus_momentum):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise SpendRefused("Momentum to spend must be a whole number, 0 or more.")
+        if self.bonus_restricted_to is not None:
+            object.__setattr__(self, "bonus_restricted_to", frozenset(self.bonus_restricted_to))
+
+    @classmethod
+    def for_result(
+        cls, result: SkillTestResult, *, side: str = PLAYERS_SIDE, holder: str | None = None
+    ) -> MomentumSpendLedger:
+        """Open the ledger of a scored test (MO-01, MO-05)."""
+        return cls(
+            roll_momentum=result.momentum,
+            bonus_momentum=result.bonus_momentum,
+            bonus_restricted_to=result.test.bonus_restricted_to,
+            passed=result.passed,
+            side=side,
+            holder=holder,
+        )
+
+    # queries
+
+    def bonus_allowed(self, kind: SpendKind) -> bool:
+        return self.bonus_restricted_to is None or kind.key in self.bonus_restricted_to
+
+    def used(self, kind: SpendKind) -> bool:
+        """Whether a once-per-test spend has been used (a refunded use does not count)."""
+        return any(s.kind.key == kind.key and not s.refunded for s in self.spends)
+
+    def can_use(self, kind: SpendKind) -> bool:
+        return self.passed and not self.resolved and (kind.repeatable or not self.used(kind))
+
+    def available(self, kind: SpendKind, pool: Pool | None = None) -> int:
+        """Points this test could put towards `kind` right now, pool included."""
+        own = self.roll_momentum + (self.bonus_momentum if self.bonus_allowed(kind) else 0)
+        return own + (pool.value if pool is not None and self.side == PLAYERS_SIDE else 0)
+
+    # operations
+
+    def _check_open(self) -> None:
+        if self.resolved:
+            raise SpendRefused("This test's Momentum has already been resolved.")
+        if not self.passed:
+            raise SpendRefused("Momentum improves a passed test; this test failed.")
+
+    def spend(
+        self,
+        kind: SpendKind,
+        pool: Pool | None = None,
+        *,
+        from_pool: int | None = None,
+        to_threat: int = 0,
+        threat: Threat | None = None,
+        note: str = "",
+    ) -> SpendOutcome:
+        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost.
+
+        Bonus Momentum pays first (where allowed: it cannot be saved), then
+        the roll's own. `from_pool` points come from `pool` (the group pool;
+        None: whatever the roll's Momentum does not cover). `to_threat`
+        points are paid by adding to Threat (MO-13).
+        """
+        self._check_open()
+        if not kind.repeatable and self.used(kind):
+            raise SpendRefused(f"{kind.name} can be used only once per test (MO-03).")
+        for value, what in ((to_threat, "Threat paid"), (from_pool or 0, "pool points")):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise SpendRefused(f"The {what} must be a whole number, 0 or more.")
+        if to_threat and self.side == GM_SIDE:
+            raise SpendRefused("A GM character pays with Threat by spending it, not adding to it.")
+        if to_threat and threat is None:
+            raise SpendRefused("Give the current Threat to pay in Threat.")
+        cost = kind.cost
+        if to_threat > cost:
+            raise SpendRefused(f"{kind.name} costs {cost}; pay no more than that in Threat.")
+        remaining = cost - to_threat
+        bonus = min(self.bonus_momentum, remaining) if self.bonus_allowed(kind) else 0
+        remaining -= bonus
+        if from_pool is None:
+            roll = min(self.roll_momentum, remaining)
+            from_pool = remaining - roll
+        elif from_pool > remaining:
+            raise SpendRefused(f"{kind.name} costs {cost}; take no more than that from the pool.")
+        else:
+            roll = min(self.roll_momentum, remaining - from_pool)
+            if roll + from_pool < remaining:
+                raise SpendRefused(
+                    f"{kind.name} costs {cost}; this test has only {roll} Momentum left for it."
+                )
+        if from_pool and (self.side == GM_SIDE or pool is None):
+            left = bonus + roll
+            raise SpendRefused(
+                f"{kind.name} costs {cost}; this test has only {left} Momentum left for it."
+            )
+        reason = f"{kind.name}" + (f": {note}" if note else "")
+        entries: list[LedgerEntry] = []
+        new_pool, new_threat = pool, threat
+        if from_pool:
+            new_pool, entry = pool.spend(from_pool, f"Spent on {reason}")
+            entries.append(entry)
+        if to_threat:
+            new_threat, entry = threat.add(to_threat, f"Paid in Threat for {reason}")
+            entries.append(entry)
+        record = Spend(len(self.spends), kind, roll, bonus, from_pool, to_threat, note)
+        ledger = replace(
+            self,
+            roll_momentum=self.roll_momentum - roll,
+            bonus_momentum=self.bonus_momentum - bonus,
+            spends=self.spends + (record,),
+        )
+        return SpendOutcome(ledger, record, new_pool, new_threat, tuple(entries))
+
+    def _refund(
+        self, index: int, pool: Pool | None, threat: Threat | None, actor: str, why: str
+    ) -> SpendOutcome:
+        if check_role(actor) != GM:
+            raise SpendRefused("Only the GM can refund a spend.")
+        if self.resolved:
+            raise SpendRefused("This test's Momentum has already been resolved.")
+        if not 0 <= index < len(self.spends):
+            raise SpendRefused("There is no such spend on this test.")
+        spend = self.spends[index]
+        if spend.refunded:
+            raise SpendRefused(f"That {spend.kind.name} was already refunded.")
+        if spend.from_pool and pool is None:
+            raise SpendRefused("Give the current group pool to refund into it.")
+        if spend.to_threat and threat is None:
+            raise SpendRefused("Give the current Threat to refund the Threat paid.")
+        entries: list[LedgerEntry] = []
+        new_pool, new_threat = pool, threat
+        if spend.from_pool:
+            new_pool, entry = pool.gain(spend.from_pool, f"Refund: {why}")
+            entries.append(entry)
+        if spend.to_threat:
+            new_threat, entry = threat.drain(spend.to_threat, f"Refund: {why}")
+            entries.append(entry)
+        record = replace(spend, refunded=True, refund_reason=why)
+        ledger = replace(
+            self,
+            roll_momentum=self.roll_momentum + spend.from_roll,
+            bonus_momentum=self.bonus_momentum + spend.from_bonus,
+            spends=self.spends[:index] + (record,) + self.spends[index + 1 :],
+        )
+        return SpendOutcome(ledger, record, new_pool, new_threat, tuple(entries))
+
+    def refund_dont_know(
+        self,
+        index: int,
+        pool: Pool | None = None,
+        *,
+        actor: str,
+        threat: Threat | None = None,
+    ) -> SpendOutcome:
+        """MO-11: the GM answers “you don't know”, so that question's point comes back."""
+        if 0 <= index < len(self.spends) and self.spends[index].kind.key != OBTAIN_INFORMATION.key:
+            raise SpendRefused("Only an Obtain Information question is refunded this way.")
+        return self._refund(index, pool, threat, actor, "the answer was “you don't know” (MO-11)")
+
+    def veto(
+        self,
+        index: int,
+        pool: Pool | None = None,
+        *,
+        actor: str,
+        threat: Threat | None = None,
+        reason: str = "",
+    ) -> SpendOutcome:
+        """MO-12: the GM vetoes a spend; every point goes back where it came from."""
+        why = "vetoed by the GM" + (f": {reason}" if reason else "") + " (MO-12)"
+        if check_role(actor) != GM:
+            raise SpendRefused("Only the GM can veto a spend.")
+        return self._refund(index, pool, threat, actor, why)
+
+    def resolve(
+        self,
+        pool: Pool | None = None,
+        *,
+        threat: Threat | None = None,
+        gm_momentum_to_threat: bool = True,
+    ) -> Resolution:
+        """MO-04, MO-05, CT-R1: close the test's Momentum.
+
+        Players: unspent roll Momentum saves into `pool` up to its cap; what
+        does not fit is lost. Bonus Momentum is always lost. A GM character's
+        unspent Momentum goes to `threat` under CT-R1 (else it is lost).
+        """
+        if self.resolved:
+            raise SpendRefused("This test's Momentum has already been resolved.")
+        unspent = self.roll_momentum
+        entries: list[LedgerEntry] = []
+        new_pool, new_threat = pool, threat
+        saved = overflow = unsaved = 0
+        who = f"{self.holder}'s" if self.holder else "the test's"
+        if unspent and self.side == PLAYERS_SIDE:
+            if pool is None:
+                raise SpendRefused("Give the current group pool to save Momentum into it.")
+            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent Momentum (MO-04)")
+            entries.append(entry)
+            saved, overflow = entry.delta, entry.lost
+        elif unspent and gm_momentum_to_threat:
+            if threat is None:
+                raise SpendRefused("Give the current Threat to save a GM character's Momentum.")
+            new_threat, entry = threat.add(
+                unspent, f"{who} unspent Momentum becomes Threat (CT-R1)"
+            )
+            entries.append(entry)
+            saved = entry.delta
+        else:
+            unsaved = unspent
+        ledger = replace(self, roll_momentum=0, bonus_momentum=0, resolved=True)
+        return Resolution(
+            ledger,
+            new_pool,
+            new_threat,
+            saved,
+            overflow,
+            self.bonus_momentum,
+            unsaved,
+            tuple(entries),
+        )

@@ -1,0 +1,272 @@
+"""Personal Momentum (PM-01 … PM-13).
+
+Each character holds a PersonalMomentum pool (0–6). settle_roll_momentum()
+decides, before a roll, whether Advantage and Disadvantage apply, who pays
+what, and what the roller gains after the roll. The dice effect itself
+(PM-R1: +1d / −1d) belongs to rules.d6. Every change comes back as
+LedgerEntry lines with a reason (PM-13).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from .errors import RulesError
+from .ledger import MOMENTUM, LedgerEntry, Pool
+
+PERSONAL_MOMENTUM_MAX = 6  # PM-04
+SESSION_START_MOMENTUM = 3  # PM-01
+ASSIST_COST = 1  # PM-08
+
+
+class PersonalMomentumError(RulesError):
+    """Base for refusals of the personal economy."""
+
+
+class AssistRefused(PersonalMomentumError):
+    """An Assist the rules do not allow (PM-08 … PM-10, PM-12)."""
+
+
+class AdvantageSource(StrEnum):
+    """Where an Advantage comes from; the value is what the log shows."""
+
+    CHARACTERISTIC = "characteristic"
+    BOON = "boon"
+    SITUATIONAL = "situational"
+
+
+# PM-05: a characteristic costs 2; a Boon or a GM-called situational edge 1.
+ADVANTAGE_COST = {
+    AdvantageSource.CHARACTERISTIC: 2,
+    AdvantageSource.BOON: 1,
+    AdvantageSource.SITUATIONAL: 1,
+}
+
+_SOURCE_LABEL = {
+    AdvantageSource.CHARACTERISTIC: "a characteristic",
+    AdvantageSource.BOON: "a Boon",
+    AdvantageSource.SITUATIONAL: "a situational edge",
+}
+
+
+@dataclass(frozen=True)
+class PersonalMomentum(Pool):
+    """One character's Momentum, 0–6 (PM-04); `holder` names the character."""
+
+    pool: ClassVar[str] = MOMENTUM
+    cap: ClassVar[int | None] = PERSONAL_MOMENTUM_MAX
+    label: ClassVar[str] = "Momentum"
+
+
+def start_session(pool: PersonalMomentum) -> tuple[PersonalMomentum, tuple[LedgerEntry, ...]]:
+    """PM-01: every character starts a session at 3; nothing carries over."""
+    if pool.value == SESSION_START_MOMENTUM:
+        return pool, ()
+    new, entry = pool.set_to(SESSION_START_MOMENTUM, "Session start: Momentum resets to 3 (PM-01)")
+    return new, (entry,)
+
+
+def gain_momentum(
+    pool: PersonalMomentum, amount: int, reason: str, *, creation: bool = False
+) -> tuple[PersonalMomentum, tuple[LedgerEntry, ...]]:
+    """PM-04, PM-12: add Momentum up to 6, the excess lost and logged; none in creation."""
+    if creation or amount == 0:
+        return pool, ()
+    new, entry = pool.gain(amount, reason)
+    if entry.lost:
+        entry = LedgerEntry(
+            entry.pool,
+            entry.holder,
+            entry.delta,
+            f"{reason}; {entry.lost} lost above the cap of {PERSONAL_MOMENTUM_MAX} (PM-04)",
+            entry.lost,
+            entry.after,
+        )
+    return new, (entry,)
+
+
+def suffer_trauma(
+    pool: PersonalMomentum, points: int, *, creation: bool = False
+) -> tuple[PersonalMomentum, tuple[LedgerEntry, ...]]:
+    """PM-03: +1 Momentum per trauma point inflicted (none during creation, PM-12)."""
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise PersonalMomentumError("Trauma points must be a whole number, 0 or more.")
+    plural = "s" if points != 1 else ""
+    return gain_momentum(
+        pool, points, f"Suffered {points} trauma point{plural} (PM-03)", creation=creation
+    )
+
+
+def advantage_cost(sources) -> tuple[AdvantageSource | None, int]:
+    """PM-05, PM-06: several sources give one Advantage at the cheapest cost."""
+    try:
+        sources = [AdvantageSource(s) for s in sources]
+    except ValueError as error:
+        raise PersonalMomentumError(f"Unknown source of Advantage: {error}") from None
+    if not sources:
+        return None, 0
+    cheapest = min(sources, key=ADVANTAGE_COST.__getitem__)
+    return cheapest, ADVANTAGE_COST[cheapest]
+
+
+@dataclass(frozen=True)
+class AssistOffer:
+    """Another character offering to fund the roller's Advantage (PM-08 … PM-10).
+
+    `test_called`: the GM called a test from the helper (PM-10);
+    `test_passed` is its result, needed before the roll.
+    """
+
+    helper: PersonalMomentum
+    gm_accepted: bool = False
+    structured_time: bool = False
+    test_called: bool = False
+    test_passed: bool | None = None
+
+
+@dataclass(frozen=True)
+class RollMomentum:
+    """What a roll's Advantage and Disadvantage cost and earn (PM-02 … PM-12).
+
+    `advantage` / `disadvantage` say what applies to the dice after
+    cancellation (PM-11). `roller` is the roller's pool after paying and
+    after the post-roll gain; `payment_entries` happen before the roll,
+    `gain_entries` after it.
+    """
+
+    advantage: bool
+    disadvantage: bool
+    cancelled: bool
+    creation: bool
+    advantage_source: AdvantageSource | None
+    advantage_cost: int
+    advantage_refused: str
+    paid: int
+    paid_by: str | None
+    assisted: bool
+    assist_failed: bool
+    assist_uses_action: bool
+    gain_after_roll: int
+    roller: PersonalMomentum
+    helper: PersonalMomentum | None
+    payment_entries: tuple[LedgerEntry, ...]
+    gain_entries: tuple[LedgerEntry, ...]
+
+    @property
+    def entries(self) -> tuple[LedgerEntry, ...]:
+        return self.payment_entries + self.gain_entries
+
+
+def _check_assists(assists, roller: PersonalMomentum, creation: bool) -> AssistOffer | None:
+    assists = tuple(assists)
+    if len(assists) > 1:
+        raise AssistRefused("Only one Assist per roll: one ally can fund a given roll (PM-08).")
+    if not assists:
+        return None
+    assist = assists[0]
+    helper = assist.helper
+    if creation:
+        raise AssistRefused("No Assists during character creation: no Momentum is spent (PM-12).")
+    if helper.holder is not None and helper.holder == roller.holder:
+        raise AssistRefused("An Assist comes from another character, not the roller (PM-08).")
+    if not assist.gm_accepted:
+        raise AssistRefused("The GM has to accept the Assist before it counts (PM-08).")
+    if helper.value < ASSIST_COST:
+        raise AssistRefused(f"{helper.holder or 'The helper'} has no Momentum to lend (PM-08).")
+    if assist.test_called and assist.test_passed is None:
+        raise AssistRefused("The GM called a test from the helper: roll it first (PM-10).")
+    return assist
+
+
+def settle_roll_momentum(
+    roller: PersonalMomentum,
+    *,
+    advantage_sources=(),
+    disadvantage: bool = False,
+    assists=(),
+    creation: bool = False,
+) -> RollMomentum:
+    """PM-02, PM-05 … PM-12: decide Advantage, Disadvantage, payments and the gain.
+
+    `advantage_sources` are the sources the roller invokes (each an
+    AdvantageSource or its value); `assists` holds at most one AssistOffer.
+    """
+    source, cost = advantage_cost(advantage_sources)
+    assist = _check_assists(assists, roller, creation)
+    offered = source is not None or assist is not None
+
+    def outcome(**kw) -> RollMomentum:
+        base = dict(
+            advantage=False,
+            disadvantage=False,
+            cancelled=False,
+            creation=creation,
+            advantage_source=source,
+            advantage_cost=cost,
+            advantage_refused="",
+            paid=0,
+            paid_by=None,
+            assisted=False,
+            assist_failed=False,
+            assist_uses_action=False,
+            gain_after_roll=0,
+            roller=roller,
+            helper=assist.helper if assist else None,
+            payment_entries=(),
+            gain_entries=(),
+        )
+        base.update(kw)
+        return RollMomentum(**base)
+
+    # PM-11: cancellation comes before Momentum is considered.
+    if offered and disadvantage:
+        return outcome(cancelled=True)
+    # PM-12: in creation Advantage and Disadvantage apply directly, for free.
+    if creation:
+        return outcome(advantage=offered, disadvantage=disadvantage)
+    if disadvantage:
+        # PM-02: +1 after the roll, whatever the outcome (capped, PM-04).
+        after, gained = gain_momentum(roller, 1, "Rolled with Disadvantage (PM-02)")
+        return outcome(disadvantage=True, gain_after_roll=1, roller=after, gain_entries=gained)
+    if source is not None and roller.value >= cost:
+        if assist is not None:
+            raise AssistRefused(
+                f"{roller.holder or 'The roller'} already pays for Advantage on this roll; "
+                "an Assist cannot stack on it (PM-08)."
+            )
+        label = _SOURCE_LABEL[source]
+        after, entry = roller.spend(cost, f"Advantage from {label} (PM-05)")
+        return outcome(
+            advantage=True, paid=cost, paid_by=roller.holder, roller=after, payment_entries=(entry,)
+        )
+    refused = ""
+    if source is not None:
+        # PM-07: the source is there but cannot be activated; the roll is normal.
+        refused = (
+            f"{roller.holder or 'The roller'} has {roller.value} Momentum; Advantage from "
+            f"{_SOURCE_LABEL[source]} costs {cost}, so the roll is made normally (PM-07)."
+        )
+    if assist is None:
+        return outcome(advantage_refused=refused)
+    uses_action = assist.structured_time  # PM-09
+    if assist.test_called and not assist.test_passed:
+        # PM-10: the help did not land, so the helper spends nothing.
+        return outcome(
+            advantage_refused=refused, assist_failed=True, assist_uses_action=uses_action
+        )
+    helper, entry = assist.helper.spend(
+        ASSIST_COST, f"Assisted {roller.holder or 'a roll'}: funded its Advantage (PM-08)"
+    )
+    return outcome(
+        advantage=True,
+        advantage_source=AdvantageSource.SITUATIONAL,
+        advantage_cost=ASSIST_COST,
+        paid=ASSIST_COST,
+        paid_by=helper.holder,
+        assisted=True,
+        assist_uses_action=uses_action,
+        helper=helper,
+        payment_entries=(entry,),
+    )
