@@ -1,0 +1,131 @@
+"""Roll templates: what each result band means for one kind of roll (D6-04, D6-05, PAT-R2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import RulesError
+
+# PAT-R2: the default narrative labels of bands 0, 1, 2 and 3+.
+DEFAULT_BAND_LABELS: tuple[str, str, str, str] = (
+    "Setback",
+    "Success at a Cost",
+    "Success",
+    "Success with a Bonus",
+)
+ROUNDINGS = ("down", "up", "nearest")
+HARMS = ("damage", "strain")
+
+
+class InvalidTemplate(RulesError):
+    """A roll template (or a value it was given) does not make sense."""
+
+
+def divide(a: int, b: int, rounding: str = "down") -> int:
+    """Divide whole numbers; the game rounds down unless told otherwise (D6-05).
+
+    `rounding` is "down" (floor, the default), "up" (ceiling) or "nearest"
+    (halves round up).
+    """
+    if b == 0:
+        raise InvalidTemplate("Cannot divide by zero.")
+    if rounding == "down":
+        return a // b
+    if rounding == "up":
+        return -(-a // b)
+    if rounding == "nearest":
+        # floor(a/b + 1/2) in integers, so no float error creeps in.
+        return (2 * a + b) // (2 * b) if b > 0 else (-2 * a - b) // (-2 * b)
+    raise InvalidTemplate(f"Unknown rounding {rounding!r}; use one of {', '.join(ROUNDINGS)}.")
+
+
+@dataclass(frozen=True)
+class RollTemplate:
+    """The meaning of a roll's bands (D6-04).
+
+    bands:           text of band 0, 1, 2 and 3+ (PAT-R2 labels by default).
+    overflow:        text applied once per effective success above 3 (D6-03), or None.
+    damage:          for attacks, harm dealt at band 0, 1, 2, 3+ (a graze may still hurt).
+    harm:            "damage" or "strain": what `damage` counts (Solid Hit needs "damage").
+    overflow_damage: extra harm per overflow success (0 unless the template says so).
+    rounding:        how this template's divisions round (D6-05): "down" unless it says otherwise.
+    """
+
+    name: str = ""
+    bands: tuple[str, str, str, str] = DEFAULT_BAND_LABELS
+    overflow: str | None = None
+    damage: tuple[int, int, int, int] | None = None
+    harm: str = "damage"
+    overflow_damage: int = 0
+    rounding: str = "down"
+
+    def __post_init__(self) -> None:
+        bands = tuple(self.bands)
+        if len(bands) != 4 or not all(isinstance(text, str) and text.strip() for text in bands):
+            raise InvalidTemplate("A roll template needs a text for each of the bands 0, 1, 2, 3+.")
+        object.__setattr__(self, "bands", bands)
+        if self.damage is not None:
+            damage = tuple(self.damage)
+            if len(damage) != 4 or not all(_is_count(value) for value in damage):
+                raise InvalidTemplate(
+                    "Damage per band needs four whole numbers of 0 or more (bands 0, 1, 2, 3+)."
+                )
+            object.__setattr__(self, "damage", damage)
+        if self.harm not in HARMS:
+            raise InvalidTemplate(f"Harm must be one of {', '.join(HARMS)}, not {self.harm!r}.")
+        if not _is_count(self.overflow_damage):
+            raise InvalidTemplate("Overflow damage must be a whole number of 0 or more.")
+        if self.rounding not in ROUNDINGS:
+            raise InvalidTemplate(
+                f"Rounding must be one of {', '.join(ROUNDINGS)}, not {self.rounding!r}."
+            )
+        if self.overflow is not None and not isinstance(self.overflow, str):
+            raise InvalidTemplate("The overflow effect must be a text.")
+
+    def band_text(self, band: int) -> str:
+        """The text of a band; anything above 3 reads as 3+ (D6-02)."""
+        return self.bands[min(max(band, 0), 3)]
+
+    def damage_at(self, band: int, overflow: int = 0) -> int | None:
+        """Harm dealt at `band` plus the overflow harm, or None without a damage table."""
+        if self.damage is None:
+            return None
+        return self.damage[min(max(band, 0), 3)] + overflow * self.overflow_damage
+
+    def divide(self, a: int, b: int) -> int:
+        """Divide with this template's rounding (D6-05)."""
+        return divide(a, b, self.rounding)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "bands": list(self.bands),
+            "overflow": self.overflow,
+            "damage": None if self.damage is None else list(self.damage),
+            "harm": self.harm,
+            "overflow_damage": self.overflow_damage,
+            "rounding": self.rounding,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RollTemplate:
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise InvalidTemplate(f"Unknown roll template fields: {', '.join(sorted(unknown))}.")
+        fields = dict(data)
+        try:
+            if "bands" in fields:
+                fields["bands"] = tuple(fields["bands"])
+            if fields.get("damage") is not None:
+                fields["damage"] = tuple(fields["damage"])
+            return cls(**fields)
+        except TypeError as error:
+            raise InvalidTemplate(f"This roll template's data is malformed ({error}).") from None
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+DEFAULT_TEMPLATE = RollTemplate()
