@@ -133,3 +133,15 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Django's default logging prints nothing when DEBUG is off, so a 500 would
+# leave no trace on the console the server runs in. Send warnings and errors
+# (with tracebacks) to stderr.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "level": env_str("LOG_LEVEL", "WARNING")}
+    },
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+}

@@ -4,4 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tables.urls_site")),
     path("", include("tables.urls_table")),
+    path("", include("tables.urls_momenta")),
+    path("", include("tables.urls_d20")),
 ]

@@ -1,7 +1,312 @@
+"""Site pages: accounts, campaigns, members, characters, pools.
+
+Each view fetches through tables/access.py (the fetch is the permission
+check) and changes state only through tables/services.py. The live table page
+lives in views_table.py.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
+
+from . import services
+from .access import campaign_for, can_control, character_for, membership_of
+from .forms import (
+    CampaignForm,
+    CampaignSettingsForm,
+    CharacterForm,
+    JoinForm,
+    PoolAdjustForm,
+    SignupForm,
+    sheet_formsets,
+)
+from .models import Campaign, Character, Membership, PoolChange, Trait
+from .services import ServiceError
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# --- Accounts -----------------------------------------------------------------
+
+
+def signup(request: HtmxHttpRequest) -> HttpResponse:
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}.")
+        return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+# --- Campaigns ----------------------------------------------------------------
 
 
 @login_required
-def home(request):
-    return render(request, "tables/home.html")
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    memberships = request.user.memberships.select_related("campaign", "campaign__owner").order_by(
+        "campaign__name"
+    )
+    return render(request, "tables/home.html", {"memberships": memberships, "form": CampaignForm()})
+
+
+@login_required
+def campaign_new(request: HtmxHttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.create_campaign(
+            request.user, form.cleaned_data["name"], form.cleaned_data["preset"]
+        )
+        messages.success(request, f"{campaign.name} is ready. Share the invite link below.")
+        return redirect("campaign_detail", campaign.pk)
+    return render(request, "tables/campaign_new.html", {"form": form})
+
+
+@login_required
+def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk)
+    return render(
+        request, "tables/campaign_detail.html", _detail_context(request, campaign, membership)
+    )
+
+
+def _detail_context(request, campaign: Campaign, membership: Membership, **extra) -> dict:
+    """Everything the campaign page and its partials show, for this viewer."""
+    characters = campaign.characters.select_related("owner").prefetch_related(
+        "attributes",
+        "skills",
+        "assets",
+        Prefetch("traits", queryset=Trait.objects.order_by("kind", "text")),
+    )
+    is_gm = membership.is_gm
+    pools = services.pools_for(campaign)
+    labels = dict(PoolChange.Pool.choices)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": is_gm,
+        "can_play": membership.role != Membership.Role.OBSERVER,
+        "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
+        "characters": [{"obj": c, "can_edit": can_control(membership, c)} for c in characters],
+        "campaign_pools": [
+            {"pool": p, "label": labels[p], "value": getattr(campaign, p)}
+            for p in pools["campaign"]
+            if p != "threat" or is_gm or campaign.threat_visible
+        ],
+        "character_pools": [(p, labels[p]) for p in pools["character"]],
+        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
+        "scene": services.current_scene(campaign),
+        "invite_url": request.build_absolute_uri(reverse("join", args=[campaign.invite_token]))
+        if is_gm
+        else None,
+        "log": campaign.pool_changes.select_related("character", "event").filter(
+            event__audience__in=["all", "gm"] if is_gm else ["all"]
+        )[:10],
+    }
+    if is_gm and "adjust_form" not in extra:
+        context["adjust_form"] = PoolAdjustForm(campaign=campaign, pools=pools)
+    context.update(extra)
+    return context
+
+
+@login_required
+def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, _ = campaign_for(request, pk, role="gm")
+    form = CampaignSettingsForm(request.POST or None, instance=campaign)
+    if request.method == "POST" and form.is_valid():
+        values = {name: form.cleaned_data[name] for name in form.changed_data}
+        event = services.update_campaign_settings(campaign.pk, request.user, values)
+        messages.success(request, "Settings saved." if event else "Nothing changed.")
+        return redirect("campaign_detail", campaign.pk)
+    return render(request, "tables/campaign_settings.html", {"campaign": campaign, "form": form})
+
+
+# --- Membership ---------------------------------------------------------------
+
+
+@login_required
+def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    campaign = Campaign.objects.filter(invite_token=token).first()
+    if campaign is None:
+        return _invite_invalid(request)
+    existing = membership_of(request.user, campaign)
+    if existing is not None:
+        messages.info(
+            request, f"You are already in {campaign.name} as {existing.get_role_display()}."
+        )
+        return redirect("campaign_detail", campaign.pk)
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.join_campaign(token, request.user, form.cleaned_data["role"])
+        except services.InviteInvalid:
+            return _invite_invalid(request)
+        except ServiceError as error:
+            messages.info(request, str(error))
+        return redirect("campaign_detail", campaign.pk)
+    return render(request, "tables/join.html", {"campaign": campaign, "form": form})
+
+
+def _invite_invalid(request) -> HttpResponse:
+    return render(request, "tables/join_invalid.html", status=404)
+
+
+@login_required
+@require_POST
+def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, _ = campaign_for(request, pk, role="gm")
+    services.regenerate_invite(campaign.pk, request.user)
+    messages.success(request, "New invite link made; the old one no longer works.")
+    return redirect("campaign_detail", campaign.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    campaign, _ = campaign_for(request, pk, role="gm")
+    return _member_action(request, campaign, services.remove_member, member_pk, "removed")
+
+
+@login_required
+@require_POST
+def member_promote(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    campaign, _ = campaign_for(request, pk, role="gm")
+    return _member_action(request, campaign, services.promote_member, member_pk, "made co-GM")
+
+
+def _member_action(request, campaign, service, member_pk: int, done: str) -> HttpResponse:
+    target = get_object_or_404(Membership, pk=member_pk, campaign=campaign)
+    try:
+        service(campaign.pk, request.user, target.pk)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{target.user.get_username()} {done}.")
+    return redirect("campaign_detail", campaign.pk)
+
+
+# --- Sessions, scenes, pools (GM) ---------------------------------------------
+
+
+@login_required
+@require_POST
+def session_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk, role="gm")
+    session = services.start_session(campaign.pk, request.user)
+    return _play_done(request, campaign.pk, membership, notice=f"{session} started.")
+
+
+@login_required
+@require_POST
+def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk, role="gm")
+    title = request.POST.get("title", "")[:100]
+    try:
+        scene = services.start_scene(campaign.pk, request.user, title)
+    except ServiceError as error:
+        return _play_done(request, campaign.pk, membership, error=str(error))
+    return _play_done(request, campaign.pk, membership, notice=f"{scene} started.")
+
+
+@login_required
+@require_POST
+def scene_end(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk, role="gm")
+    event = services.end_scene(campaign.pk, request.user)
+    notice = f"Scene {event.payload['number']} ended."
+    return _play_done(request, campaign.pk, membership, notice=notice)
+
+
+@login_required
+@require_POST
+def pool_adjust(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk, role="gm")
+    form = PoolAdjustForm(request.POST, campaign=campaign, pools=services.pools_for(campaign))
+    if not form.is_valid():
+        return _play_done(request, campaign.pk, membership, adjust_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        services.adjust_pool(
+            campaign.pk,
+            request.user,
+            data["pool"],
+            data["delta"],
+            data["reason"],
+            character_id=data["character"],
+            expected=data["expected"],
+        )
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _play_done(request, campaign.pk, membership, adjust_form=form, status=409)
+    return _play_done(request, campaign.pk, membership, notice="Pool changed.")
+
+
+def _play_done(request, campaign_pk, membership, *, notice="", error="", status=200, **extra):
+    """htmx: the refreshed play panel (pools, session, scene). Otherwise back to the page."""
+    if request.htmx:
+        campaign = Campaign.objects.get(pk=campaign_pk)
+        context = _detail_context(
+            request, campaign, membership, notice=notice, error=error, **extra
+        )
+        # 200 even for a refusal: htmx 2 does not swap 4xx answers, and the
+        # refusal is shown inside the panel it replaces.
+        return render(request, "tables/campaign_detail.html#play", context)
+    if "adjust_form" in extra:
+        # Without htmx a failed form is shown on the full page, next to its fields.
+        campaign = Campaign.objects.get(pk=campaign_pk)
+        context = _detail_context(request, campaign, membership, error=error, **extra)
+        return render(request, "tables/campaign_detail.html", context, status=status)
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    return redirect("campaign_detail", campaign_pk)
+
+
+# --- Characters ---------------------------------------------------------------
+
+
+@login_required
+def character_new(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = campaign_for(request, pk, role="player")
+    # Players make their own characters; a GM's new character is an NPC.
+    character = Character(campaign=campaign, owner=request.user, is_npc=membership.is_gm)
+    return _character_form(request, campaign, character)
+
+
+@login_required
+def character_edit(request: HtmxHttpRequest, pk: int, cpk: int) -> HttpResponse:
+    campaign, _, character = character_for(request, pk, cpk)
+    return _character_form(request, campaign, character)
+
+
+def _character_form(request, campaign: Campaign, character: Character) -> HttpResponse:
+    title = f"Edit {character.name}" if character.pk else "New character"
+    data = request.POST if request.method == "POST" else None
+    form = CharacterForm(data, instance=character, campaign=campaign)
+    formsets = sheet_formsets(campaign, character, data)
+    if data is not None and form.is_valid() and all(fs.is_valid() for fs in formsets):
+        try:
+            saved = services.save_character(campaign.pk, request.user, form, formsets)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{saved.name} saved.")
+            return redirect("campaign_detail", campaign.pk)
+    context = {"campaign": campaign, "title": title, "form": form, "formsets": formsets}
+    status = 400 if data is not None else 200
+    return render(request, "tables/character_form.html", context, status=status)

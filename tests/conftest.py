@@ -13,6 +13,12 @@ hypothesis_settings.load_profile("momenta")
 PASSWORD = "table-pass-123"
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 costs ~0.4 s a user here; tests need logins, not strong hashes."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
@@ -94,4 +100,56 @@ def hero(momenta_campaign, player):
 def sidekick(momenta_campaign, player2):
     return Character.objects.create(
         campaign=momenta_campaign, owner=player2, name="Bo", resolve=2, resolve_max=3
+    )
+
+
+# --- Site fixtures (issue 4) ------------------------------------------------------
+
+ROLES = ["gm", "cogm", "player", "player2", "observer", "outsider", "anonymous"]
+
+
+@pytest.fixture
+def client_for(gm, cogm, player, player2, observer, outsider):
+    """client_for("observer") -> a test Client logged in as that fixture user
+    ("anonymous": not logged in)."""
+    from django.test import Client
+
+    users = {
+        "gm": gm,
+        "cogm": cogm,
+        "player": player,
+        "player2": player2,
+        "observer": observer,
+        "outsider": outsider,
+    }
+
+    def make(role: str) -> Client:
+        client = Client()
+        if role != "anonymous":
+            client.force_login(users[role])
+        return client
+
+    return make
+
+
+@pytest.fixture
+def kara(d20_campaign, player):
+    """A 2d20 character (T-R1: target = attribute + skill), with a focus, a trait and assets."""
+    character = Character.objects.create(
+        campaign=d20_campaign, owner=player, name="Kara", determination=1
+    )
+    character.attributes.create(name="Power", value=7)
+    character.skills.create(name="Communicate", value=6)
+    character.traits.create(kind="focus", text="Persuasion")
+    character.traits.create(kind="trait", text="Power: I get what I want")
+    character.assets.create(name="Signet ring", quality=1, permanent=True)
+    character.assets.create(name="Quiet corner", quality=0, permanent=False)
+    return character
+
+
+@pytest.fixture
+def marcus(d20_campaign, gm):
+    """An NPC: owned by the GM."""
+    return Character.objects.create(
+        campaign=d20_campaign, owner=gm, name="Marcus", is_npc=True, determination=0
     )

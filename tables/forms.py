@@ -1,0 +1,355 @@
+"""Validated forms: every bad value gets a message next to its field.
+
+Forms only check input; the services in services.py decide and write.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+
+from .models import (
+    PERSONAL_MOMENTUM_MAX,
+    Asset,
+    Attribute,
+    Campaign,
+    Character,
+    Membership,
+    PoolChange,
+    Skill,
+    Trait,
+)
+from .services import SETTINGS_FIELDS
+
+MAX_DICE = 20  # attribute and skill values; far above any real sheet
+MAX_POOL_STEP = 20
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    preset = forms.ChoiceField(
+        choices=Campaign.Preset.choices,
+        initial=Campaign.Preset.MOMENTA,
+        widget=forms.RadioSelect,
+        help_text="Fills the dice system and the Momentum economy; you can change both later.",
+    )
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise ValidationError("Give the campaign a name.")
+        return name
+
+
+class CampaignSettingsForm(forms.ModelForm):
+    """The choices behind the preset and every ruling (PAT-R1, PAT-R2, PM-R1, T-R1, T-03, CT-R1)."""
+
+    class Meta:
+        model = Campaign
+        fields = SETTINGS_FIELDS
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        bounds = {
+            "advantage_dice": (0, 5),
+            "disadvantage_dice": (0, 5),
+            "complication_range": (1, 20),
+        }
+        for name, (low, high) in bounds.items():
+            _limit(self.fields[name], low, high)
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in ("name", "band_label_0", "band_label_1", "band_label_2", "band_label_3"):
+            value = cleaned.get(name)
+            if value is not None and not value.strip():
+                self.add_error(name, "This cannot be blank.")
+        return cleaned
+
+
+def _limit(field: forms.IntegerField, low: int, high: int) -> None:
+    """Bound an integer field, in the browser and on the server, with one message.
+
+    Below 0 is left to the model field's own check (its fields are positive),
+    so a negative value gets one error, not two.
+    """
+
+    def check(value):
+        if value is not None and value >= 0 and not low <= value <= high:
+            raise ValidationError(f"Choose a value from {low} to {high}.")
+
+    field.validators.append(check)
+    field.widget.attrs.update(min=low, max=high)
+
+
+class JoinForm(forms.Form):
+    role = forms.ChoiceField(
+        label="Join as",
+        choices=[
+            (Membership.Role.PLAYER, "Player: play a character"),
+            (Membership.Role.OBSERVER, "Observer: watch, change nothing"),
+        ],
+        initial=Membership.Role.PLAYER,
+        widget=forms.RadioSelect,
+    )
+
+
+class CharacterForm(forms.ModelForm):
+    """A character's own fields. Pool inputs carry the value the page showed
+    (show_hidden_initial), so a save cannot silently undo a spend made at the
+    table meanwhile."""
+
+    class Meta:
+        model = Character
+        fields = [
+            "name",
+            "notes",
+            "in_creation",
+            "momentum",
+            "resolve",
+            "resolve_max",
+            "determination",
+        ]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        if campaign.economy != Campaign.Economy.PERSONAL:
+            del self.fields["momentum"]
+        if campaign.dice_system == Campaign.DiceSystem.D6:
+            del self.fields["determination"]
+        else:
+            del self.fields["resolve"]
+            del self.fields["resolve_max"]
+        if "momentum" in self.fields:
+            _limit(self.fields["momentum"], 0, PERSONAL_MOMENTUM_MAX)
+        for name in ("momentum", "resolve", "determination"):
+            if name in self.fields:
+                self.fields[name].show_hidden_initial = True
+        for name in ("resolve_max", "determination"):
+            if name in self.fields:
+                _limit(self.fields[name], 0, MAX_DICE)
+        self.fields["in_creation"].label = "In character creation"
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise ValidationError("Give the character a name.")
+        clash = Character.objects.filter(campaign=self.campaign, name__iexact=name)
+        if self.instance.pk:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise ValidationError(f"This campaign already has a character named {name}.")
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        resolve, resolve_max = cleaned.get("resolve"), cleaned.get("resolve_max")
+        if resolve is not None and resolve_max is not None and resolve > resolve_max:
+            self.add_error("resolve", f"Resolve cannot be above its maximum ({resolve_max}).")
+        return cleaned
+
+
+class _NamedRowsFormSet(forms.BaseInlineFormSet):
+    """Rows with a name: no two rows may share one, whatever the letter case."""
+
+    name_field = "name"
+    noun = "entry"
+
+    def clean(self):
+        super().clean()
+        seen = set()
+        for form in self.forms:
+            if not form.cleaned_data or form.cleaned_data.get("DELETE"):
+                continue
+            name = (form.cleaned_data.get(self.name_field) or "").strip()
+            if not name:
+                continue
+            key = name.casefold()
+            if key in seen:
+                form.add_error(self.name_field, f"There is already a {self.noun} named {name}.")
+            seen.add(key)
+
+
+class _RowForm(forms.ModelForm):
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise ValidationError("Give it a name.")
+        return name
+
+
+class AttributeForm(_RowForm):
+    class Meta:
+        model = Attribute
+        fields = ["name", "value"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _limit(self.fields["value"], 0, MAX_DICE)
+
+
+class SkillForm(_RowForm):
+    class Meta:
+        model = Skill
+        fields = ["name", "value"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _limit(self.fields["value"], 0, MAX_DICE)
+
+
+class TraitForm(forms.ModelForm):
+    class Meta:
+        model = Trait
+        fields = ["kind", "text"]
+
+    def __init__(self, *args, kinds=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if kinds:
+            # The first kind is the initial value, so an untouched extra row
+            # (whose select shows it) counts as unchanged and is skipped.
+            self.fields["kind"].choices = [c for c in Trait.Kind.choices if c[0] in kinds]
+            self.fields["kind"].initial = kinds[0]
+            if len(kinds) == 1:
+                self.fields["kind"].widget = forms.HiddenInput()
+
+    def clean_text(self):
+        text = self.cleaned_data["text"].strip()
+        if not text:
+            raise ValidationError("Write the text.")
+        return text
+
+
+class AssetForm(_RowForm):
+    class Meta:
+        model = Asset
+        fields = ["name", "quality", "permanent"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _limit(self.fields["quality"], 0, 5)
+
+
+AttributeFormSet = forms.inlineformset_factory(
+    Character,
+    Attribute,
+    form=AttributeForm,
+    formset=type("AttributeRows", (_NamedRowsFormSet,), {"noun": "attribute"}),
+    extra=2,
+    can_delete=True,
+)
+SkillFormSet = forms.inlineformset_factory(
+    Character,
+    Skill,
+    form=SkillForm,
+    formset=type("SkillRows", (_NamedRowsFormSet,), {"noun": "skill"}),
+    extra=2,
+    can_delete=True,
+)
+TraitFormSet = forms.inlineformset_factory(
+    Character, Trait, form=TraitForm, extra=2, can_delete=True
+)
+AssetFormSet = forms.inlineformset_factory(
+    Character,
+    Asset,
+    form=AssetForm,
+    formset=type("AssetRows", (_NamedRowsFormSet,), {"noun": "asset"}),
+    extra=1,
+    can_delete=True,
+)
+
+
+def sheet_formsets(campaign: Campaign, character: Character, data=None) -> list:
+    """The inline formsets a sheet of this campaign's dice system shows, in order."""
+    if campaign.dice_system == Campaign.DiceSystem.D6:
+        formsets = [
+            _titled(
+                AttributeFormSet(data, instance=character, prefix="attributes"),
+                "Attributes (dice; LUCK among them)",
+            ),
+            _traits(data, character, "threads", [Trait.Kind.THREAD], "Threads"),
+        ]
+    else:
+        formsets = [
+            _titled(AttributeFormSet(data, instance=character, prefix="attributes"), "Attributes"),
+            _titled(SkillFormSet(data, instance=character, prefix="skills"), "Skills"),
+            _traits(
+                data,
+                character,
+                "traits",
+                [Trait.Kind.FOCUS, Trait.Kind.TRAIT],
+                "Focuses and traits",
+            ),
+            _titled(
+                AssetFormSet(data, instance=character, prefix="assets"),
+                "Assets (temporary ones expire at the end of the scene)",
+            ),
+        ]
+    return formsets
+
+
+def _titled(formset, title: str):
+    formset.title = title
+    return formset
+
+
+def _traits(data, character, prefix, kinds, title):
+    formset = TraitFormSet(
+        data,
+        instance=character,
+        prefix=prefix,
+        queryset=Trait.objects.filter(kind__in=kinds),
+        form_kwargs={"kinds": kinds},
+    )
+    return _titled(formset, title)
+
+
+class PoolAdjustForm(forms.Form):
+    """The GM changes one pool by hand; the reason goes to the log (PM-13)."""
+
+    pool = forms.ChoiceField()
+    character = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    delta = forms.IntegerField(label="Change by", min_value=-MAX_POOL_STEP, max_value=MAX_POOL_STEP)
+    reason = forms.CharField(max_length=200)
+    expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, campaign: Campaign, pools: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels = dict(PoolChange.Pool.choices)
+        self.campaign_pools = pools["campaign"]
+        self.character_pools = pools["character"]
+        self.fields["pool"].choices = [
+            (p, labels[p]) for p in self.campaign_pools + self.character_pools
+        ]
+        self.fields["character"].choices = [("", "— (campaign pool)")] + [
+            (c.pk, c.name) for c in campaign.characters.all()
+        ]
+
+    def clean_delta(self):
+        delta = self.cleaned_data["delta"]
+        if delta == 0:
+            raise ValidationError("A change of 0 changes nothing.")
+        return delta
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise ValidationError("Say why: every pool change is logged with its reason.")
+        return reason
+
+    def clean(self):
+        cleaned = super().clean()
+        pool, character = cleaned.get("pool"), cleaned.get("character")
+        if pool in self.character_pools and character is None:
+            self.add_error("character", "Choose whose pool this is.")
+        if pool in self.campaign_pools and character is not None:
+            self.add_error("character", "This pool belongs to the campaign, not a character.")
+        return cleaned

@@ -1,0 +1,22 @@
+"""The README's first command: migrate, seed the demo, serve on 127.0.0.1:8000."""
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Migrate, create the demo data, then run the development server (daphne)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "addrport", nargs="?", default="127.0.0.1:8000", help="Where to serve the demo."
+        )
+
+    def handle(self, *args, addrport, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("seed_demo", stdout=self.stdout)
+        if addrport != "127.0.0.1:8000":
+            self.stdout.write(f"(Serving on http://{addrport}/ instead.)")
+        # No autoreloader: it would re-run this whole command in a child
+        # process. insecure_serving: serve the stylesheet even with DEBUG off.
+        call_command("runserver", addrport, use_reloader=False, insecure_serving=True)
