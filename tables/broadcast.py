@@ -4,8 +4,12 @@ The channel layer may drop or reorder this message; sockets catch up from the
 database by sequence number, so only the event's coordinates travel here.
 """
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
 
 
 def group_name(campaign_id: int) -> str:
@@ -13,10 +17,15 @@ def group_name(campaign_id: int) -> str:
 
 
 def announce(event) -> None:
+    """Called after commit. Never raises: the change is already stored, and a
+    lost doorbell is healed by the next one or by the pages' heartbeat."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        group_name(event.campaign_id),
-        {"type": "table.event", "seq": event.seq, "event_id": event.pk},
-    )
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(event.campaign_id),
+            {"type": "table.event", "seq": event.seq, "event_id": event.pk},
+        )
+    except Exception:  # a down Redis must not turn a committed roll into an error page
+        log.exception("doorbell for %s #%s not sent", group_name(event.campaign_id), event.seq)

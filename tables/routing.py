@@ -1,3 +1,9 @@
-"""Websocket routes (live push lands in issue 6)."""
+"""Websocket routes: one socket per open table page."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/campaigns/<int:pk>/", TableConsumer.as_asgi()),
+]

@@ -1,0 +1,224 @@
+/* Live table: one WebSocket per open table page (server side: tables/consumers.py).
+ *
+ * The server sends JSON: {type: "event", seq, html} | {type: "cursor", seq} |
+ * {type: "ready", seq} | {type: "pong", seq} | {type: "presence", html}.
+ * `html` is a string of hx-swap-oob fragments that htmx applies.
+ *
+ * Order and catch-up: `last` is the highest sequence number this page has.
+ * An event with seq <= last is a duplicate and ignored; seq === last + 1 is
+ * applied; anything beyond is a gap, and the page asks the server to send
+ * everything after `last` again ({type: "resync", after: last}).
+ * On every (re)connect the socket URL carries ?after=<last>, and the server
+ * replays what the page missed before going live.
+ *
+ * Reconnect: on every close, whatever the code, with exponential backoff
+ * (capped at 5 s). htmx's ws extension is not used: it reconnects only on
+ * some close codes and never replays. window.momentaLive is the handle.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("table");
+  if (!root || !window.WebSocket || !window.htmx) return;
+
+  var BACKOFF_FIRST = 250;
+  var BACKOFF_CAP = 5000;
+  var HEARTBEAT = 25000;
+  var REFUSED = 4403;
+
+  var live = {
+    last: parseInt(root.getAttribute("data-last-seq") || "0", 10),
+    socket: null,
+    attempts: 0,
+    retryTimer: null,
+    heartbeat: null,
+    resyncing: false,
+    lastHeard: 0,
+    state: "connecting",
+  };
+  window.momentaLive = live;
+
+  function setState(state, text) {
+    live.state = state;
+    root.setAttribute("data-live", state);
+    var el = document.getElementById("live-status");
+    if (el) {
+      el.setAttribute("data-state", state);
+      el.textContent = text;
+    }
+  }
+
+  function socketUrl() {
+    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return scheme + "//" + location.host + root.getAttribute("data-ws-path") + "?after=" + live.last;
+  }
+
+  function send(message) {
+    if (live.socket && live.socket.readyState === WebSocket.OPEN) {
+      live.socket.send(JSON.stringify(message));
+    }
+  }
+
+  // Keep #roll-log newest first with one entry per seq, whoever inserted it
+  // (a socket push, or the fragment in an HTTP answer to one's own action).
+  function normalizeLog() {
+    var log = document.getElementById("roll-log");
+    if (!log) return;
+    var seen = {};
+    var previous = Infinity;
+    var sorted = true;
+    Array.prototype.slice.call(log.children).forEach(function (item) {
+      var seq = parseInt(item.getAttribute("data-seq"), 10);
+      if (seen[seq]) {
+        item.remove();
+        return;
+      }
+      seen[seq] = true;
+      if (seq > previous) sorted = false;
+      previous = seq;
+    });
+    if (!sorted) {
+      Array.prototype.slice
+        .call(log.children)
+        .sort(function (a, b) {
+          return b.getAttribute("data-seq") - a.getAttribute("data-seq");
+        })
+        .forEach(function (item) {
+          log.appendChild(item);
+        });
+    }
+  }
+
+  function apply(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    // An entry the page already shows (from an HTTP answer) is not inserted twice.
+    var entries = template.content.querySelectorAll("[hx-swap-oob^='afterbegin:#roll-log'] > [data-seq]");
+    Array.prototype.forEach.call(entries, function (item) {
+      if (document.getElementById(item.id)) item.remove();
+    });
+    htmx.swap(document.body, template.innerHTML, { swapStyle: "none" });
+    normalizeLog();
+  }
+
+  function resync() {
+    if (live.resyncing) return;
+    live.resyncing = true;
+    send({ type: "resync", after: live.last });
+  }
+
+  function take(message) {
+    if (message.seq <= live.last) return; // duplicate
+    if (message.seq !== live.last + 1) {
+      resync(); // gap: the server sends everything after `last` again, in order
+      return;
+    }
+    if (message.html) apply(message.html);
+    live.last = message.seq;
+    root.setAttribute("data-last-seq", String(live.last));
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "event":
+      case "cursor":
+        take(message);
+        break;
+      case "presence":
+        htmx.swap(document.body, message.html, { swapStyle: "none" });
+        break;
+      case "ready":
+        live.resyncing = false;
+        if (message.seq < live.last) {
+          // The server knows less than this page: its database was reset.
+          location.reload();
+          return;
+        }
+        if (message.seq > live.last) resync();
+        else setState("live", "Live");
+        break;
+      case "pong":
+        if (message.seq > live.last) resync();
+        break;
+    }
+  }
+
+  function scheduleReconnect() {
+    setState("offline", "Reconnecting…");
+    var delay = Math.min(BACKOFF_CAP, BACKOFF_FIRST * Math.pow(2, live.attempts));
+    live.attempts += 1;
+    // Jitter, so a table's worth of pages does not come back in lockstep.
+    delay = delay / 2 + (Math.random() * delay) / 2;
+    clearTimeout(live.retryTimer);
+    live.retryTimer = setTimeout(live.connect, delay);
+  }
+
+  function closed(socket) {
+    if (socket !== live.socket) return;
+    live.socket = null;
+    live.resyncing = false;
+    clearInterval(live.heartbeat);
+    scheduleReconnect();
+  }
+
+  live.connect = function () {
+    clearTimeout(live.retryTimer);
+    live.retryTimer = null;
+    if (live.socket) return;
+    var socket = new WebSocket(socketUrl());
+    live.socket = socket;
+    setState(live.attempts ? "offline" : "connecting", live.attempts ? "Reconnecting…" : "Connecting…");
+    socket.onopen = function () {
+      live.attempts = 0;
+      live.lastHeard = Date.now();
+      setState("syncing", "Catching up…");
+      clearInterval(live.heartbeat);
+      live.heartbeat = setInterval(function () {
+        // Every ping is answered: a socket silent for two beats is dead
+        // (a sleeping laptop, a dropped route) even if it still looks open.
+        if (Date.now() - live.lastHeard > 2 * HEARTBEAT + 5000) live.drop();
+        else send({ type: "ping", seq: live.last });
+      }, HEARTBEAT);
+    };
+    socket.onmessage = function (e) {
+      if (socket !== live.socket) return;
+      live.lastHeard = Date.now();
+      receive(JSON.parse(e.data));
+    };
+    socket.onclose = function (e) {
+      if (socket === live.socket && e.code === REFUSED) {
+        live.socket = null;
+        clearInterval(live.heartbeat);
+        setState("refused", "You are no longer at this table.");
+        return;
+      }
+      closed(socket);
+    };
+  };
+
+  // Drop the socket now and reconnect with backoff. Used when the browser
+  // says it went offline (a dead connection may take long to close by itself).
+  live.drop = function () {
+    var socket = live.socket;
+    if (!socket) return;
+    socket.onclose = socket.onmessage = null;
+    try {
+      socket.close();
+    } catch (e) {
+      /* already closing */
+    }
+    closed(socket);
+  };
+
+  window.addEventListener("offline", live.drop);
+  window.addEventListener("online", function () {
+    if (!live.socket) {
+      live.attempts = 0;
+      live.connect();
+    }
+  });
+  document.body.addEventListener("htmx:afterSwap", normalizeLog);
+  document.body.addEventListener("htmx:oobAfterSwap", normalizeLog);
+
+  live.connect();
+})();

@@ -1,0 +1,354 @@
+"""What the table page shows, rendered once per audience for the page and for live push.
+
+The page and the websocket use the same partials, so a first render and a live
+update cannot drift. A pushed event is a string of hx-swap-oob fragments:
+
+    <div hx-swap-oob="afterbegin:#roll-log"><li id="event-N" data-seq="N">…</li></div>
+    <section id="pools" hx-swap-oob="true" data-seq="N">…</section>
+    <article id="character-7" hx-swap-oob="true" data-seq="N">…</article>  (each affected one)
+    …plus tables/partials/push/<kind>.html if that template exists.
+
+There are two audiences: "gm" (GMs and co-GMs) and "all" (players and
+observers). Pushed partials may depend on the audience, never on the person,
+so each event is rendered at most once per audience per process.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from .models import (
+    GROUP_POOL_MAX,
+    PERSONAL_MOMENTUM_MAX,
+    Campaign,
+    Character,
+    Membership,
+    PoolChange,
+    TableEvent,
+)
+
+GM = TableEvent.Audience.GM.value
+ALL = TableEvent.Audience.ALL.value
+
+LOG_LIMIT = 100  # entries on a freshly drawn page; older ones stay in the database
+REPLAY_BATCH = 200
+
+# Kinds that can add, remove or reshape character cards: push the whole list.
+REFRESH_CHARACTERS = {
+    "character_created",
+    "character_deleted",
+    "character_removed",
+    "session_started",
+    "settings_changed",
+}
+
+KIND_LABELS = {
+    "note": "Table note",
+    "secret_roll": "Secret roll",
+    "roll_revealed": "Roll revealed",
+    "pool_adjusted": "Pool adjusted",
+    "campaign_created": "Campaign created",
+    "settings_changed": "Settings changed",
+    "member_joined": "Joined the table",
+    "member_removed": "Member removed",
+    "member_promoted": "Made co-GM",
+    "invite_regenerated": "New invite link",
+    "session_started": "Session started",
+    "scene_started": "Scene started",
+    "scene_ended": "Scene ended",
+    "character_created": "Character created",
+    "character_updated": "Character updated",
+}
+
+
+def ws_path(campaign_id: int) -> str:
+    return f"/ws/campaigns/{campaign_id}/"
+
+
+def audience_for(membership: Membership) -> str:
+    return GM if membership.is_gm else ALL
+
+
+def visible(event: TableEvent, audience: str) -> bool:
+    return audience == GM or event.audience == ALL
+
+
+def shows_threat(campaign: Campaign, audience: str) -> bool:
+    """Threat is the GM's pool (MO-13); players see it only if the GM shows it."""
+    return audience == GM or campaign.threat_visible
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind) or kind.replace("_", " ").strip().capitalize()
+
+
+# --- Log entries ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    """One pool change as a viewer may read it: `after` is None where it would leak Threat."""
+
+    who: str
+    pool: str
+    pool_label: str
+    delta: int
+    after: int | None
+    lost: int
+    reason: str
+    character_id: int | None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """What every event template gets as `entry` (the raw event is `entry.event`)."""
+
+    event: TableEvent
+    seq: int
+    kind: str
+    kind_label: str
+    actor_name: str
+    summary: str
+    changes: list[ChangeLine]
+    gm_only: bool
+    templates: tuple[str, ...]
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _template_names(folder: str, kind: str, fallback: str) -> tuple[str, ...]:
+    # Kinds come from code, but a template path is no place to trust a string.
+    safe = re.sub(r"[^a-z0-9_]", "", kind.lower())
+    return (f"tables/partials/{folder}/{safe}.html", f"tables/partials/{folder}/{fallback}")
+
+
+def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[ChangeLine]:
+    lines = []
+    for change in event.payload.get("changes") or []:
+        pool = change.get("pool", "")
+        try:
+            label = PoolChange.Pool(pool).label
+        except ValueError:
+            label = pool.replace("_", " ").capitalize()
+        hidden = pool == "threat" and not shows_threat(campaign, audience)
+        lines.append(
+            ChangeLine(
+                who=change.get("character") or "",  # "" for the campaign's own pools
+                pool=pool,
+                pool_label=label,
+                delta=int(change.get("delta", 0)),
+                after=None if hidden else change.get("after"),
+                lost=int(change.get("lost", 0) or 0),
+                reason=change.get("reason", ""),
+                character_id=change.get("character_id"),
+            )
+        )
+    return lines
+
+
+def _summary(event: TableEvent) -> str:
+    """One line in words for the generic template; kind templates may ignore it."""
+    p = event.payload or {}
+    kind = event.kind
+    if "summary" in p:
+        return str(p["summary"])
+    if "text" in p:
+        return str(p["text"])
+    if kind == "session_started":
+        return f"Session {p.get('number', '')} begins."
+    if kind in ("scene_started", "scene_ended"):
+        title = f": {p['title']}" if p.get("title") else ""
+        text = f"Scene {p.get('number', '')}{title}"
+        expired = p.get("expired_assets") or []
+        if expired:
+            names = ", ".join(f"{a.get('asset')} ({a.get('character')})" for a in expired)
+            text += f". Assets expired: {names}"
+        return text
+    if kind in ("member_joined", "member_removed", "member_promoted"):
+        return f"{p.get('user', '')} ({p.get('role', '')})"
+    if kind.startswith("character_"):
+        return str(p.get("name", ""))
+    if kind == "settings_changed":
+        fields = p.get("fields") or []
+        return ", ".join(str(f) for f in fields) if isinstance(fields, list) else str(fields)
+    simple = [
+        f"{k.replace('_', ' ')}: {v}"
+        for k, v in p.items()
+        if k != "changes" and not k.endswith("_id") and isinstance(v, str | int | float | bool)
+    ]
+    return "; ".join(simple)
+
+
+def log_entry(event: TableEvent, campaign: Campaign, audience: str) -> LogEntry:
+    actor = event.actor
+    return LogEntry(
+        event=event,
+        seq=event.seq,
+        kind=event.kind,
+        kind_label=kind_label(event.kind),
+        actor_name=actor.get_username() if actor is not None else "The table",
+        summary=_summary(event),
+        changes=_change_lines(event, campaign, audience),
+        gm_only=event.audience == GM,
+        templates=_template_names("events", event.kind, "generic.html"),
+        payload=event.payload or {},
+    )
+
+
+# --- Shared context ---------------------------------------------------------------
+
+
+def _characters(campaign: Campaign):
+    return Character.objects.filter(campaign=campaign).select_related("owner")
+
+
+def _base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
+    return {
+        "campaign": campaign,
+        "audience": audience,
+        "is_gm": audience == GM,
+        "show_threat": shows_threat(campaign, audience),
+        "group_max": GROUP_POOL_MAX,
+        "personal_max": PERSONAL_MOMENTUM_MAX,
+    }
+
+
+def table_context(campaign_id: int, membership: Membership) -> dict[str, Any]:
+    """Everything templates/tables/table.html needs.
+
+    The campaign row is read first: its last_seq is the page's cursor, and the
+    pools and cards read after it are at least that new. The socket then
+    replays whatever committed after last_seq, so nothing falls in between.
+    """
+    campaign = Campaign.objects.get(pk=campaign_id)
+    audience = audience_for(membership)
+    events = (
+        TableEvent.objects.filter(campaign=campaign, seq__lte=campaign.last_seq)
+        .select_related("actor")
+        .order_by("-seq")
+    )
+    if audience != GM:
+        events = events.filter(audience=ALL)
+    context = _base_context(campaign, audience)
+    context.update(
+        membership=membership,
+        characters=list(_characters(campaign)),
+        log=[log_entry(e, campaign, audience) for e in events[:LOG_LIMIT]],
+        last_seq=campaign.last_seq,
+        ws_path=ws_path(campaign.pk),
+    )
+    return context
+
+
+# --- Live fragments -----------------------------------------------------------------
+
+_CACHE_SIZE = 2048
+_cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def render_event_fragments(event: TableEvent, audience: str) -> str:
+    """The hx-swap-oob fragments for one event and one audience, cached per (event, audience).
+
+    Consumers call this through database_sync_to_async, which runs every call
+    on one thread, so eight sockets woken by the same doorbell render once and
+    seven hit the cache. Pools and cards are read fresh at first render: they
+    are at least as new as the event, and each socket applies events in order,
+    so the last fragment a page applies shows the current state.
+    """
+    # created_at in the key: a database reset reuses ids, never (id, timestamp).
+    key = (event.pk, event.created_at.isoformat(), audience)
+    with _cache_lock:
+        html = _cache.get(key)
+        if html is not None:
+            _cache.move_to_end(key)
+            return html
+    html = _render_event_fragments(event, audience)
+    with _cache_lock:
+        _cache[key] = html
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return html
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def _affected_character_ids(event: TableEvent) -> list[int]:
+    ids = [c.get("character_id") for c in event.payload.get("changes") or []]
+    ids.append(event.payload.get("character_id"))
+    return sorted({i for i in ids if isinstance(i, int)})
+
+
+def _render_event_fragments(event: TableEvent, audience: str) -> str:
+    campaign = Campaign.objects.get(pk=event.campaign_id)
+    context = _base_context(campaign, audience)
+    refresh_all = event.kind in REFRESH_CHARACTERS or event.payload.get("refresh") == "characters"
+    characters = _characters(campaign)
+    if not refresh_all:
+        characters = characters.filter(pk__in=_affected_character_ids(event))
+    context.update(
+        entry=log_entry(event, campaign, audience),
+        event=event,
+        seq=event.seq,
+        refresh_characters=refresh_all,
+        characters=list(characters),
+        push_templates=_template_names("push", event.kind, "none.html"),
+    )
+    return render_to_string("tables/partials/push.html", context)
+
+
+def events_after(campaign_id: int, after: int, audience: str, limit: int = REPLAY_BATCH):
+    """The next events after seq `after`, in order, as (seq, kind, html-or-None).
+
+    html is None for an event this audience may not see: the socket still
+    advances its cursor past it, but nothing of it leaves the server.
+    """
+    events = (
+        TableEvent.objects.filter(campaign_id=campaign_id, seq__gt=after)
+        .select_related("actor")
+        .order_by("seq")[:limit]
+    )
+    return [
+        (e.seq, e.kind, render_event_fragments(e, audience) if visible(e, audience) else None)
+        for e in events
+    ]
+
+
+def head_seq(campaign_id: int) -> int:
+    return Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign_id)
+
+
+# --- Presence -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Present:
+    name: str
+    role: str
+    role_label: str
+    sockets: int
+
+
+def render_presence(campaign_id: int, roster: dict[int, int] | None, *, oob: bool = True) -> str:
+    """presence.html for a roster {user_id: open sockets}; None means "not known yet"."""
+    present = None
+    if roster is not None:
+        memberships = Membership.objects.filter(
+            campaign_id=campaign_id, user_id__in=list(roster)
+        ).select_related("user")
+        order = {Membership.Role.GM: 0, Membership.Role.PLAYER: 1, Membership.Role.OBSERVER: 2}
+        present = [
+            Present(m.user.get_username(), m.role, m.get_role_display(), roster[m.user_id])
+            for m in sorted(memberships, key=lambda m: (order[m.role], m.user.get_username()))
+        ]
+    return render_to_string(
+        "tables/partials/presence.html", {"present": present, "presence_oob": oob}
+    )

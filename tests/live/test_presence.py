@@ -1,0 +1,39 @@
+"""The presence store of the configured stack (a dict, or Redis with REDIS_URL)."""
+
+import pytest
+
+from tables import presence
+
+CAMPAIGN = 987_654  # no such campaign: the store does not care, and no test shares it
+
+
+@pytest.fixture
+async def store():
+    store = presence.store()
+    await store.clear(CAMPAIGN)
+    yield store
+    await store.clear(CAMPAIGN)
+
+
+async def test_a_user_is_present_while_one_of_their_sockets_is_open(store):
+    await store.join(CAMPAIGN, "tab-1", 7)
+    await store.join(CAMPAIGN, "tab-2", 7)
+    await store.join(CAMPAIGN, "tab-3", 8)
+    assert await store.roster(CAMPAIGN) == {7: 2, 8: 1}
+    await store.leave(CAMPAIGN, "tab-1", 7)
+    assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
+    await store.leave(CAMPAIGN, "tab-2", 7)
+    assert await store.roster(CAMPAIGN) == {8: 1}
+
+
+async def test_sockets_without_heartbeat_expire(store, monkeypatch):
+    """A process that died never says goodbye: its sockets vanish after TTL."""
+    import time
+
+    now = time.time()
+    await store.join(CAMPAIGN, "dead-process-tab", 7)
+    monkeypatch.setattr(presence.time, "time", lambda: now + presence.TTL / 2)
+    await store.touch(CAMPAIGN, "live-tab", 8)
+    assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
+    monkeypatch.setattr(presence.time, "time", lambda: now + presence.TTL + 1)
+    assert await store.roster(CAMPAIGN) == {8: 1}
