@@ -328,3 +328,8 @@ class PoolChange(models.Model):
     def __str__(self) -> str:
         who = self.character or self.campaign
         return f"{who} {self.pool} {self.delta:+d} ({self.reason})"
+
+
+# Play records live in their own modules; imported here so Django finds them.
+from .models_d20 import *  # noqa: E402,F401,F403
+from .models_momenta import *  # noqa: E402,F401,F403

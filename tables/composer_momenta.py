@@ -1,0 +1,504 @@
+"""What the Momenta composer shows: the form, the odds preview, the allocation chooser.
+
+Read-only: everything here reads the database and asks rules/ (odds, pattern
+allocations); nothing changes state. The table page renders the composer
+through the `momenta_composer` template tag, the views through
+`composer_context`, so both draw the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.http import QueryDict
+from django.urls import reverse
+
+from rules.d6 import apply_allocation, worth_key
+from rules.odds import (
+    band_distribution,
+    opposed_band_distribution,
+    pattern_chances,
+    success_distribution,
+)
+from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
+
+from .forms_momenta import (
+    AssistRequestForm,
+    CustomPatternForm,
+    MomentaRollForm,
+    RollTemplateForm,
+    TraumaForm,
+    controllable_characters,
+)
+from .models import Campaign, Character, Membership
+from .models_momenta import AssistRequest, CustomPattern, MomentaRoll
+from .services import ServiceError
+from .services_momenta import RollPlan, plan_roll, result_of, roll_templates
+
+MAX_LISTED_ALLOCATIONS = 60
+
+
+# --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
+
+
+@dataclass(frozen=True)
+class Chance:
+    label: str
+    value: Fraction
+    note: str = ""
+
+    @property
+    def percent(self) -> str:
+        if self.value == 0:
+            return "0%"
+        if self.value < Fraction(1, 200):
+            return "<1%"
+        if self.value > Fraction(199, 200) and self.value != 1:
+            return ">99%"
+        return f"{round(self.value * 100)}%"
+
+    @property
+    def fraction(self) -> str:
+        return f"{self.value.numerator}/{self.value.denominator}" if self.value else "0"
+
+    @property
+    def width(self) -> int:
+        return round(self.value * 100)
+
+
+@dataclass
+class Odds:
+    pool: int = 0
+    zero_dice: bool = False
+    opposition: str = ""
+    bands: list[Chance] = field(default_factory=list)
+    patterns: list[Chance] = field(default_factory=list)
+    costs: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def _bands_against(pool: int, opposition_successes: int) -> list[Fraction]:
+    """Band chances when a known number of opposition successes is subtracted (D6-10)."""
+    dist = success_distribution(pool)
+    k = opposition_successes
+
+    def p(n):
+        return dist.get(n, Fraction(0))
+
+    graze = sum((v for s, v in dist.items() if s <= k), Fraction(0))
+    three = sum((v for s, v in dist.items() if s >= k + 3), Fraction(0))
+    return [graze, p(k + 1), p(k + 2), three]
+
+
+def odds_for(plan: RollPlan) -> Odds:
+    """Exact band and pattern chances of a planned roll, and who pays what."""
+    spec = plan.spec
+    odds = Odds(pool=spec.pool, zero_dice=spec.zero_dice)
+    if spec.opposition_pool is not None:
+        values = list(opposed_band_distribution(spec.pool, spec.opposition_pool).values())
+        odds.opposition = f"against an opposition roll of {spec.opposition_pool}d"
+    elif spec.opposition_successes:
+        values = _bands_against(spec.pool, spec.opposition_successes)
+        odds.opposition = f"against {spec.opposition_successes} opposition successes"
+    else:
+        values = list(band_distribution(spec.pool).values())
+    texts = spec.template.bands
+    odds.bands = [Chance(f"{i if i < 3 else '3+'}: {texts[i]}", v) for i, v in enumerate(values)]
+    chances = pattern_chances(spec.pool)
+    for kind in KIND_SIZES:
+        names = [
+            p.name
+            for p in spec.patterns
+            if p.kind == kind
+            and p.refusal(
+                roll_kind=spec.kind,
+                play=spec.play,
+                effective_successes=max(p.min_effective_successes, 1),
+                resolve_spent=spec.resolve_total > 0,
+                harm=spec.template.harm,
+            )
+            is None
+        ]
+        note = ", ".join(names) if names else "no pattern of yours on this roll"
+        odds.patterns.append(Chance(f"a {KIND_LABELS[kind]}", chances[kind], note))
+    odds.costs = cost_lines(plan)
+    return odds
+
+
+def cost_lines(plan: RollPlan) -> list[str]:
+    """What Advantage, Disadvantage, the Assist and Resolve will cost, and who pays."""
+    s, roller = plan.settlement, plan.character
+    lines = []
+    if len(plan.sources) > 1:
+        lines.append("Several sources give one Advantage, at the cheapest cost (PM-06).")
+    if s.cancelled:
+        lines.append("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+    elif s.creation and (s.advantage or s.disadvantage):
+        lines.append("Character creation: applied directly, no Momentum spent or gained (PM-12).")
+    if s.assisted:
+        lines.append(
+            f"Advantage (+{plan.spec.advantage_dice}d) from {s.paid_by}'s Assist: "
+            f"{s.paid_by} pays 1 Momentum ({plan.helper.momentum} → {plan.helper.momentum - 1}), "
+            f"{roller.name} pays nothing (PM-08)."
+        )
+    elif s.paid:
+        lines.append(
+            f"Advantage (+{plan.spec.advantage_dice}d) costs {s.advantage_cost} Momentum "
+            f"(PM-05): {roller.name} pays, {roller.momentum} → {roller.momentum - s.paid}."
+        )
+    if plan.assist is not None and plan.assist.uncertain and not s.assisted:
+        if s.assist_failed:
+            lines.append(f"{plan.helper.name}'s test failed: the Assist costs nothing (PM-10).")
+    elif plan.assist is not None and plan.assist.uncertain:
+        lines.append(f"{plan.helper.name}'s test passed, so the Assist is paid (PM-10).")
+    if s.assist_uses_action:
+        lines.append(f"Structured time: the Assist is {plan.helper.name}'s action (PM-09).")
+    if s.advantage_refused:
+        lines.append(s.advantage_refused)
+    if s.disadvantage and not s.creation:
+        full = " (at the cap of 6: it will be lost, PM-04)" if roller.momentum >= 6 else ""
+        lines.append(
+            f"Disadvantage (-{plan.spec.advantage_dice}d): {roller.name} gains 1 Momentum "
+            f"after the roll (PM-02){full}."
+        )
+    for spender, amount in plan.resolve:
+        lines.append(f"{spender.name} spends {amount} Resolve (RS-01).")
+    return lines
+
+
+# --- Allocation chooser (PAT-02, PAT-08, PAT-09) -------------------------------------
+
+
+@dataclass(frozen=True)
+class AllocationOption:
+    key: str
+    label: str
+    outcome: str
+    damage: int | None
+    refund: int
+    default: bool
+
+
+@dataclass
+class Chooser:
+    roll: MomentaRoll
+    options: list[AllocationOption]
+    more: int
+    refund_points: int
+    spenders: list[tuple[int, str]]
+
+    @property
+    def refund_slots(self) -> range:
+        return range(self.refund_points)
+
+    @property
+    def card(self) -> dict:
+        return self.roll.card
+
+
+def allocation_key(allocation) -> str:
+    return "|".join(f"{name}:{face}" for name, face in allocation)
+
+
+def chooser_for(roll: MomentaRoll) -> Chooser:
+    """Every legal allocation (best first, the PAT-09 default pre-selected)."""
+    result = result_of(roll)
+    spec = result.spec
+    by_name = {p.name: p for p in result.patterns}
+    ranked = sorted(
+        result.allocations,
+        key=lambda a: worth_key(spec, result.band, [(by_name[n], f) for n, f in a]),
+        reverse=True,
+    )
+    default = tuple(result.default_allocation)
+    if default in ranked:
+        ranked.remove(default)
+    ranked.insert(0, default)
+    options = []
+    for allocation in ranked[:MAX_LISTED_ALLOCATIONS]:
+        applied = apply_allocation(result, allocation)
+        label = (
+            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
+            or "No pattern"
+        )
+        options.append(
+            AllocationOption(
+                key=allocation_key(allocation),
+                label=label,
+                outcome=applied.outcome,
+                damage=applied.damage,
+                refund=sum(n for _, n in applied.refunds),
+                default=allocation == default,
+            )
+        )
+    names = dict(
+        Character.objects.filter(pk__in=[who for who, _ in spec.resolve_spent]).values_list(
+            "pk", "name"
+        )
+    )
+    return Chooser(
+        roll=roll,
+        options=options,
+        more=max(0, len(ranked) - MAX_LISTED_ALLOCATIONS),
+        refund_points=max((o.refund for o in options), default=0),
+        spenders=[(who, names.get(who, str(who))) for who, _ in spec.resolve_spent],
+    )
+
+
+# --- The composer ----------------------------------------------------------------------
+
+
+def plan_from_form(form: MomentaRollForm) -> RollPlan:
+    """Plan the roll a valid form describes (no change is made)."""
+    character = form.roller
+    return plan_roll(form.campaign, character, **form.service_kwargs())
+
+
+def preview(form: MomentaRollForm) -> Odds | None:
+    """The odds preview of the form's current values, or the reason there is none."""
+    if form.roller is None or not form.is_valid():
+        errors = [str(e) for errs in form.errors.values() for e in errs] if form.is_bound else []
+        return Odds(error=" ".join(errors)) if errors else None
+    try:
+        return odds_for(plan_from_form(form))
+    except ServiceError as error:
+        return Odds(error=str(error))
+
+
+def pick_character(campaign: Campaign, membership: Membership, wanted=None) -> Character | None:
+    """The character the composer shows: the one asked for if the viewer controls it."""
+    characters = controllable_characters(campaign, membership)
+    for character in characters:
+        if str(character.pk) == str(wanted):
+            return character
+    own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
+    return (own or characters or [None])[0]
+
+
+def roll_form(
+    campaign: Campaign,
+    membership: Membership,
+    character: Character | None,
+    data=None,
+    initial=None,
+) -> MomentaRollForm:
+    initial = dict(initial or {})
+    if character is not None:
+        names = set(character.attributes.values_list("name", flat=True))
+        if initial.get("attribute") not in names:
+            initial.pop("attribute", None)
+        initial.setdefault("character", character.pk)
+        initial["expected_momentum"] = character.momentum
+        initial["expected_resolve"] = character.resolve
+    form = MomentaRollForm(
+        data,
+        initial=initial,
+        campaign=campaign,
+        membership=membership,
+        character=character,
+        templates=roll_templates(campaign),
+    )
+    # Another character or attribute changes the choices: redraw the composer.
+    redraw = {
+        "hx-get": reverse("momenta_composer", args=[campaign.pk]),
+        "hx-trigger": "change",
+        "hx-target": "#composer",
+        "hx-swap": "outerHTML",
+        "hx-include": "closest form",
+    }
+    for name in ("character", "attribute"):
+        form.fields[name].widget.attrs.update(redraw)
+    return form
+
+
+ROLL_FIELDS = (
+    "attribute",
+    "kind",
+    "play",
+    "template",
+    "modifiers",
+    "thread",
+    "disadvantage",
+    "assist",
+    "opposition_successes",
+    "opposition_pool",
+    "secret",
+)
+
+
+def initial_from(query) -> dict:
+    """A redrawn composer keeps what the person had chosen (never the pools seen)."""
+    initial = {name: query.get(name) for name in ROLL_FIELDS if query.get(name) not in (None, "")}
+    if hasattr(query, "getlist"):
+        initial["advantage_sources"] = query.getlist("advantage_sources")
+        for key in query:
+            if key.startswith("resolve_"):
+                initial[key] = query.get(key)
+    return initial
+
+
+def assist_actions(assist: AssistRequest, is_gm: bool, helps: bool) -> list[tuple[str, str]]:
+    """The answers this viewer may give an open Assist (PM-08, PM-10)."""
+    if not is_gm:
+        return [("decline", "Withdraw")] if helps else []
+    if assist.state == AssistRequest.State.REQUESTED:
+        return [("accept", "Accept"), ("call_test", "Call a test"), ("decline", "Decline")]
+    if assist.uncertain and assist.test_passed is None:
+        return [("test_passed", "Test passed"), ("test_failed", "Test failed"), ("decline", "Drop")]
+    return [("decline", "Drop")]
+
+
+def composer_context(
+    campaign: Campaign,
+    membership: Membership,
+    *,
+    character: Character | None = None,
+    form: MomentaRollForm | None = None,
+    initial=None,
+    error: str = "",
+    notice: str = "",
+    assist_form: AssistRequestForm | None = None,
+    trauma_form: TraumaForm | None = None,
+) -> dict:
+    """Everything tables/partials/composer_momenta.html draws, for one viewer.
+
+    GMs answer Assists and edit templates and patterns in the GM panel
+    (gm_tools_context, assist_queue_context), not here.
+    """
+    is_gm = membership.is_gm
+    controllable = controllable_characters(campaign, membership)
+    context = {
+        "composer": True,
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": is_gm,
+        "can_roll": bool(controllable),
+        "is_observer": membership.role == Membership.Role.OBSERVER,
+        "error": error,
+        "notice": notice,
+    }
+    if not controllable:
+        return context
+    if form is None:
+        # Read again: the pools may have moved (this very request's roll, say),
+        # and the form's hidden expected_* values must be today's.
+        character = pick_character(campaign, membership, character.pk if character else None)
+        form = roll_form(campaign, membership, character, initial=initial)
+    context["form"] = form
+    context["roller"] = form.roller
+    # A refused form already says why at the top; the odds box stays empty then.
+    context["odds"] = (None if error else preview(form)) if form.is_bound else _initial_odds(form)
+    pending = MomentaRoll.objects.filter(
+        campaign=campaign,
+        character__in=controllable,
+        state=MomentaRoll.State.AWAITING_ALLOCATION,
+    ).select_related("character", "event")
+    # Each person chooses for their own rolls: a player for their characters' (never a
+    # hidden one), a GM for the rolls they made and their NPCs'.
+    user_id = membership.user_id
+    context["choosers"] = [
+        chooser_for(r)
+        for r in pending
+        if (r.actor_id == user_id or r.character.owner_id == user_id) and (is_gm or not r.hidden)
+    ]
+    ids = {c.pk for c in controllable}
+    context["assists"] = (
+        []
+        if is_gm
+        else [
+            (a, assist_actions(a, False, a.helper_id in ids))
+            for a in _open_assists(campaign)
+            if a.roller_id in ids or a.helper_id in ids
+        ]
+    )
+    context["helped_ids"] = ids
+    context["assist_form"] = assist_form or AssistRequestForm(
+        campaign=campaign,
+        initial={"roller": form.roller.pk if form.roller else None},
+    )
+    context["trauma_form"] = trauma_form or TraumaForm(
+        characters=controllable,
+        initial={"character": form.roller.pk if form.roller else None},
+    )
+    context["trauma_characters"] = controllable
+    return context
+
+
+def _open_assists(campaign: Campaign) -> list[AssistRequest]:
+    return list(
+        AssistRequest.objects.filter(
+            campaign=campaign,
+            state__in=[AssistRequest.State.REQUESTED, AssistRequest.State.ACCEPTED],
+        ).select_related("roller", "helper")
+    )
+
+
+def assist_queue_context(
+    campaign: Campaign, membership: Membership, *, error: str = "", notice: str = ""
+) -> dict:
+    """The GM panel's queue of open Assists, each with the GM's answers (PM-08, PM-10)."""
+    return {
+        "momenta_queue": True,
+        "campaign": campaign,
+        "is_gm": membership.is_gm,
+        "error": error,
+        "notice": notice,
+        "assists": [(a, assist_actions(a, True, False)) for a in _open_assists(campaign)],
+    }
+
+
+def gm_tools_context(
+    campaign: Campaign,
+    membership: Membership,
+    *,
+    error: str = "",
+    notice: str = "",
+    template_form: RollTemplateForm | None = None,
+    pattern_form: CustomPatternForm | None = None,
+) -> dict:
+    """The GM panel's Momenta tools: roll templates (D6-04) and custom patterns (PAT-01)."""
+    templates = roll_templates(campaign)
+    patterns = CustomPattern.objects.filter(campaign=campaign)
+    return {
+        "momenta_gm": True,
+        "campaign": campaign,
+        "is_gm": membership.is_gm,
+        "error": error,
+        "notice": notice,
+        "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
+        "template_form": template_form
+        or RollTemplateForm(initial={"harm": "damage", "rounding": "down", "overflow_damage": 0}),
+        "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
+        "pattern_form": pattern_form or CustomPatternForm(),
+        "secret_rolls": MomentaRoll.objects.filter(
+            campaign=campaign, secret=True, revealed=False
+        ).select_related("character", "event"),
+    }
+
+
+def _initial_odds(form: MomentaRollForm) -> Odds | None:
+    """Odds of the form as first drawn: its initial values, as if submitted."""
+    if form.roller is None:
+        return None
+    choices = form.fields["attribute"].choices
+    if not choices:
+        return Odds(error=f"{form.roller.name} has no attributes yet: add some on the sheet.")
+    query = QueryDict(mutable=True)
+    for name, field_ in form.fields.items():
+        value = form.get_initial_for_field(field_, name)
+        if value in (None, "", False, [], ()):
+            continue
+        if isinstance(value, list | tuple):
+            query.setlist(name, [str(v) for v in value])
+        else:
+            query[name] = str(value)
+    query.setdefault("attribute", choices[0][0])
+    bound = MomentaRollForm(
+        query,
+        campaign=form.campaign,
+        membership=form.membership,
+        character=form.roller,
+        templates=form.templates,
+    )
+    return preview(bound)

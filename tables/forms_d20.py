@@ -1,0 +1,229 @@
+"""Forms of 2d20 play and the GM panel. They check input only; services decide."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .access import can_control
+from .models import Campaign, Character, Contest, Membership
+
+FACTOR_MAX = 5
+BONUS_MAX = 10
+THREAT_STEP_MAX = 50
+
+
+def _int(data, name, default=None):
+    try:
+        return int(data.get(name))
+    except (TypeError, ValueError, AttributeError):
+        return default
+
+
+def playable_characters(campaign: Campaign, membership: Membership) -> list[Character]:
+    """The characters this member may roll for: their own; a GM also every NPC."""
+    characters = campaign.characters.select_related("owner").order_by("is_npc", "name")
+    return [c for c in characters if can_control(membership, c)]
+
+
+class D20RollForm(forms.Form):
+    """The composer: a 2d20 test before it is rolled (T-R1, T-R2, T-03, MO-05, MO-08)."""
+
+    # An IntegerField, not a choice: a character that is not yours gets a
+    # sentence that says so (clean_character), not "not a valid choice".
+    character = forms.IntegerField()
+    attribute = forms.ChoiceField()
+    skill = forms.ChoiceField()
+    focus = forms.ChoiceField(required=False)
+    contest = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Contest (the opposer has rolled)"
+    )
+    difficulty = forms.IntegerField(min_value=0, max_value=5, initial=1, label="Difficulty")
+    harder = forms.IntegerField(
+        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors making it harder"
+    )
+    easier = forms.IntegerField(
+        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors making it easier"
+    )
+    # No max here: the rules refuse a fourth die in their own words (MO-08).
+    bought_dice = forms.IntegerField(min_value=0, initial=0, label="Bought d20s")
+    buy_from_momentum = forms.IntegerField(
+        min_value=0, initial=0, label="Paid from group Momentum (the rest goes to Threat)"
+    )
+    expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    assistants = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Assisting"
+    )
+    bonus_momentum = forms.IntegerField(
+        min_value=0, max_value=BONUS_MAX, initial=0, label="Bonus Momentum"
+    )
+    bonus_restricted_to = forms.MultipleChoiceField(
+        required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
+    )
+    secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
+
+    def __init__(
+        self,
+        data=None,
+        *,
+        campaign: Campaign,
+        membership: Membership,
+        spends=None,
+        character: Character | None = None,
+    ):
+        super().__init__(data, auto_id="d20-%s")
+        self.campaign = campaign
+        self.characters = playable_characters(campaign, membership)
+        wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
+        by_id = {c.pk: c for c in self.characters}
+        self.chosen = by_id.get(wanted) or (self.characters[0] if self.characters else None)
+        self.character_choices = [
+            (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
+        ]
+        if self.chosen is not None:
+            self.initial["character"] = self.chosen.pk
+        chosen = self.chosen
+        attributes = list(chosen.attributes.all()) if chosen else []
+        skills = list(chosen.skills.all()) if chosen else []
+        focuses = list(chosen.traits.filter(kind="focus")) if chosen else []
+        self.fields["attribute"].choices = [(a.name, f"{a.name} {a.value}") for a in attributes]
+        self.fields["skill"].choices = [(s.name, f"{s.name} {s.value}") for s in skills]
+        self.fields["focus"].choices = [("", "No focus")] + [(t.text, t.text) for t in focuses]
+        contests = Contest.objects.filter(
+            campaign=campaign, active=chosen, state=Contest.State.AWAITING
+        ).select_related("opposer")
+        self.fields["contest"].choices = [("", "No contest")] + [
+            (c.pk, f"Against {c.opposer.name} (Difficulty {c.difficulty})") for c in contests
+        ]
+        if contests:
+            self.initial.setdefault("contest", contests[0].pk)
+        self.fields["assistants"].choices = [
+            (c.pk, c.name) for c in campaign.characters.order_by("name") if c != chosen
+        ]
+        self.fields["bonus_restricted_to"].choices = [
+            (key, kind.name) for key, kind in (spends or {}).items()
+        ]
+        self.initial.setdefault("expected_momentum", campaign.group_momentum)
+        if not membership.is_gm:
+            del self.fields["secret"]
+
+    def clean_character(self):
+        pk = self.cleaned_data["character"]
+        if pk not in {c.pk for c in self.characters}:
+            raise forms.ValidationError("That character is not yours to roll for.")
+        return pk
+
+    def service_kwargs(self) -> dict:
+        """The cleaned values as roll_d20_test's keyword arguments."""
+        data = self.cleaned_data
+        return {
+            "attribute": data["attribute"],
+            "skill": data["skill"],
+            "focus": data.get("focus") or "",
+            "difficulty": data["difficulty"],
+            "factors": [1] * data["harder"] + [-1] * data["easier"],
+            "bought_dice": data["bought_dice"],
+            "buy_from_momentum": data["buy_from_momentum"],
+            "expected_momentum": data.get("expected_momentum"),
+            "assistants": list(data.get("assistants") or ()),
+            "bonus_momentum": data["bonus_momentum"],
+            "bonus_restricted_to": list(data.get("bonus_restricted_to") or ()) or None,
+            "contest_id": data.get("contest"),
+            "secret": bool(data.get("secret")),
+        }
+
+
+class SpendForm(forms.Form):
+    """One use of a Momentum spend (MO-02, MO-03)."""
+
+    kind = forms.ChoiceField(label="Spend", widget=forms.RadioSelect)
+    from_pool = forms.IntegerField(
+        min_value=0,
+        required=False,
+        label="From the group pool",
+        help_text="Blank: whatever the roll's Momentum does not cover.",
+    )
+    to_threat = forms.IntegerField(
+        min_value=0, required=False, initial=0, label="Paid by adding to Threat"
+    )
+    note = forms.CharField(max_length=120, required=False, label="Note (e.g. your question)")
+    expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, spends: dict, group_momentum: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [
+            (key, f"{kind.name} ({kind.cost})") for key, kind in spends.items()
+        ]
+        self.initial.setdefault("expected_momentum", group_momentum)
+
+
+class RerollForm(forms.Form):
+    """T-04: the dice of one's own pool to reroll."""
+
+    dice = forms.TypedMultipleChoiceField(
+        coerce=int, widget=forms.CheckboxSelectMultiple, label="Dice to reroll"
+    )
+
+    def __init__(self, *args, faces=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dice"].choices = [(i, f"#{i + 1}: {face}") for i, face in enumerate(faces)]
+
+
+class VetoForm(forms.Form):
+    reason = forms.CharField(max_length=120, required=False)
+
+
+# --- GM panel -------------------------------------------------------------------------
+
+
+class ThreatForm(forms.Form):
+    """MO-13: the GM adds to or spends Threat, with a reason."""
+
+    action = forms.ChoiceField(choices=[("add", "Add"), ("spend", "Spend")])
+    amount = forms.IntegerField(min_value=1, max_value=THREAT_STEP_MAX, initial=1)
+    reason = forms.CharField(max_length=200)
+    expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Say why: every pool change is logged with its reason.")
+        return reason
+
+
+class ThreatVisibleForm(forms.Form):
+    visible = forms.BooleanField(required=False)
+
+
+class ContestForm(forms.Form):
+    """CT-01, CT-02: the GM rolls the opposer first."""
+
+    opposer = forms.TypedChoiceField(coerce=int)
+    active = forms.TypedChoiceField(coerce=int, label="Against")
+    attribute = forms.CharField(max_length=40)
+    skill = forms.CharField(max_length=40)
+    focus = forms.CharField(max_length=120, required=False)
+    bought_dice = forms.IntegerField(min_value=0, initial=0, label="Bought d20s (Threat)")
+    hindrances = forms.IntegerField(
+        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors hindering the opposer"
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        characters = list(campaign.characters.order_by("-is_npc", "name"))
+        self.fields["opposer"].choices = [(c.pk, c.name) for c in characters]
+        self.fields["active"].choices = [(c.pk, c.name) for c in reversed(characters)]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("opposer") is not None and cleaned.get("opposer") == cleaned.get("active"):
+            self.add_error("active", "A character cannot oppose themselves.")
+        return cleaned
+
+
+class CustomSpendForm(forms.Form):
+    """MO-14: a spend the GM defines."""
+
+    name = forms.CharField(max_length=60)
+    cost = forms.IntegerField(min_value=1, max_value=20, initial=1)
+    repeatable = forms.BooleanField(required=False, label="Repeatable (per point)")
+    description = forms.CharField(max_length=200, required=False)

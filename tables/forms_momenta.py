@@ -1,0 +1,383 @@
+"""Forms of the Momenta composer and the GM's Momenta tools.
+
+Choices depend on the campaign, the viewer and the chosen character, so each
+form takes them as keyword arguments. Forms check shape (numbers, choices);
+the rules and the services decide the rest and their refusals come back as
+non-field errors.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
+from rules.personal import ADVANTAGE_COST, AdvantageSource
+from rules.templates import HARMS, ROUNDINGS
+
+from .access import can_control
+from .models import Campaign, Character, Membership, Trait
+from .models_momenta import AssistRequest, RollTemplate
+from .services import ServiceError
+from .services_momenta import MAX_POOL, MAX_TRAUMA, SOURCE_LABELS, parse_modifiers
+
+ADVANTAGE_CHOICES = [
+    (
+        s.value,
+        f"{SOURCE_LABELS[s.value][0].upper()}{SOURCE_LABELS[s.value][1:]} "
+        f"({ADVANTAGE_COST[s]} Momentum)",
+    )
+    for s in AdvantageSource
+]
+KIND_CHOICES = [("action", "Action"), ("attack", "Attack")]
+PLAY_CHOICES = [("narrative", "Narrative"), ("structured", "Structured")]
+
+
+def controllable_characters(campaign: Campaign, membership: Membership) -> list[Character]:
+    """The characters this member may roll for: GMs any, players their own, observers none."""
+    characters = Character.objects.filter(campaign=campaign).select_related("owner")
+    return [c for c in characters if can_control(membership, c)]
+
+
+def open_assists(character: Character):
+    """Assists the GM accepted for this character, ready or waiting for a test (PM-08, PM-10)."""
+    return AssistRequest.objects.filter(
+        roller=character, state=AssistRequest.State.ACCEPTED
+    ).select_related("helper")
+
+
+class MomentaRollForm(forms.Form):
+    """The composer: what to roll, with what, and who pays (D6-06..D6-11, PM, RS-01)."""
+
+    character = forms.TypedChoiceField(coerce=int, label="Character")
+    attribute = forms.ChoiceField(label="Attribute")
+    kind = forms.ChoiceField(
+        choices=KIND_CHOICES, initial="action", label="Roll", widget=forms.RadioSelect
+    )
+    play = forms.ChoiceField(
+        choices=PLAY_CHOICES, initial="narrative", label="Play", widget=forms.RadioSelect
+    )
+    template = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Template"
+    )
+    modifiers = forms.CharField(
+        required=False,
+        max_length=60,
+        label="Modifiers",
+        help_text="Dice bonuses and penalties, e.g. +1 -2",
+    )
+    thread = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Thread (+2d)"
+    )
+    advantage_sources = forms.MultipleChoiceField(
+        choices=ADVANTAGE_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Advantage from",
+    )
+    disadvantage = forms.BooleanField(required=False, label="Disadvantage")
+    assist = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Use an Assist"
+    )
+    opposition_successes = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_POOL, label="Opposition successes"
+    )
+    opposition_pool = forms.IntegerField(
+        required=False, min_value=-10, max_value=MAX_POOL, label="or roll opposition dice"
+    )
+    secret = forms.BooleanField(required=False, label="Secret (GMs only see it)")
+    expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    expected_resolve = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args,
+        campaign: Campaign,
+        membership: Membership,
+        character: Character | None,
+        templates=(),
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.campaign, self.membership, self.roller = campaign, membership, character
+        self.is_gm = membership.is_gm
+        self.templates = list(templates)
+        self.fields["character"].choices = [
+            (c.pk, c.name) for c in controllable_characters(campaign, membership)
+        ]
+        self.fields["template"].choices = [("", "Default for the roll")] + [
+            (t.pk, t.name) for t in templates
+        ]
+        self.resolve_fields: list[tuple[str, Character]] = []
+        self.luck = False
+        if character is None:
+            self.fields["attribute"].choices = []
+            self.fields["thread"].choices = [("", "No Thread")]
+            self.fields["assist"].choices = [("", "No Assist")]
+        else:
+            attributes = list(character.attributes.all())
+            self.fields["attribute"].choices = [
+                (a.name, f"{a.name} {a.value}d{' (luck roll)' if a.is_luck else ''}")
+                for a in attributes
+            ]
+            chosen = self._value("attribute") or (attributes[0].name if attributes else "")
+            self.luck = any(a.is_luck and a.name == chosen for a in attributes)
+            threads = character.traits.filter(kind=Trait.Kind.THREAD)
+            self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
+            assists = list(open_assists(character))
+            self.fields["assist"].choices = [("", "No Assist")] + [
+                (a.pk, _assist_label(a)) for a in assists
+            ]
+            # RS-01: the roller and the allies whose Assist is accepted may spend Resolve.
+            spenders = [character] + [a.helper for a in assists]
+            for spender in dict.fromkeys(spenders):
+                name = f"resolve_{spender.pk}"
+                self.fields[name] = forms.IntegerField(
+                    required=False,
+                    min_value=0,
+                    max_value=10,
+                    initial=0,
+                    label=f"{spender.name}'s Resolve ({spender.resolve}/{spender.resolve_max})",
+                )
+                self.resolve_fields.append((name, spender))
+        if not self.is_gm:
+            for name in ("opposition_successes", "opposition_pool", "secret"):
+                del self.fields[name]
+
+    def _value(self, name: str):
+        if self.is_bound:
+            return self.data.get(self.add_prefix(name))
+        return self.initial.get(name)
+
+    def clean_modifiers(self):
+        try:
+            return parse_modifiers(self.cleaned_data.get("modifiers", ""))
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean(self):
+        data = super().clean()
+        if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
+            raise forms.ValidationError(
+                "Give the opposition's successes or its dice, not both (D6-10)."
+            )
+        return data
+
+    @property
+    def resolve_bound_fields(self):
+        return [self[name] for name, _ in self.resolve_fields]
+
+    def resolve_spend(self) -> list[tuple[int, int]]:
+        return [
+            (spender.pk, self.cleaned_data.get(name) or 0) for name, spender in self.resolve_fields
+        ]
+
+    def service_kwargs(self) -> dict:
+        """The cleaned data as roll_momenta's keyword arguments."""
+        d = self.cleaned_data
+        return {
+            "attribute": d["attribute"],
+            "kind": d["kind"],
+            "modifiers": d["modifiers"],
+            "thread": d.get("thread"),
+            "play": d["play"],
+            "template_id": d.get("template"),
+            "advantage_sources": d.get("advantage_sources") or [],
+            "disadvantage": d.get("disadvantage", False),
+            "assist_id": d.get("assist"),
+            "resolve_spend": self.resolve_spend(),
+            "opposition_successes": d.get("opposition_successes"),
+            "opposition_pool": d.get("opposition_pool"),
+        }
+
+
+def _assist_label(assist: AssistRequest) -> str:
+    if assist.uncertain and assist.test_passed is None:
+        return f"{assist.helper.name} (waiting for the test the GM called)"
+    if assist.uncertain:
+        return f"{assist.helper.name} (test {'passed' if assist.test_passed else 'failed'})"
+    return assist.helper.name
+
+
+class AllocationForm(forms.Form):
+    """One of the listed allocations, encoded 'Pattern:face|Pattern:face' ('' for none)."""
+
+    allocation = forms.CharField(required=False, max_length=500)
+
+    def clean_allocation(self) -> list[tuple[str, int]]:
+        raw = self.cleaned_data.get("allocation", "").strip()
+        if not raw:
+            return []
+        out = []
+        for part in raw.split("|"):
+            name, _, face = part.rpartition(":")
+            if not name.strip() or not face.strip().isdigit():
+                raise forms.ValidationError("Choose one of the listed allocations.")
+            out.append((name.strip(), int(face)))
+        return out
+
+
+class AssistRequestForm(forms.Form):
+    roller = forms.TypedChoiceField(coerce=int, label="Roller")
+    helper = forms.TypedChoiceField(coerce=int, label="Helper")
+    structured = forms.BooleanField(
+        required=False, label="Structured time (uses the helper's action)"
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(c.pk, c.name) for c in Character.objects.filter(campaign=campaign)]
+        self.fields["roller"].choices = choices
+        self.fields["helper"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roller") is not None and data.get("roller") == data.get("helper"):
+            raise forms.ValidationError("An Assist comes from another character (PM-08).")
+        return data
+
+
+class AssistAnswerForm(forms.Form):
+    answer = forms.ChoiceField(
+        choices=[
+            ("accept", "Accept"),
+            ("decline", "Decline"),
+            ("call_test", "Call a test"),
+            ("test_passed", "Test passed"),
+            ("test_failed", "Test failed"),
+        ]
+    )
+
+
+class TraumaForm(forms.Form):
+    character = forms.TypedChoiceField(coerce=int, label="Character")
+    points = forms.IntegerField(min_value=1, max_value=MAX_TRAUMA, label="Trauma points")
+    expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(c.pk, c.name) for c in characters]
+
+
+def _numbers(text: str, count: int, what: str) -> list[int]:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if len(parts) != count or not all(p.isdigit() for p in parts):
+        raise forms.ValidationError(f"{what}: give {count} whole numbers, e.g. 1 2 3 4.")
+    return [int(p) for p in parts]
+
+
+class RollTemplateForm(forms.Form):
+    """A roll template (D6-04, D6-05, PAT-R2)."""
+
+    template_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=60)
+    campaign_labels = forms.BooleanField(
+        required=False, label="Use the campaign's band labels (PAT-R2)"
+    )
+    band_0 = forms.CharField(max_length=80, required=False, label="Band 0 (graze)")
+    band_1 = forms.CharField(max_length=80, required=False, label="Band 1")
+    band_2 = forms.CharField(max_length=80, required=False, label="Band 2")
+    band_3 = forms.CharField(max_length=80, required=False, label="Band 3+")
+    overflow = forms.CharField(max_length=120, required=False, label="Overflow effect")
+    damage = forms.CharField(
+        max_length=40, required=False, label="Harm per band", help_text="e.g. 1 2 3 4; empty: none"
+    )
+    harm = forms.ChoiceField(choices=[(h, h.capitalize()) for h in HARMS], initial="damage")
+    overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
+    rounding = forms.ChoiceField(choices=[(r, r) for r in ROUNDINGS], initial="down")
+
+    def clean(self):
+        data = super().clean()
+        bands = [(data.get(f"band_{i}") or "").strip() for i in range(4)]
+        if not data.get("campaign_labels") and not all(bands):
+            raise forms.ValidationError("Give a text for each of the bands 0, 1, 2 and 3+.")
+        if data.get("damage"):
+            data["damage_list"] = _numbers(data["damage"], 4, "Harm per band")
+        return data
+
+    def rules_data(self, campaign: Campaign) -> dict:
+        d = self.cleaned_data
+        bands = [(d.get(f"band_{i}") or "").strip() for i in range(4)]
+        if d.get("campaign_labels"):
+            bands = list(campaign.band_labels())
+        return {
+            "name": d["name"].strip(),
+            "bands": bands,
+            "overflow": d.get("overflow") or None,
+            "damage": d.get("damage_list"),
+            "harm": d["harm"],
+            "overflow_damage": d.get("overflow_damage") or 0,
+            "rounding": d["rounding"],
+        }
+
+    @classmethod
+    def for_template(cls, template: RollTemplate) -> RollTemplateForm:
+        data = template.data
+        bands = data.get("bands") or ["", "", "", ""]
+        damage = data.get("damage")
+        return cls(
+            initial={
+                "template_id": template.pk,
+                "name": template.name,
+                "campaign_labels": template.campaign_labels,
+                **{f"band_{i}": bands[i] for i in range(4)},
+                "overflow": data.get("overflow") or "",
+                "damage": " ".join(str(v) for v in damage) if damage else "",
+                "harm": data.get("harm", "damage"),
+                "overflow_damage": data.get("overflow_damage", 0),
+                "rounding": data.get("rounding", "down"),
+            },
+            auto_id=f"t{template.pk}_%s",
+        )
+
+
+class CustomPatternForm(forms.Form):
+    """A GM-defined pattern (PAT-01..PAT-04)."""
+
+    pattern_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=60)
+    kind = forms.ChoiceField(choices=[(k, k.capitalize()) for k in KIND_SIZES])
+    effect = forms.ChoiceField(choices=[(e, e.replace("_", " ")) for e in EFFECTS])
+    amount = forms.IntegerField(min_value=1, max_value=20, initial=1)
+    roll_kinds = forms.MultipleChoiceField(
+        choices=[(k, k) for k in ROLL_KINDS],
+        widget=forms.CheckboxSelectMultiple,
+        initial=list(ROLL_KINDS),
+        label="Rolls",
+    )
+    play = forms.MultipleChoiceField(
+        choices=[(p, p) for p in PLAY_MODES],
+        widget=forms.CheckboxSelectMultiple,
+        initial=list(PLAY_MODES),
+    )
+    min_effective_successes = forms.IntegerField(
+        min_value=0, max_value=10, initial=1, label="Needs effective successes (PAT-04)"
+    )
+    needs_resolve_spent = forms.BooleanField(required=False, label="Only if Resolve was spent")
+    damage_not_strain = forms.BooleanField(required=False, label="Only attacks dealing damage")
+    description = forms.CharField(max_length=300, required=False)
+    active = forms.BooleanField(required=False, initial=True)
+
+    @classmethod
+    def for_pattern(cls, pattern) -> CustomPatternForm:
+        return cls(
+            initial=dict(pattern.data, pattern_id=pattern.pk, active=pattern.active),
+            auto_id=f"p{pattern.pk}_%s",
+        )
+
+    def rules_data(self) -> dict:
+        d = self.cleaned_data
+        return {
+            key: d[key]
+            for key in (
+                "name",
+                "kind",
+                "effect",
+                "amount",
+                "roll_kinds",
+                "play",
+                "min_effective_successes",
+                "needs_resolve_spent",
+                "damage_not_strain",
+                "description",
+            )
+        }

@@ -1,0 +1,154 @@
+"""2d20 play: skill tests, contests and the GM's custom Momentum spends.
+
+Imported into tables.models (the app's model module), so these are ordinary
+`tables` models. What a test *means* is decided by rules/; a D20Test row keeps
+the plain values rules/ needs to score it again: the spec (everything decided
+before the roll) and the faces. `result` and `ledger` are stored for display
+and for the spend ledger, which lives between HTTP requests (MO-02).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+__all__ = ["Contest", "CustomSpend", "D20Test"]
+
+
+class Contest(models.Model):
+    """CT-01 … CT-05: the opposer rolls first; the active character then rolls against it."""
+
+    class State(models.TextChoices):
+        AWAITING = "awaiting", "Waiting for the active character's roll"
+        ROLLED = "rolled", "Active character has rolled"
+        RESOLVED = "resolved", "Resolved"
+        CANCELLED = "cancelled", "Called off"
+
+    campaign = models.ForeignKey(
+        "tables.Campaign", on_delete=models.CASCADE, related_name="contests"
+    )
+    opposer = models.ForeignKey(
+        "tables.Character", on_delete=models.CASCADE, related_name="contests_opposed"
+    )
+    active = models.ForeignKey(
+        "tables.Character", on_delete=models.CASCADE, related_name="contests_active"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # Factors hindering the opposer: each lowers the Difficulty they set by 1 (CT-02).
+    hindrances = models.PositiveSmallIntegerField(default=0)
+    # The opposer's successes less hindrances, not below 0 (CT-01, CT-02).
+    difficulty = models.PositiveSmallIntegerField(default=0)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.AWAITING)
+    active_won = models.BooleanField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(opposer=models.F("active")), name="contest_two_characters"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.opposer} opposes {self.active}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in (self.State.AWAITING, self.State.ROLLED)
+
+
+class D20Test(models.Model):
+    """One 2d20 skill test (T-R1 … T-05) and its Momentum (MO-01 … MO-12, CT-03, CT-04).
+
+    spec:   target, attribute, skill, focus_name, focus, difficulty, factors,
+            bought_dice, paid {from_momentum, to_threat, threat_spent},
+            assistants [{character_id, name, attribute, skill, target, focus}],
+            bonus_momentum, bonus_restricted_to, complication_range,
+            assistance_needs_leader_success, opposed.
+    result: the scored faces (rules.d20.SkillTestResult as plain values).
+    ledger: the open spend ledger (rules.momentum.MomentumSpendLedger as plain
+            values): side, holder, holder_character_id, roll and bonus
+            Momentum left, each spend with where its points came from, refunds
+            and vetoes, and once resolved where the rest went.
+    """
+
+    class State(models.TextChoices):
+        ROLLED = "rolled", "Rolled"  # Determination may still reroll (T-04)
+        SPENDING = "spending", "Spending Momentum"  # a spend was made: no more rerolls
+        RESOLVED = "resolved", "Resolved"
+
+    class Role(models.TextChoices):
+        TEST = "test", "Skill test"
+        OPPOSER = "opposer", "Contest: opposer's roll"
+        ACTIVE = "active", "Contest: active character's roll"
+
+    campaign = models.ForeignKey(
+        "tables.Campaign", on_delete=models.CASCADE, related_name="d20_tests"
+    )
+    character = models.ForeignKey(
+        "tables.Character", on_delete=models.CASCADE, related_name="d20_tests"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    event = models.ForeignKey(
+        "tables.TableEvent",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The event that announced the roll.",
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.TEST)
+    contest = models.ForeignKey(
+        Contest, on_delete=models.CASCADE, null=True, blank=True, related_name="tests"
+    )
+    spec = models.JSONField(default=dict)
+    result = models.JSONField(default=dict)
+    ledger = models.JSONField(default=dict, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ROLLED)
+    # T-04: Determination needs the GM's leave, given per test.
+    determination_permitted = models.BooleanField(default=False)
+    # TB-03: a secret test reaches GMs only until revealed.
+    secret = models.BooleanField(default=False)
+    revealed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character} test #{self.pk}"
+
+    @property
+    def hidden(self) -> bool:
+        """GM-only right now (TB-03)."""
+        return self.secret and not self.revealed
+
+    @property
+    def is_open(self) -> bool:
+        return self.state != self.State.RESOLVED
+
+
+class CustomSpend(models.Model):
+    """MO-14: a Momentum spend the GM defines for the campaign."""
+
+    campaign = models.ForeignKey(
+        "tables.Campaign", on_delete=models.CASCADE, related_name="custom_spends"
+    )
+    name = models.CharField(max_length=60)
+    cost = models.PositiveSmallIntegerField(default=1)
+    repeatable = models.BooleanField(default=False, help_text="May be used more than once a test.")
+    description = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="unique_custom_spend_name"),
+            models.CheckConstraint(condition=Q(cost__gte=1), name="custom_spend_cost_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.cost})"

@@ -1,0 +1,167 @@
+"""Momenta play: rolls, roll templates, custom patterns and Assists (D6, PAT, PM, RS).
+
+Data only; decisions live in rules/ and changes in tables/services_momenta.py.
+A roll stores the engine's own serialised spec and result, so it can be read
+back (and its patterns applied later) exactly as it fell.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from rules.templates import RollTemplate as RulesTemplate
+
+from .models import Campaign, Character, TableEvent
+
+__all__ = ["AssistRequest", "CustomPattern", "MomentaRoll", "RollTemplate"]
+
+
+class RollTemplate(models.Model):
+    """What each band of a roll means (D6-04), editable by the GM per campaign.
+
+    `data` is rules.templates.RollTemplate.to_dict(). With `campaign_labels`
+    the band texts are the campaign's PAT-R2 labels at the time of the roll.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="roll_templates")
+    name = models.CharField(max_length=60)
+    data = models.JSONField(default=dict)
+    campaign_labels = models.BooleanField("Use the campaign's band labels (PAT-R2)", default=False)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="unique_roll_template_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_rules(self, campaign: Campaign | None = None) -> RulesTemplate:
+        data = dict(self.data, name=self.name)
+        if self.campaign_labels:
+            data["bands"] = list((campaign or self.campaign).band_labels())
+        return RulesTemplate.from_dict(data)
+
+    @property
+    def deals_harm(self) -> bool:
+        return self.data.get("damage") is not None
+
+
+class CustomPattern(models.Model):
+    """A pattern the GM added (PAT-01..PAT-04); `data` is rules.patterns.Pattern.to_dict()."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="custom_patterns")
+    name = models.CharField(max_length=60)
+    data = models.JSONField(default=dict)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="unique_custom_pattern_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AssistRequest(models.Model):
+    """One character offering to fund another's Advantage (PM-08..PM-10)."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", "Requested"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        USED = "used", "Used"
+        FAILED = "failed", "Failed (the helper's test failed)"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assist_requests")
+    roller = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists_asked")
+    helper = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists_given")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
+    # PM-09: in structured time the Assist is the helper's action for the round.
+    structured = models.BooleanField(default=False)
+    # PM-10: the GM called a test from the helper; the Momentum is spent only if it passes.
+    uncertain = models.BooleanField(default=False)
+    test_passed = models.BooleanField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(helper=F("roller")), name="assist_helper_not_roller"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.helper} assists {self.roller} ({self.state})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in (self.State.REQUESTED, self.State.ACCEPTED)
+
+    @property
+    def ready(self) -> bool:
+        """Accepted, and any test the GM called has been rolled (PM-10)."""
+        return self.state == self.State.ACCEPTED and not (
+            self.uncertain and self.test_passed is None
+        )
+
+
+class MomentaRoll(models.Model):
+    """One Momenta roll as it fell (TB-02: dice rolled on the server)."""
+
+    class State(models.TextChoices):
+        AWAITING_ALLOCATION = "awaiting_allocation", "Awaiting the pattern allocation"
+        RESOLVED = "resolved", "Resolved"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="momenta_rolls")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="momenta_rolls")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # The event that announced the roll, and the ones that followed it.
+    event = models.OneToOneField(
+        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="momenta_roll"
+    )
+    patterns_event = models.OneToOneField(
+        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reveal_event = models.OneToOneField(
+        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    assist = models.ForeignKey(
+        AssistRequest, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    spec = models.JSONField()  # rules.d6.RollSpec.to_dict()
+    result = models.JSONField()  # rules.d6.RollResult.to_dict()
+    applied = models.JSONField(null=True, blank=True)  # rules.d6.AppliedRoll.to_dict()
+    # What the card shows (the event payload): names, sources, who paid.
+    card = models.JSONField(default=dict)
+    state = models.CharField(
+        max_length=20, choices=State.choices, default=State.AWAITING_ALLOCATION
+    )
+    secret = models.BooleanField(default=False)
+    revealed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character} roll #{self.pk} ({self.state})"
+
+    @property
+    def awaiting(self) -> bool:
+        return self.state == self.State.AWAITING_ALLOCATION
+
+    @property
+    def hidden(self) -> bool:
+        """Only GMs may see it (TB-03)."""
+        return self.secret and not self.revealed

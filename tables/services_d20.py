@@ -1,0 +1,1096 @@
+"""2d20 play: skill tests, Determination, Momentum spends and contests.
+
+Same shape as services.py: one function per command a person can give. Each
+opens a transaction, locks the campaign row, checks who may do it, lets
+rules/ decide, writes every pool change through change_pool (with its reason)
+and appends one TableEvent.
+
+Choices made here, where the seeds leave the table to decide:
+
+- Target number = the character's Attribute value + Skill value (T-R1), read
+  from the sheet by name.
+- A focus applies only if the character has it (a Trait of kind "focus").
+  With a focus, every die at or under the *skill* value scores 2 successes
+  (the usual 2d20 convention); without one, only a 1 does (focus 1).
+- Assisting characters roll against their own attribute + skill of the same
+  names as the leader's unless the command names others (T-03).
+- NPCs (is_npc) are the GM's characters: the GM buys their dice with Threat
+  (MO-08, MO-13) and their unspent Momentum goes to Threat (CT-R1).
+- Determination rerolls (T-04) come before any Momentum is spent: the first
+  spend closes the dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from rules.contest import contest_difficulty, opposing_test, resolve_contest
+from rules.d20 import (
+    Assistant,
+    SkillOdds,
+    SkillTest,
+    SkillTestResult,
+    die_successes,
+    is_complication,
+    roll_test,
+    score_test,
+    skill_odds,
+)
+from rules.d20 import determination_reroll as rules_determination_reroll
+from rules.errors import RulesError
+from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
+from rules.momentum import (
+    GM_SIDE,
+    PLAYERS_SIDE,
+    GroupPool,
+    MomentumSpendLedger,
+    Resolution,
+    Spend,
+    SpendKind,
+    Threat,
+    buy_d20s,
+    custom_spend,
+    d20_purchase_cost,
+    spend_catalogue,
+)
+
+from .access import can_control
+from .models import Campaign, Character, Contest, D20Test, Membership, TableEvent
+from .services import (
+    Change,
+    ServiceError,
+    _require_gm,
+    _require_role,
+    append_event,
+    change_pool,
+    lock_campaign,
+)
+
+NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200
+_PLAYING = (Membership.Role.GM, Membership.Role.PLAYER)
+
+
+# --- small helpers ----------------------------------------------------------------
+
+
+@contextmanager
+def refused_by_rules():
+    """Turn a refusal by the rules into a ServiceError with the same message."""
+    try:
+        yield
+    except RulesError as error:
+        raise ServiceError(str(error)) from error
+
+
+def _require_d20(campaign: Campaign) -> None:
+    if campaign.dice_system != Campaign.DiceSystem.D20 or not campaign.uses_group_economy:
+        raise ServiceError(
+            "2d20 tests need the d20 dice system and the group Momentum economy "
+            "(see the campaign settings)."
+        )
+
+
+def _character(campaign: Campaign, character_id) -> Character:
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise ServiceError("That character is not in this campaign.")
+    return character
+
+
+def _require_control(membership: Membership, character: Character) -> None:
+    if not can_control(membership, character):
+        raise PermissionDenied(f"{character.name} is not yours to play.")
+
+
+def _side(character: Character) -> str:
+    """NPCs are the GM's characters (MO-13, CT-R1)."""
+    return GM_SIDE if character.is_npc else PLAYERS_SIDE
+
+
+def _audience(record: D20Test) -> str:
+    return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL
+
+
+def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> D20Test:
+    """A test of this campaign that the member may see (TB-03: secret ones are GM-only)."""
+    record = (
+        D20Test.objects.select_related("character", "contest", "contest__opposer")
+        .filter(campaign=campaign, pk=test_id)
+        .first()
+    )
+    if record is None or (record.hidden and not membership.is_gm):
+        raise ServiceError("There is no such test at this table.")
+    return record
+
+
+def catalogue(campaign: Campaign) -> dict[str, SpendKind]:
+    """Standard spends plus the campaign's custom ones, by key (MO-09 … MO-11, MO-14)."""
+    custom = [
+        custom_spend(s.name, s.cost, s.repeatable, s.description)
+        for s in campaign.custom_spends.order_by("name")
+    ]
+    with refused_by_rules():
+        return spend_catalogue(custom)
+
+
+def _apply(
+    campaign: Campaign,
+    entries: Iterable[LedgerEntry],
+    *,
+    who: str,
+    character: Character | None = None,
+    expected_momentum: int | None = None,
+) -> list[Change]:
+    """Write rules' ledger entries as pool changes, in order, each with its reason.
+
+    `expected_momentum` is the group pool the person saw: if it moved since,
+    StaleState is raised before anything is written (the transaction rolls back).
+    """
+    changes = []
+    for entry in entries:
+        # change_pool applies the cap itself and reports what it swallowed,
+        # so hand it what the rules wanted to add, not what fitted.
+        wanted = entry.delta + entry.lost
+        reason = f"{who}: {entry.reason}"[:200]
+        if entry.pool in (GROUP_MOMENTUM, THREAT):
+            expected = expected_momentum if entry.pool == GROUP_MOMENTUM else None
+            changes.append(change_pool(campaign, entry.pool, wanted, reason, expected=expected))
+        elif entry.pool == DETERMINATION:
+            changes.append(change_pool(campaign, entry.pool, wanted, reason, character=character))
+        else:  # pragma: no cover - the 2d20 rules touch no other pool
+            raise ValueError(f"unexpected pool {entry.pool!r}")
+    return changes
+
+
+# --- (de)serialising what rules/ returns ------------------------------------------
+
+
+def _test_from_spec(spec: dict) -> SkillTest:
+    restricted = spec.get("bonus_restricted_to")
+    return SkillTest(
+        target=spec["target"],
+        difficulty=spec["difficulty"],
+        focus=spec["focus"],
+        complication_range=spec["complication_range"],
+        factors=tuple(spec["factors"]),
+        bought_dice=spec["bought_dice"],
+        assistants=tuple(Assistant(a["name"], a["target"], a["focus"]) for a in spec["assistants"]),
+        bonus_momentum=spec["bonus_momentum"],
+        bonus_restricted_to=frozenset(restricted) if restricted is not None else None,
+        assistance_needs_leader_success=spec["assistance_needs_leader_success"],
+        opposed=spec["opposed"],
+    )
+
+
+def result_of(record: D20Test) -> SkillTestResult:
+    """Score the stored faces again: the stored result is for display only."""
+    data = record.result
+    return score_test(
+        _test_from_spec(record.spec),
+        data["faces"],
+        [tuple(f) for f in data["assistance_faces"]],
+        rerolled=tuple(data.get("rerolled", ())),
+    )
+
+
+def _result_json(result: SkillTestResult, spec: dict) -> dict:
+    test = result.test
+    dice = [
+        {
+            "face": face,
+            "successes": die_successes(face, test.target, test.focus),
+            "complication": is_complication(face, test.complication_range),
+            "rerolled": i in result.rerolled,
+        }
+        for i, face in enumerate(result.faces)
+    ]
+    assist_dice = [
+        {
+            "name": a.name,
+            "face": face,
+            "successes": die_successes(face, a.target, a.focus),
+            "complication": is_complication(face, test.complication_range),
+        }
+        for a, faces in zip(test.assistants, result.assistance_faces, strict=True)
+        for face in faces
+    ]
+    return {
+        "faces": list(result.faces),
+        "assistance_faces": [list(f) for f in result.assistance_faces],
+        "dice": dice,
+        "assist_dice": assist_dice,
+        "own_successes": result.own_successes,
+        "assistance_successes": result.assistance_successes,
+        "assistance_counted": result.assistance_counted,
+        "successes": result.successes,
+        "difficulty": result.difficulty,
+        "passed": result.passed,
+        "momentum": result.momentum,
+        "bonus_momentum": result.bonus_momentum,
+        "own_complications": result.own_complications,
+        "complications": result.complications,
+        "shortfall": result.shortfall,
+        "rerolled": list(result.rerolled),
+        "target": spec["target"],
+        "focus": spec["focus"],
+    }
+
+
+def _spend_json(spend: Spend) -> dict:
+    kind = spend.kind
+    return {
+        "index": spend.index,
+        "key": kind.key,
+        "name": kind.name,
+        "cost": kind.cost,
+        "repeatable": kind.repeatable,
+        "description": kind.description,
+        "custom": kind.custom,
+        "from_roll": spend.from_roll,
+        "from_bonus": spend.from_bonus,
+        "from_pool": spend.from_pool,
+        "to_threat": spend.to_threat,
+        "note": spend.note,
+        "refunded": spend.refunded,
+        "refund_reason": spend.refund_reason,
+        "points": spend.points,
+    }
+
+
+def _spend_from(data: dict) -> Spend:
+    kind = SpendKind(
+        data["key"],
+        data["name"],
+        data["cost"],
+        data["repeatable"],
+        data.get("description", ""),
+        data.get("custom", False),
+    )
+    return Spend(
+        data["index"],
+        kind,
+        data["from_roll"],
+        data["from_bonus"],
+        data["from_pool"],
+        data["to_threat"],
+        data.get("note", ""),
+        data.get("refunded", False),
+        data.get("refund_reason", ""),
+    )
+
+
+def _ledger_json(ledger: MomentumSpendLedger, previous: dict) -> dict:
+    """The ledger as plain values, keeping what only the service knows (holder id, totals)."""
+    data = dict(previous)
+    restricted = ledger.bonus_restricted_to
+    data.update(
+        side=ledger.side,
+        holder=ledger.holder,
+        roll_momentum=ledger.roll_momentum,
+        bonus_momentum=ledger.bonus_momentum,
+        bonus_restricted_to=sorted(restricted) if restricted is not None else None,
+        passed=ledger.passed,
+        resolved=ledger.resolved,
+        spends=[_spend_json(s) for s in ledger.spends],
+    )
+    return data
+
+
+def ledger_of(record: D20Test) -> MomentumSpendLedger:
+    data = record.ledger
+    restricted = data.get("bonus_restricted_to")
+    return MomentumSpendLedger(
+        roll_momentum=data["roll_momentum"],
+        bonus_momentum=data["bonus_momentum"],
+        bonus_restricted_to=frozenset(restricted) if restricted is not None else None,
+        passed=data["passed"],
+        side=data["side"],
+        holder=data.get("holder"),
+        spends=tuple(_spend_from(s) for s in data.get("spends", ())),
+        resolved=data.get("resolved", False),
+    )
+
+
+def _fresh_ledger(record: D20Test, result: SkillTestResult) -> dict:
+    """Open the Momentum ledger of a freshly scored test (MO-01, MO-05, CT-03, CT-04).
+
+    In a contest the loser's roll opens the opposer's ledger instead: 1 Momentum
+    per success short, spent by whoever controls the opposer (CT-04).
+    """
+    character = record.character
+    holder = character
+    if record.role == D20Test.Role.ACTIVE:
+        contest = record.contest
+        opposer_record = contest.tests.get(role=D20Test.Role.OPPOSER)
+        outcome = resolve_contest(
+            result_of(opposer_record),
+            result,
+            hindrances=contest.hindrances,
+            opposer_is_gm_character=contest.opposer.is_npc,
+            active_is_gm_character=character.is_npc,
+            opposer_name=contest.opposer.name,
+            active_name=character.name,
+        )
+        if outcome.active_won:
+            ledger = outcome.active_ledger
+        else:
+            ledger, holder = outcome.opposer_ledger, contest.opposer
+    else:
+        ledger = MomentumSpendLedger.for_result(
+            result, side=_side(character), holder=character.name
+        )
+    return _ledger_json(
+        ledger,
+        {
+            "holder_character_id": holder.pk,
+            "generated": ledger.roll_momentum,
+            "bonus_generated": ledger.bonus_momentum,
+            "contest_won": (holder.pk == character.pk) if record.contest_id else None,
+            "resolution": None,
+        },
+    )
+
+
+def holder_of(record: D20Test) -> Character:
+    """Whose Momentum the ledger holds: the roller, or the opposer who won (CT-04)."""
+    holder_id = record.ledger.get("holder_character_id", record.character_id)
+    if holder_id == record.character_id:
+        return record.character
+    return Character.objects.get(pk=holder_id)
+
+
+# --- building a test from the sheet -------------------------------------------------
+
+
+def _target(character: Character, attribute: str, skill: str) -> tuple[int, int, dict]:
+    """T-R1: target = attribute + skill, from the character's sheet."""
+    attr = character.attributes.filter(name__iexact=(attribute or "").strip()).first()
+    if attr is None:
+        raise ServiceError(f"{character.name} has no attribute called “{attribute}”.")
+    row = character.skills.filter(name__iexact=(skill or "").strip()).first()
+    if row is None:
+        raise ServiceError(f"{character.name} has no skill called “{skill}”.")
+    if attr.value + row.value < 1:
+        raise ServiceError(f"{character.name}'s {attr.name} + {row.name} is 0: no target.")
+    return attr.value + row.value, row.value, {"attribute": attr.name, "skill": row.name}
+
+
+def _focus(character: Character, focus_name: str, skill_value: int) -> tuple[int, str]:
+    """A focus the character has: every die ≤ skill scores 2 (T-R1); otherwise focus 1."""
+    focus_name = (focus_name or "").strip()
+    if not focus_name:
+        return 1, ""
+    trait = character.traits.filter(kind="focus", text__iexact=focus_name).first()
+    if trait is None:
+        raise ServiceError(f"{character.name} has no focus called “{focus_name}”.")
+    return max(1, min(20, skill_value)), trait.text
+
+
+def _assistants(
+    campaign: Campaign, leader: Character, assistants: Sequence, attribute: str, skill: str
+) -> list[dict]:
+    """T-03: each ally's own target number; (character_id[, attribute, skill[, focus]])."""
+    out, seen = [], {leader.pk}
+    for item in assistants or ():
+        item = (item,) if isinstance(item, int | str) else tuple(item)
+        character = _character(campaign, item[0])
+        if character.pk in seen:
+            raise ServiceError(
+                f"{character.name} is already rolling in this test."
+                if character.pk == leader.pk
+                else f"{character.name} can assist only once."
+            )
+        seen.add(character.pk)
+        a_attr = item[1] if len(item) > 1 and item[1] else attribute
+        a_skill = item[2] if len(item) > 2 and item[2] else skill
+        target, skill_value, names = _target(character, a_attr, a_skill)
+        focus, focus_name = _focus(character, item[3] if len(item) > 3 else "", skill_value)
+        out.append(
+            {
+                "character_id": character.pk,
+                "name": character.name,
+                **names,
+                "target": target,
+                "focus": focus,
+                "focus_name": focus_name,
+            }
+        )
+    return out
+
+
+def build_spec(
+    campaign: Campaign,
+    character: Character,
+    *,
+    attribute: str,
+    skill: str,
+    focus: str = "",
+    difficulty: int = 1,
+    factors: Sequence[int] = (),
+    bought_dice: int = 0,
+    assistants: Sequence = (),
+    bonus_momentum: int = 0,
+    bonus_restricted_to: Iterable[str] | None = None,
+    contest: Contest | None = None,
+    opposer: bool = False,
+) -> tuple[dict, SkillTest]:
+    """Everything decided before the roll, as plain values, and the rules' SkillTest.
+
+    Reads the sheet only; used for the odds preview (T-05) and for the roll.
+    """
+    target, skill_value, names = _target(character, attribute, skill)
+    focus_value, focus_name = _focus(character, focus, skill_value)
+    restricted = sorted(set(bonus_restricted_to)) if bonus_restricted_to else None
+    if restricted:
+        known = catalogue(campaign)
+        unknown = [k for k in restricted if k not in known]
+        if unknown:
+            raise ServiceError("Bonus Momentum can be kept only for spends on the list.")
+    if contest is not None:
+        difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
+    if opposer:
+        difficulty, factors, bonus_momentum, restricted = 0, (), 0, None
+    spec = {
+        **names,
+        "target": target,
+        "focus": focus_value,
+        "focus_name": focus_name,
+        "difficulty": difficulty,
+        "factors": list(factors or ()),
+        "bought_dice": bought_dice,
+        "assistants": _assistants(
+            campaign, character, assistants, names["attribute"], names["skill"]
+        ),
+        "bonus_momentum": bonus_momentum,
+        "bonus_restricted_to": restricted,
+        "complication_range": campaign.complication_range,
+        "assistance_needs_leader_success": campaign.assistance_needs_leader_success,
+        "opposed": contest is not None,
+    }
+    with refused_by_rules():
+        d20_purchase_cost(bought_dice)  # MO-08: a fourth die gets the rules' own words
+        test = _test_from_spec(spec)
+    spec["final_difficulty"] = test.final_difficulty
+    spec["dice"] = test.dice
+    return spec, test
+
+
+def preview_odds(campaign: Campaign, character: Character, **params) -> tuple[dict, SkillOdds]:
+    """T-05: the exact odds of the test the composer describes; changes nothing."""
+    spec, test = build_spec(campaign, character, **params)
+    return spec, skill_odds(test)
+
+
+def _buy(
+    campaign: Campaign,
+    character: Character,
+    membership: Membership,
+    dice: int,
+    from_momentum: int,
+    expected_momentum: int | None,
+) -> tuple[dict, list[Change]]:
+    """MO-08, MO-13: pay for bought d20s. Players split the cost between the group
+    pool and Threat; the GM pays an NPC's dice from Threat."""
+    if not dice:
+        if from_momentum:
+            raise ServiceError("No dice bought, so there is nothing to pay.")
+        return {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0}, []
+    with refused_by_rules():
+        if character.is_npc:
+            if not membership.is_gm:  # pragma: no cover - can_control already refused
+                raise PermissionDenied("Only the GM buys dice for NPCs.")
+            purchase = buy_d20s(
+                dice, actor=GM, threat=Threat(campaign.threat), from_momentum=from_momentum
+            )
+        else:
+            purchase = buy_d20s(
+                dice,
+                actor=PLAYER,
+                threat=Threat(campaign.threat),
+                momentum=GroupPool(campaign.group_momentum),
+                from_momentum=from_momentum,
+            )
+    changes = _apply(
+        campaign, purchase.entries, who=character.name, expected_momentum=expected_momentum
+    )
+    paid = {
+        "cost": purchase.cost,
+        "from_momentum": purchase.from_momentum,
+        "to_threat": purchase.to_threat,
+        "threat_spent": purchase.threat_spent,
+    }
+    return paid, changes
+
+
+def _roll_payload(record: D20Test, **extra) -> dict:
+    spec, result = record.spec, record.result
+    character = record.character
+    verdict = "passes" if result["passed"] else "fails"
+    text = (
+        f"{character.name} rolls {spec['attribute']} + {spec['skill']} "
+        f"(target {spec['target']}{', focus ' + spec['focus_name'] if spec['focus_name'] else ''})"
+        f": {result['successes']} successes against Difficulty {result['difficulty']}, {verdict}"
+    )
+    if result["passed"] and result["momentum"]:
+        text += f", {result['momentum']} Momentum"
+    payload = {
+        "test_id": record.pk,
+        "character_id": character.pk,
+        "character": character.name,
+        "role": record.role,
+        "contest_id": record.contest_id,
+        "secret": record.secret,
+        "spec": spec,
+        "result": result,
+        "ledger": _ledger_view(record),
+        "summary": text + ".",
+    }
+    payload.update(extra)
+    return payload
+
+
+def _ledger_view(record: D20Test) -> dict:
+    """What a log entry shows of the ledger: who holds how much, nothing of Threat's total."""
+    data = record.ledger or {}
+    return {
+        "holder": data.get("holder"),
+        "holder_character_id": data.get("holder_character_id"),
+        "roll_momentum": data.get("roll_momentum", 0),
+        "bonus_momentum": data.get("bonus_momentum", 0),
+        "contest_won": data.get("contest_won"),
+        "passed": data.get("passed"),
+    }
+
+
+# --- rolling ----------------------------------------------------------------------
+
+
+def roll_d20_test(
+    campaign_id: int,
+    actor,
+    character_id: int,
+    *,
+    attribute: str,
+    skill: str,
+    focus: str = "",
+    difficulty: int = 1,
+    factors: Sequence[int] = (),
+    bought_dice: int = 0,
+    buy_from_momentum: int = 0,
+    expected_momentum: int | None = None,
+    assistants: Sequence = (),
+    bonus_momentum: int = 0,
+    bonus_restricted_to: Iterable[str] | None = None,
+    contest_id: int | None = None,
+    secret: bool = False,
+    rng=None,
+) -> D20Test:
+    """Roll a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02, TB-02, TB-03).
+
+    Bought dice are paid first: `buy_from_momentum` points from the group pool
+    (stale-checked against `expected_momentum`), the rest added to Threat; the
+    GM pays an NPC's from Threat. A fourth bought die is refused. With
+    `contest_id` the Difficulty is the opposer's (CT-01, CT-02) and `factors`
+    move it as usual; the test's failure hands the opposer Momentum (CT-04).
+    `secret` (GM only) keeps the roll to GMs until revealed (TB-03).
+    `rng` (anything with randint) is for tests; play uses the system CSPRNG.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, *_PLAYING)
+        _require_d20(campaign)
+        character = _character(campaign, character_id)
+        _require_control(membership, character)
+        if secret and not membership.is_gm:
+            raise PermissionDenied("Only the GM can roll secretly.")
+        contest = None
+        if contest_id is not None:
+            contest = _open_contest(campaign, contest_id)
+            if contest.state != Contest.State.AWAITING:
+                raise ServiceError(f"{contest.active.name} has already rolled in this contest.")
+            if contest.active_id != character.pk:
+                raise ServiceError(f"This contest is {contest.active.name}'s to roll.")
+            if secret:
+                raise ServiceError("A contest roll is everyone's business: it cannot be secret.")
+        spec, test = build_spec(
+            campaign,
+            character,
+            attribute=attribute,
+            skill=skill,
+            focus=focus,
+            difficulty=difficulty,
+            factors=factors,
+            bought_dice=bought_dice,
+            assistants=assistants,
+            bonus_momentum=bonus_momentum,
+            bonus_restricted_to=bonus_restricted_to,
+            contest=contest,
+        )
+        paid, changes = _buy(
+            campaign, character, membership, bought_dice, buy_from_momentum, expected_momentum
+        )
+        spec["paid"] = paid
+        with refused_by_rules():
+            result = roll_test(test, rng)  # TB-02: server-side dice
+        record = D20Test(
+            campaign=campaign,
+            character=character,
+            actor=actor,
+            role=D20Test.Role.ACTIVE if contest else D20Test.Role.TEST,
+            contest=contest,
+            spec=spec,
+            result=_result_json(result, spec),
+            secret=secret,
+        )
+        record.ledger = _fresh_ledger(record, result)
+        record.save()
+        if contest is not None:
+            contest.state = Contest.State.ROLLED
+            contest.save(update_fields=["state"])
+        extra = {}
+        if contest is not None:
+            extra["contest"] = _contest_view(contest)
+        event = append_event(
+            campaign,
+            "d20_test",
+            actor,
+            _roll_payload(record, **extra),
+            audience=_audience(record),
+            changes=changes,
+        )
+        record.event = event
+        record.save(update_fields=["event"])
+    return record
+
+
+def _open_contest(campaign: Campaign, contest_id) -> Contest:
+    contest = (
+        Contest.objects.select_related("opposer", "active")
+        .filter(campaign=campaign, pk=contest_id)
+        .first()
+    )
+    if contest is None:
+        raise ServiceError("There is no such contest at this table.")
+    if not contest.is_open:
+        raise ServiceError("That contest is over.")
+    return contest
+
+
+def _contest_view(contest: Contest) -> dict:
+    return {
+        "id": contest.pk,
+        "opposer": contest.opposer.name,
+        "opposer_id": contest.opposer_id,
+        "active": contest.active.name,
+        "active_id": contest.active_id,
+        "hindrances": contest.hindrances,
+        "difficulty": contest.difficulty,
+        "state": contest.state,
+    }
+
+
+def determination_reroll(
+    campaign_id: int, actor, test_id: int, indices: Sequence[int], *, rng=None
+) -> TableEvent:
+    """T-04: with the GM's leave, spend 1 Determination to reroll chosen dice of one's
+    own pool (never assistance dice). Only before any Momentum is spent."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, *_PLAYING)
+        record = visible_test_record(campaign, membership, test_id)
+        character = record.character
+        _require_control(membership, character)
+        if record.role == D20Test.Role.OPPOSER:
+            raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
+        if record.state != D20Test.State.ROLLED:
+            raise ServiceError(
+                "Determination rerolls come before Momentum is spent; this test is past that."
+            )
+        character.refresh_from_db(fields=["determination"])
+        before = record.result
+        with refused_by_rules():
+            reroll = rules_determination_reroll(
+                result_of(record),
+                [int(i) for i in indices],
+                determination=character.determination,
+                holder=character.name,
+                gm_permits=record.determination_permitted,
+                rng=rng,
+            )
+        changes = _apply(campaign, reroll.entries, who=character.name, character=character)
+        record.result = _result_json(reroll.result, record.spec)
+        record.ledger = _fresh_ledger(record, reroll.result)
+        record.save(update_fields=["result", "ledger"])
+        payload = _roll_payload(
+            record,
+            indices=sorted(int(i) for i in indices),
+            faces_before=before["faces"],
+            successes_before=before["successes"],
+        )
+        payload["summary"] = (
+            f"{character.name} spends Determination to reroll "
+            f"{len(payload['indices'])} dice: {before['successes']} → "
+            f"{record.result['successes']} successes, "
+            f"{'passes' if record.result['passed'] else 'fails'}."
+        )
+        return append_event(
+            campaign, "d20_reroll", actor, payload, audience=_audience(record), changes=changes
+        )
+
+
+# --- spending Momentum --------------------------------------------------------------
+
+
+def _open_for_spending(campaign: Campaign, membership: Membership, test_id) -> D20Test:
+    record = visible_test_record(campaign, membership, test_id)
+    if record.role == D20Test.Role.OPPOSER:
+        raise ServiceError("The opposer's roll only sets the Difficulty; it has no Momentum.")
+    if record.state == D20Test.State.RESOLVED:
+        raise ServiceError("This test's Momentum has already been resolved.")
+    return record
+
+
+def spend_momentum(
+    campaign_id: int,
+    actor,
+    test_id: int,
+    kind_key: str,
+    *,
+    from_pool: int | None = None,
+    to_threat: int = 0,
+    note: str = "",
+    expected_momentum: int | None = None,
+) -> TableEvent:
+    """Make one use of a Momentum spend after the GM has narrated (MO-02, MO-03, MO-05,
+    MO-09, MO-10, MO-11, MO-13, MO-14, CT-03, CT-04).
+
+    Nothing is declared in advance: each call is one use, paid from the roll's
+    Momentum (bonus first where allowed), `from_pool` points from the group
+    pool (None: whatever the roll does not cover) and `to_threat` points added
+    to Threat. A once-per-test spend cannot repeat. The group pool must still
+    hold `expected_momentum` if given (else StaleState, nothing changed).
+    """
+    note = (note or "").strip()[:NOTE_MAX]
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, *_PLAYING)
+        record = _open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        _require_control(membership, holder)
+        kind = catalogue(campaign).get(kind_key)
+        if kind is None:
+            raise ServiceError("Choose a spend from the list.")
+        ledger = ledger_of(record)
+        players = ledger.side == PLAYERS_SIDE
+        with refused_by_rules():
+            outcome = ledger.spend(
+                kind,
+                GroupPool(campaign.group_momentum) if players else None,
+                from_pool=from_pool,
+                to_threat=to_threat,
+                threat=Threat(campaign.threat),
+                note=note,
+            )
+        changes = _apply(
+            campaign, outcome.entries, who=holder.name, expected_momentum=expected_momentum
+        )
+        record.ledger = _ledger_json(outcome.ledger, record.ledger)
+        record.state = D20Test.State.SPENDING
+        record.save(update_fields=["ledger", "state"])
+        spend = outcome.spend
+        return append_event(
+            campaign,
+            "d20_spend",
+            actor,
+            {
+                "test_id": record.pk,
+                "character_id": holder.pk,
+                "character": holder.name,
+                "spend": _spend_json(spend),
+                "ledger": _ledger_view(record),
+                "summary": _spend_summary(holder.name, spend),
+            },
+            audience=_audience(record),
+            changes=changes,
+        )
+
+
+def _spend_summary(name: str, spend: Spend) -> str:
+    sources = [
+        (spend.from_bonus, "bonus"),
+        (spend.from_roll, "from the roll"),
+        (spend.from_pool, "from the group pool"),
+        (spend.to_threat, "paid in Threat"),
+    ]
+    paid = ", ".join(f"{n} {where}" for n, where in sources if n)
+    note = f": {spend.note}" if spend.note else ""
+    return f"{name} spends {spend.kind.cost} on {spend.kind.name}{note} ({paid})."
+
+
+def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = "") -> TableEvent:
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_gm(campaign, actor)
+        record = _open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        ledger = ledger_of(record)
+        pool = GroupPool(campaign.group_momentum) if ledger.side == PLAYERS_SIDE else None
+        with refused_by_rules():
+            if veto:
+                outcome = ledger.veto(
+                    index, pool, actor=GM, threat=Threat(campaign.threat), reason=reason
+                )
+            else:
+                outcome = ledger.refund_dont_know(
+                    index, pool, actor=GM, threat=Threat(campaign.threat)
+                )
+        changes = _apply(campaign, outcome.entries, who=holder.name)
+        record.ledger = _ledger_json(outcome.ledger, record.ledger)
+        record.save(update_fields=["ledger"])
+        spend = outcome.spend
+        what = "vetoes" if veto else "answers “you don't know” and refunds"
+        return append_event(
+            campaign,
+            "d20_veto" if veto else "d20_refund",
+            actor,
+            {
+                "test_id": record.pk,
+                "character_id": holder.pk,
+                "character": holder.name,
+                "spend": _spend_json(spend),
+                "ledger": _ledger_view(record),
+                "summary": f"The GM {what} {holder.name}'s {spend.kind.name} "
+                f"({spend.points} back): {spend.refund_reason}.",
+            },
+            audience=_audience(record),
+            changes=changes,
+        )
+
+
+def refund_dont_know(campaign_id: int, actor, test_id: int, spend_index: int) -> TableEvent:
+    """MO-11: the GM answered “you don't know”: that question's point comes back
+    where it came from (the roll, the group pool, or Threat taken back)."""
+    return _gm_refund(campaign_id, actor, test_id, spend_index, veto=False)
+
+
+def veto_spend(
+    campaign_id: int, actor, test_id: int, spend_index: int, reason: str = ""
+) -> TableEvent:
+    """MO-12: the GM vetoes a spend; every point goes back where it came from."""
+    reason = (reason or "").strip()[:NOTE_MAX]
+    return _gm_refund(campaign_id, actor, test_id, spend_index, veto=True, reason=reason)
+
+
+def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
+    """“Done”: close the test's Momentum (MO-04, MO-05, MO-06, CT-04, CT-R1).
+
+    Unspent roll Momentum saves to the group pool up to 6; what does not fit
+    is lost, and bonus Momentum is always lost; the event says how much. A GM
+    character's unspent Momentum goes to Threat when the campaign's CT-R1
+    ruling is on. Closing a contest's active test ends the contest.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, *_PLAYING)
+        record = _open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        if not can_control(membership, holder):
+            raise PermissionDenied(f"Only {holder.name}'s player or the GM can close this test.")
+        ledger = ledger_of(record)
+        with refused_by_rules():
+            resolution: Resolution = ledger.resolve(
+                GroupPool(campaign.group_momentum),
+                threat=Threat(campaign.threat),
+                gm_momentum_to_threat=campaign.gm_momentum_to_threat,
+            )
+        changes = _apply(campaign, resolution.entries, who=holder.name)
+        # change_pool is the authority on what fitted under the cap.
+        saved = sum(c.delta for c in changes)
+        lost_overflow = sum(c.lost for c in changes)
+        summary = _resolution_summary(resolution, saved, lost_overflow)
+        data = _ledger_json(resolution.ledger, record.ledger)
+        data["resolution"] = {
+            "saved": saved,
+            "saved_to": "threat" if ledger.side == GM_SIDE else "group_momentum",
+            "lost_overflow": lost_overflow,
+            "lost_bonus": resolution.lost_bonus,
+            "lost_unsaved": resolution.lost_unsaved,
+            "lost": lost_overflow + resolution.lost_bonus + resolution.lost_unsaved,
+            "summary": summary,
+        }
+        record.ledger = data
+        record.state = D20Test.State.RESOLVED
+        record.save(update_fields=["ledger", "state"])
+        payload = {
+            "test_id": record.pk,
+            "character_id": holder.pk,
+            "character": holder.name,
+            "resolution": data["resolution"],
+            "spends": data["spends"],
+            "summary": f"{holder.name}'s Momentum is resolved: {summary}.",
+        }
+        kind = "d20_resolved"
+        if record.role == D20Test.Role.ACTIVE:
+            contest = record.contest
+            contest.state = Contest.State.RESOLVED
+            contest.active_won = bool(data.get("contest_won"))
+            contest.save(update_fields=["state", "active_won"])
+            kind = "contest_resolved"
+            payload["contest"] = _contest_view(contest)
+            winner = record.character if contest.active_won else contest.opposer
+            payload["summary"] = (
+                f"{winner.name} wins the contest ({contest.opposer.name} against "
+                f"{contest.active.name}). {payload['summary']}"
+            )
+        return append_event(
+            campaign, kind, actor, payload, audience=_audience(record), changes=changes
+        )
+
+
+def _resolution_summary(resolution: Resolution, saved: int, lost_overflow: int) -> str:
+    parts = []
+    if saved:
+        where = "Threat" if resolution.ledger.side == GM_SIDE else "the group pool"
+        parts.append(f"{saved} saved to {where}")
+    if lost_overflow:
+        parts.append(f"{lost_overflow} lost (pool full)")
+    if resolution.lost_bonus:
+        parts.append(f"{resolution.lost_bonus} bonus Momentum lost")
+    if resolution.lost_unsaved:
+        parts.append(f"{resolution.lost_unsaved} lost")
+    return "; ".join(parts) or "nothing left to save"
+
+
+# --- contests -----------------------------------------------------------------------
+
+
+def contest_opposer_roll(
+    campaign_id: int,
+    actor,
+    opposer_id: int,
+    active_id: int,
+    *,
+    attribute: str,
+    skill: str,
+    focus: str = "",
+    bought_dice: int = 0,
+    buy_from_momentum: int = 0,
+    expected_momentum: int | None = None,
+    assistants: Sequence = (),
+    hindrances: int = 0,
+    rng=None,
+) -> Contest:
+    """The GM opens a contest: the opposer rolls first (CT-01); their successes, less
+    one per factor hindering them (not below 0), are the active character's
+    Difficulty (CT-02). The opposer may buy dice (an NPC's with Threat, MO-08) and
+    be assisted (CT-05). The active character then rolls with roll_d20_test(contest_id=…).
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_gm(campaign, actor)
+        _require_d20(campaign)
+        opposer = _character(campaign, opposer_id)
+        active = _character(campaign, active_id)
+        if opposer.pk == active.pk:
+            raise ServiceError("A character cannot oppose themselves.")
+        waiting = Contest.objects.filter(
+            campaign=campaign, active=active, state=Contest.State.AWAITING
+        ).first()
+        if waiting is not None:
+            raise ServiceError(
+                f"{active.name} already faces {waiting.opposer.name} in a contest; "
+                "finish or call it off first."
+            )
+        if isinstance(hindrances, bool) or not isinstance(hindrances, int) or hindrances < 0:
+            raise ServiceError("Factors hindering the opposer must be 0 or more.")
+        spec, _ = build_spec(
+            campaign,
+            opposer,
+            attribute=attribute,
+            skill=skill,
+            focus=focus,
+            bought_dice=bought_dice,
+            assistants=assistants,
+            opposer=True,
+        )
+        test = opposing_test(
+            spec["target"],
+            focus=spec["focus"],
+            complication_range=spec["complication_range"],
+            bought_dice=bought_dice,
+            assistants=tuple(
+                Assistant(a["name"], a["target"], a["focus"]) for a in spec["assistants"]
+            ),
+            assistance_needs_leader_success=spec["assistance_needs_leader_success"],
+        )
+        paid, changes = _buy(
+            campaign, opposer, membership, bought_dice, buy_from_momentum, expected_momentum
+        )
+        spec["paid"] = paid
+        with refused_by_rules():
+            result = roll_test(test, rng)
+            difficulty = contest_difficulty(result, hindrances)
+        contest = Contest.objects.create(
+            campaign=campaign,
+            opposer=opposer,
+            active=active,
+            actor=actor,
+            hindrances=hindrances,
+            difficulty=difficulty,
+        )
+        record = D20Test.objects.create(
+            campaign=campaign,
+            character=opposer,
+            actor=actor,
+            role=D20Test.Role.OPPOSER,
+            contest=contest,
+            spec=spec,
+            result=_result_json(result, spec),
+            state=D20Test.State.RESOLVED,
+        )
+        hindered = f", less {hindrances} for factors against {opposer.name}" if hindrances else ""
+        event = append_event(
+            campaign,
+            "contest_opened",
+            actor,
+            {
+                "test_id": record.pk,
+                "character_id": opposer.pk,
+                "character": opposer.name,
+                "contest": _contest_view(contest),
+                "spec": spec,
+                "result": record.result,
+                "summary": f"{opposer.name} opposes {active.name}: {result.successes} "
+                f"successes{hindered}. {active.name} needs Difficulty {difficulty}.",
+            },
+            changes=changes,
+        )
+        record.event = event
+        record.save(update_fields=["event"])
+    return contest
+
+
+def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
+    """The GM calls off a contest nobody has answered yet (no roll is undone)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        contest = _open_contest(campaign, contest_id)
+        if contest.state != Contest.State.AWAITING:
+            raise ServiceError(f"{contest.active.name} has rolled: close their test instead.")
+        contest.state = Contest.State.CANCELLED
+        contest.save(update_fields=["state"])
+        return append_event(
+            campaign,
+            "contest_cancelled",
+            actor,
+            {
+                "contest": _contest_view(contest),
+                "summary": f"The contest between {contest.opposer.name} and "
+                f"{contest.active.name} is called off.",
+            },
+        )

@@ -1,0 +1,230 @@
+"""The GM panel's commands: Threat, secret rolls, Determination leave, custom spends.
+
+Same shape as services.py. Session start, scene end and pool adjustments are
+services.start_session, services.end_scene and services.adjust_pool: the panel
+calls those, nothing here repeats them. NPC rolls are services_d20.roll_d20_test
+with an NPC (only a GM controls one).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+
+from rules.ledger import GM
+from rules.momentum import Threat, custom_spend
+
+from .models import CustomSpend, TableEvent
+from .services import (
+    ServiceError,
+    _require_gm,
+    append_event,
+    change_pool,
+    lock_campaign,
+    update_campaign_settings,
+)
+from .services_d20 import catalogue, refused_by_rules, visible_test_record
+
+REASON_MAX = 200
+THREAT_STEP_MAX = 50
+
+
+def _threat_audience(campaign) -> str:
+    """Threat is the GM's pool: its changes reach players only if it is shown (MO-13)."""
+    return TableEvent.Audience.ALL if campaign.threat_visible else TableEvent.Audience.GM
+
+
+def _amount(amount) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+        raise ServiceError("Give a whole number of Threat, 1 or more.")
+    if amount > THREAT_STEP_MAX:
+        raise ServiceError(f"Change Threat by at most {THREAT_STEP_MAX} at a time.")
+    return amount
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("Give a reason: every pool change is logged with one.")
+    return reason[:REASON_MAX]
+
+
+def add_threat(
+    campaign_id: int, actor, amount: int, reason: str, *, expected: int | None = None
+) -> TableEvent:
+    """The GM adds Threat (MO-13). Players add to it only by paying costs in Threat
+    (MO-08 and spends), never by hand."""
+    amount, reason = _amount(amount), _reason(reason)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        with refused_by_rules():
+            _, entry = Threat(campaign.threat).add(amount, reason)
+        change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
+        return append_event(
+            campaign,
+            "threat_added",
+            actor,
+            {"amount": amount, "summary": f"The GM adds {amount} Threat: {reason}"},
+            audience=_threat_audience(campaign),
+            changes=[change],
+        )
+
+
+def spend_threat(
+    campaign_id: int, actor, amount: int, reason: str, *, expected: int | None = None
+) -> TableEvent:
+    """Only the GM spends Threat (MO-13): a player is refused (PermissionDenied)."""
+    amount, reason = _amount(amount), _reason(reason)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        with refused_by_rules():
+            _, entry = Threat(campaign.threat).spend(amount, reason, actor=GM)
+        change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
+        return append_event(
+            campaign,
+            "threat_spent",
+            actor,
+            {"amount": amount, "summary": f"The GM spends {amount} Threat: {reason}"},
+            audience=_threat_audience(campaign),
+            changes=[change],
+        )
+
+
+def set_threat_visible(campaign_id: int, actor, visible: bool) -> TableEvent | None:
+    """Show Threat to players, or hide it again (MO-13). A campaign setting, so this
+    is services.update_campaign_settings; None when nothing changed."""
+    return update_campaign_settings(campaign_id, actor, {"threat_visible": bool(visible)})
+
+
+def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
+    """T-04: the GM gives leave to spend Determination on this test."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_gm(campaign, actor)
+        record = visible_test_record(campaign, membership, test_id)
+        if record.determination_permitted:
+            raise ServiceError("Determination is already allowed on this test.")
+        record.determination_permitted = True
+        record.save(update_fields=["determination_permitted"])
+        name = record.character.name
+        return append_event(
+            campaign,
+            "determination_permitted",
+            actor,
+            {
+                "test_id": record.pk,
+                "character_id": record.character_id,
+                "character": name,
+                "summary": f"The GM allows {name} to spend Determination on this test.",
+            },
+            audience=TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL,
+        )
+
+
+def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
+    """TB-03: show a secret roll to everyone; from now on its events reach all."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_gm(campaign, actor)
+        record = visible_test_record(campaign, membership, test_id)
+        if not record.secret:
+            raise ServiceError("That roll was never secret.")
+        if record.revealed:
+            raise ServiceError("That roll is already revealed.")
+        record.revealed = True
+        record.save(update_fields=["revealed"])
+        result = record.result
+        name = record.character.name
+        verdict = "passed" if result["passed"] else "failed"
+        return append_event(
+            campaign,
+            "roll_revealed",
+            actor,
+            {
+                "test_id": record.pk,
+                "character_id": record.character_id,
+                "character": name,
+                "revealed_seq": record.event.seq if record.event_id else None,
+                "spec": record.spec,
+                "result": result,
+                "state": record.state,
+                "summary": f"The GM reveals a secret roll: {name} scored "
+                f"{result['successes']} successes against Difficulty {result['difficulty']} "
+                f"and {verdict}.",
+            },
+        )
+
+
+def save_custom_spend(
+    campaign_id: int,
+    actor,
+    *,
+    name: str,
+    cost: int,
+    repeatable: bool = False,
+    description: str = "",
+    spend_id: int | None = None,
+) -> CustomSpend:
+    """MO-14: the GM defines (or edits) a spend with a cost and whether it repeats."""
+    name = re.sub(r"\s+", " ", (name or "").strip())
+    description = (description or "").strip()[:200]
+    if not name:
+        raise ServiceError("Give the spend a name.")
+    if len(name) > 60:
+        raise ServiceError("A spend's name holds at most 60 characters.")
+    if isinstance(cost, bool) or not isinstance(cost, int) or not 1 <= cost <= 20:
+        raise ServiceError("A spend costs 1 to 20 Momentum.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        if spend_id is None:
+            spend = CustomSpend(campaign=campaign)
+        else:
+            spend = CustomSpend.objects.filter(campaign=campaign, pk=spend_id).first()
+            if spend is None:
+                raise ServiceError("There is no such custom spend.")
+        with refused_by_rules():
+            kind = custom_spend(name, cost, repeatable, description)
+        # Two names that differ only in punctuation share a key: refuse the clash.
+        others = {k: v for k, v in catalogue(campaign).items() if v.name != spend.name}
+        if kind.key in others or any(v.name.casefold() == name.casefold() for v in others.values()):
+            raise ServiceError(f"There is already a spend called “{name}”.")
+        creating = spend.pk is None
+        spend.name, spend.cost = name, cost
+        spend.repeatable, spend.description = bool(repeatable), description
+        spend.save()
+        append_event(
+            campaign,
+            "custom_spend_saved",
+            actor,
+            {
+                "spend_id": spend.pk,
+                "name": name,
+                "cost": cost,
+                "repeatable": spend.repeatable,
+                "summary": f"{'New' if creating else 'Changed'} Momentum spend: {name} "
+                f"({cost}{' per use, repeatable' if spend.repeatable else ', once per test'}).",
+            },
+        )
+    return spend
+
+
+def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:
+    """MO-14: the GM removes a custom spend; uses already made keep their record."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        spend = CustomSpend.objects.filter(campaign=campaign, pk=spend_id).first()
+        if spend is None:
+            raise ServiceError("There is no such custom spend.")
+        name = spend.name
+        spend.delete()
+        return append_event(
+            campaign,
+            "custom_spend_deleted",
+            actor,
+            {"name": name, "summary": f"Momentum spend removed: {name}."},
+        )

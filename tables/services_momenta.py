@@ -1,0 +1,1048 @@
+"""Momenta play commands: rolls, patterns, Assists, trauma, templates and patterns.
+
+Same shape as services.py: one function per command a person can give. Each
+opens a transaction, locks the campaign row, checks who may do it, lets rules/
+decide, changes pools only through change_pool (one ledger line each, with its
+reason, PM-13) and appends one TableEvent. Dice are rolled here, on the server
+(TB-02); the random source is injectable for tests only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from rules.d6 import (
+    AppliedRoll,
+    IllegalRefund,
+    InvalidRoll,
+    RollResult,
+    RollSpec,
+    apply_allocation,
+    resolve_roll,
+)
+from rules.dice import RandomSource, system_random
+from rules.errors import RulesError
+from rules.patterns import BUILTIN_PATTERNS, IllegalAllocation, InvalidPattern, Pattern
+from rules.personal import (
+    AdvantageSource,
+    AssistOffer,
+    PersonalMomentum,
+    PersonalMomentumError,
+    RollMomentum,
+    settle_roll_momentum,
+    suffer_trauma,
+)
+from rules.templates import InvalidTemplate
+from rules.templates import RollTemplate as RulesTemplate
+
+from .access import can_control
+from .models import Attribute, Campaign, Character, Membership, TableEvent, Trait
+from .models_momenta import AssistRequest, CustomPattern, MomentaRoll, RollTemplate
+from .services import (
+    Change,
+    ServiceError,
+    StaleState,
+    _require_gm,
+    _require_role,
+    append_event,
+    change_pool,
+    lock_campaign,
+)
+
+MAX_POOL = 30  # dice; the roll card and the allocation list stay readable
+MAX_MODIFIER = 20
+MAX_TRAUMA = 20
+ROLL_KIND_LABELS = {"action": "action roll", "attack": "attack", "luck": "luck roll"}
+SOURCE_LABELS = {
+    AdvantageSource.CHARACTERISTIC.value: "a characteristic",
+    AdvantageSource.BOON.value: "a Boon",
+    AdvantageSource.SITUATIONAL.value: "a GM-called edge",
+}
+_ALL = TableEvent.Audience.ALL
+_GM = TableEvent.Audience.GM
+
+
+# --- Roll templates and custom patterns -----------------------------------------
+
+ATTACK_BANDS = ("Graze", "Hit", "Strong hit", "Devastating hit")
+# A sensible starting set; the GM edits or replaces them (D6-04).
+DEFAULT_TEMPLATES: tuple[tuple[str, bool, RulesTemplate], ...] = (
+    ("Narrative action", True, RulesTemplate(name="Narrative action")),
+    (
+        "Attack (damage)",
+        False,
+        RulesTemplate(
+            name="Attack (damage)",
+            bands=ATTACK_BANDS,
+            overflow="+1 damage per success above 3",
+            damage=(1, 2, 3, 4),
+            harm="damage",
+            overflow_damage=1,
+        ),
+    ),
+    (
+        "Attack (strain)",
+        False,
+        RulesTemplate(
+            name="Attack (strain)",
+            bands=ATTACK_BANDS,
+            overflow="+1 Strain per success above 3",
+            damage=(1, 2, 3, 4),
+            harm="strain",
+            overflow_damage=1,
+        ),
+    ),
+)
+
+
+def _seed_templates(campaign: Campaign) -> None:
+    """Create the default templates once; the caller holds the campaign lock."""
+    if RollTemplate.objects.filter(campaign=campaign).exists():
+        return
+    RollTemplate.objects.bulk_create(
+        RollTemplate(
+            campaign=campaign,
+            name=name,
+            data=template.to_dict(),
+            campaign_labels=labels,
+            position=i,
+        )
+        for i, (name, labels, template) in enumerate(DEFAULT_TEMPLATES)
+    )
+
+
+def roll_templates(campaign: Campaign) -> list[RollTemplate]:
+    """The campaign's roll templates, seeded with the defaults on first use."""
+    templates = list(RollTemplate.objects.filter(campaign=campaign))
+    if templates:
+        return templates
+    with transaction.atomic():
+        # Under the lock: two first page loads at once seed the defaults once.
+        _seed_templates(lock_campaign(campaign.pk))
+    return list(RollTemplate.objects.filter(campaign=campaign))
+
+
+def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
+    """The three patterns every character has (PAT-06..PAT-08) and the GM's active ones."""
+    custom = CustomPattern.objects.filter(campaign=campaign, active=True).order_by("name")
+    return BUILTIN_PATTERNS + tuple(Pattern.from_dict(p.data) for p in custom)
+
+
+def save_roll_template(
+    campaign_id: int,
+    actor,
+    data: dict,
+    *,
+    template_id: int | None = None,
+    campaign_labels: bool = False,
+) -> TableEvent:
+    """The GM creates or edits a roll template: band texts, overflow, damage (D6-04, D6-05).
+
+    `data` is what rules.templates.RollTemplate.from_dict takes; the rules
+    refuse what does not make sense, with a message for the GM.
+    """
+    try:
+        template = RulesTemplate.from_dict(dict(data))
+    except InvalidTemplate as error:
+        raise ServiceError(str(error)) from None
+    name = template.name.strip()
+    if not name:
+        raise ServiceError("Give the template a name.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        _require_d6(campaign)
+        _seed_templates(campaign)
+        record = None
+        if template_id is not None:
+            record = RollTemplate.objects.filter(campaign=campaign, pk=template_id).first()
+            if record is None:
+                raise ServiceError("That roll template is not in this campaign.")
+        clash = RollTemplate.objects.filter(campaign=campaign, name__iexact=name)
+        if record is not None:
+            clash = clash.exclude(pk=record.pk)
+        if clash.exists():
+            raise ServiceError(f"This campaign already has a roll template named {name}.")
+        creating = record is None
+        if creating:
+            last = RollTemplate.objects.filter(campaign=campaign).count()
+            record = RollTemplate(campaign=campaign, position=last)
+        record.name = name
+        record.data = template.to_dict() | {"name": name}
+        record.campaign_labels = campaign_labels
+        record.save()
+        return append_event(
+            campaign,
+            "roll_template_saved",
+            actor,
+            {
+                "template_id": record.pk,
+                "name": name,
+                "created": creating,
+                "summary": f"Roll template {name} {'added' if creating else 'changed'}.",
+            },
+        )
+
+
+def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEvent:
+    """The GM removes a roll template; rolls made with it keep their copy."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        record = RollTemplate.objects.filter(campaign=campaign, pk=template_id).first()
+        if record is None:
+            raise ServiceError("That roll template is not in this campaign.")
+        if RollTemplate.objects.filter(campaign=campaign).count() == 1:
+            raise ServiceError("Keep at least one roll template.")
+        name = record.name
+        record.delete()
+        return append_event(
+            campaign,
+            "roll_template_deleted",
+            actor,
+            {"name": name, "summary": f"Roll template {name} removed."},
+        )
+
+
+def save_custom_pattern(
+    campaign_id: int, actor, data: dict, *, pattern_id: int | None = None, active: bool = True
+) -> TableEvent:
+    """The GM defines a pattern (PAT-01..PAT-04): its kind, effect and the rolls it applies to.
+
+    Names are unique per campaign, built-ins included, so an allocation names
+    one pattern only.
+    """
+    try:
+        pattern = Pattern.from_dict(dict(data))
+    except InvalidPattern as error:
+        raise ServiceError(str(error)) from None
+    name = pattern.name.strip()
+    if any(p.name.casefold() == name.casefold() for p in BUILTIN_PATTERNS):
+        raise ServiceError(f"{name} is a pattern every character has; choose another name.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        _require_gm(campaign, actor)
+        _require_d6(campaign)
+        record = None
+        if pattern_id is not None:
+            record = CustomPattern.objects.filter(campaign=campaign, pk=pattern_id).first()
+            if record is None:
+                raise ServiceError("That pattern is not in this campaign.")
+        clash = CustomPattern.objects.filter(campaign=campaign, name__iexact=name)
+        if record is not None:
+            clash = clash.exclude(pk=record.pk)
+        if clash.exists():
+            raise ServiceError(f"This campaign already has a pattern named {name}.")
+        creating = record is None
+        record = record or CustomPattern(campaign=campaign)
+        record.name = name
+        record.data = pattern.to_dict() | {"name": name}
+        record.active = active
+        record.save()
+        state = "" if active else " (inactive)"
+        return append_event(
+            campaign,
+            "custom_pattern_saved",
+            actor,
+            {
+                "pattern_id": record.pk,
+                "name": name,
+                "active": active,
+                "summary": f"Pattern {name}{state} {'added' if creating else 'changed'}: "
+                f"{pattern.description or pattern.effect}",
+            },
+        )
+
+
+# --- Planning a roll ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollPlan:
+    """Everything decided before the dice fall: the spec and who pays what."""
+
+    character: Character
+    attribute: Attribute
+    thread: Trait | None
+    template: RollTemplate
+    assist: AssistRequest | None
+    helper: Character | None
+    settlement: RollMomentum
+    resolve: tuple[tuple[Character, int], ...]
+    spec: RollSpec
+    sources: tuple[str, ...] = ()
+
+    def payer(self, holder: str | None) -> Character:
+        if self.helper is not None and holder == self.helper.name:
+            return self.helper
+        return self.character
+
+
+def parse_modifiers(text: str) -> tuple[int, ...]:
+    """'+1 -2', '1, -2' or '' -> (1, -2) (D6-06); anything else is refused."""
+    text = (text or "").strip()
+    if not text:
+        return ()
+    parts = [p for p in re.split(r"[\s,;]+", text) if p]
+    if not all(re.fullmatch(r"[+-]?\d{1,3}d?", p, flags=re.IGNORECASE) for p in parts):
+        raise ServiceError("Write dice modifiers like +1 or -2, separated by spaces.")
+    values = tuple(int(p.lower().rstrip("d")) for p in parts)
+    if len(values) > 10 or any(abs(v) > MAX_MODIFIER for v in values):
+        raise ServiceError(f"At most 10 modifiers, each of at most {MAX_MODIFIER} dice.")
+    return values
+
+
+def plan_roll(
+    campaign: Campaign,
+    character: Character,
+    *,
+    attribute: str,
+    kind: str = "action",
+    modifiers: Sequence[int] = (),
+    thread: int | None = None,
+    play: str = "narrative",
+    template_id: int | None = None,
+    advantage_sources: Iterable[str] = (),
+    disadvantage: bool = False,
+    assist_id: int | None = None,
+    resolve_spend: Iterable[tuple[int, int]] = (),
+    opposition_successes: int | None = None,
+    opposition_pool: int | None = None,
+) -> RollPlan:
+    """Decide a roll before it is made, without changing anything (D6-06..D6-11,
+    PM-05..PM-12, PM-R1, RS-01). The odds preview uses it as it is; roll_momenta
+    uses it under the lock. Refusals are ServiceErrors a player can read."""
+    attr = character.attributes.filter(name__iexact=(attribute or "").strip()).first()
+    if attr is None:
+        raise ServiceError(f"{character.name} has no attribute called {attribute!r}.")
+    if attr.is_luck:
+        kind = "luck"  # D6-11: LUCK is used for luck rolls and nothing else
+    elif kind == "luck":
+        raise ServiceError("A luck roll uses the LUCK attribute (D6-11).")
+    if kind not in ROLL_KIND_LABELS:
+        raise ServiceError("Choose an action roll, an attack or a luck roll.")
+    modifiers = tuple(modifiers)
+    sources = [str(s) for s in advantage_sources]
+    if kind == "luck" and (any(modifiers) or thread or sources or disadvantage or assist_id):
+        raise ServiceError(
+            "A luck roll is a straight roll of LUCK: no modifiers, Thread, Advantage, "
+            "Disadvantage or Assist (D6-11)."
+        )
+    trait = None
+    if thread:
+        trait = character.traits.filter(pk=thread, kind=Trait.Kind.THREAD).first()
+        if trait is None:
+            raise ServiceError(f"That Thread is not one of {character.name}'s.")
+    template = _template(campaign, template_id, kind)
+    assist = helper = None
+    offers = ()
+    if assist_id:
+        assist = (
+            AssistRequest.objects.select_related("helper")
+            .filter(campaign=campaign, pk=assist_id, roller=character)
+            .first()
+        )
+        if assist is None:
+            raise ServiceError(f"That Assist is not one offered to {character.name}.")
+        if assist.state != AssistRequest.State.ACCEPTED:
+            raise ServiceError(
+                f"{assist.helper.name}'s Assist is {assist.get_state_display().lower()}: "
+                "only an Assist the GM accepted can be used (PM-08)."
+            )
+        helper = assist.helper
+        offers = (
+            AssistOffer(
+                helper=PersonalMomentum(helper.momentum, helper.name),
+                gm_accepted=True,
+                structured_time=assist.structured,
+                test_called=assist.uncertain,
+                test_passed=assist.test_passed,
+            ),
+        )
+    try:
+        settlement = settle_roll_momentum(
+            PersonalMomentum(character.momentum, character.name),
+            advantage_sources=sources,
+            disadvantage=bool(disadvantage),
+            assists=offers,
+            creation=character.in_creation,
+        )
+    except PersonalMomentumError as error:
+        raise ServiceError(str(error)) from None
+    resolve = _resolve_spenders(character, helper, resolve_spend, kind=kind, play=play)
+    # PM-R1: Advantage adds the campaign's advantage dice, Disadvantage removes its
+    # disadvantage dice; after PM-11 at most one of them is left.
+    dice = campaign.disadvantage_dice if settlement.disadvantage else campaign.advantage_dice
+    try:
+        spec = RollSpec(
+            attribute=attr.value,
+            kind=kind,
+            modifiers=modifiers,
+            threads=1 if trait else 0,
+            play=play,
+            advantage=settlement.advantage,
+            disadvantage=settlement.disadvantage,
+            advantage_dice=dice,
+            opposition_successes=opposition_successes,
+            opposition_pool=opposition_pool,
+            resolve_spent=tuple((c.pk, n) for c, n in resolve),
+            template=template.to_rules(campaign),
+            patterns=active_patterns(campaign),
+            stack_extra_success=campaign.extra_success_stacks,
+        )
+    except (InvalidRoll, InvalidPattern, InvalidTemplate) as error:
+        raise ServiceError(str(error)) from None
+    if spec.pool > MAX_POOL or spec.opposition_dice_rolled > MAX_POOL:
+        raise ServiceError(f"A pool holds at most {MAX_POOL} dice.")
+    return RollPlan(
+        character=character,
+        attribute=attr,
+        thread=trait,
+        template=template,
+        assist=assist,
+        helper=helper,
+        settlement=settlement,
+        resolve=resolve,
+        spec=spec,
+        sources=tuple(dict.fromkeys(sources)),
+    )
+
+
+def _template(campaign: Campaign, template_id: int | None, kind: str) -> RollTemplate:
+    templates = RollTemplate.objects.filter(campaign=campaign)
+    if template_id:
+        template = templates.filter(pk=template_id).first()
+        if template is None:
+            raise ServiceError("That roll template is not in this campaign.")
+        return template
+    # No choice made: the first template that fits the kind of roll.
+    for template in templates:
+        if template.deals_harm == (kind == "attack"):
+            return template
+    template = templates.first()
+    if template is None:
+        raise ServiceError("This campaign has no roll templates yet.")
+    return template
+
+
+def _resolve_spenders(
+    roller: Character,
+    helper: Character | None,
+    resolve_spend: Iterable[tuple[int, int]],
+    *,
+    kind: str,
+    play: str,
+) -> tuple[tuple[Character, int], ...]:
+    """RS-01: the roller and the assisting ally may spend Resolve on a narrative action roll."""
+    wanted: dict[int, int] = {}
+    for character_id, amount in resolve_spend:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ServiceError("Resolve is spent in whole points, 0 or more.")
+        if amount:
+            wanted[int(character_id)] = wanted.get(int(character_id), 0) + amount
+    if not wanted:
+        return ()
+    if kind != "action" or play != "narrative":
+        raise ServiceError("Resolve is spent on narrative action rolls only (RS-01).")
+    allowed = {roller.pk: roller}
+    if helper is not None:
+        allowed[helper.pk] = helper
+    out = []
+    for character_id, amount in wanted.items():
+        spender = allowed.get(character_id)
+        if spender is None:
+            raise ServiceError(
+                "Only the roller and the ally assisting this roll can spend Resolve on it (RS-01)."
+            )
+        current = Character.objects.values_list("resolve", flat=True).get(pk=spender.pk)
+        if amount > current:
+            raise ServiceError(
+                f"{spender.name} has {current} Resolve and cannot spend {amount}. "
+                "Nothing was rolled or spent."
+            )
+        out.append((spender, amount))
+    return tuple(out)
+
+
+# --- Rolling ------------------------------------------------------------------------
+
+
+def roll_momenta(
+    campaign_id: int,
+    actor,
+    character_id: int,
+    *,
+    attribute: str,
+    kind: str = "action",
+    modifiers: Sequence[int] = (),
+    thread: int | None = None,
+    play: str = "narrative",
+    template_id: int | None = None,
+    advantage_sources: Iterable[str] = (),
+    disadvantage: bool = False,
+    assist_id: int | None = None,
+    resolve_spend: Iterable[tuple[int, int]] = (),
+    opposition_successes: int | None = None,
+    opposition_pool: int | None = None,
+    secret: bool = False,
+    expected_momentum: int | None = None,
+    expected_resolve: int | None = None,
+    rng: RandomSource | None = None,
+) -> MomentaRoll:
+    """Make a Momenta roll for a character (D6-01..D6-11, PM-02, PM-05..PM-12, PM-R1,
+    RS-01, TB-02, TB-03).
+
+    Advantage is paid (or funded by an accepted Assist) before the dice fall,
+    Resolve is spent, the dice are rolled with the system CSPRNG, then the
+    Disadvantage gain lands. If no pattern can apply the roll is resolved at
+    once; otherwise it waits for the roller's allocation (choose_allocation).
+    `expected_*` are the roller's pools as the form showed them: if they moved
+    since, StaleState and nothing happens. A secret roll (GM only) changes no
+    pool: every member sees every pool (PM-13), and a pool change would
+    betray the roll.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        _require_d6(campaign)
+        character = _controlled_character(campaign, membership, character_id)
+        if not membership.is_gm:
+            if secret:
+                raise PermissionDenied("Only the GM can roll in secret.")
+            if opposition_successes is not None or opposition_pool is not None:
+                raise PermissionDenied("Only the GM sets the opposition.")
+        _check_seen(character, "momentum", expected_momentum)
+        _check_seen(character, "resolve", expected_resolve)
+        _seed_templates(campaign)
+        plan = plan_roll(
+            campaign,
+            character,
+            attribute=attribute,
+            kind=kind,
+            modifiers=modifiers,
+            thread=thread,
+            play=play,
+            template_id=template_id,
+            advantage_sources=advantage_sources,
+            disadvantage=disadvantage,
+            assist_id=assist_id,
+            resolve_spend=resolve_spend,
+            opposition_successes=opposition_successes,
+            opposition_pool=opposition_pool,
+        )
+        settlement = plan.settlement
+        if secret and (settlement.entries or plan.resolve):
+            raise ServiceError(
+                "A secret roll cannot spend or gain Momentum or Resolve: every member sees "
+                "every pool (PM-13). Roll it openly, or without Advantage, Disadvantage, "
+                "Assist and Resolve."
+            )
+        changes: list[Change] = []
+        for entry in settlement.payment_entries:  # PM-05, PM-08: paid before the roll
+            changes.append(
+                change_pool(
+                    campaign,
+                    "momentum",
+                    entry.delta,
+                    entry.reason,
+                    character=plan.payer(entry.holder),
+                )
+            )
+        roll_name = f"{character.name}'s {plan.attribute.name} roll"
+        for spender, amount in plan.resolve:  # RS-01
+            changes.append(
+                change_pool(
+                    campaign, "resolve", -amount, f"Spent on {roll_name} (RS-01)", character=spender
+                )
+            )
+        result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
+        for entry in settlement.gain_entries:  # PM-02, after the roll; PM-04 caps it
+            changes.append(
+                change_pool(
+                    campaign,
+                    "momentum",
+                    entry.delta + entry.lost,
+                    entry.reason,
+                    character=character,
+                )
+            )
+        applied = None
+        if not result.available:  # no pattern can trigger: nothing to choose (PAT-04, PAT-05)
+            applied = apply_allocation(result, ())
+        if plan.assist is not None:
+            plan.assist.state = (
+                AssistRequest.State.FAILED if settlement.assist_failed else AssistRequest.State.USED
+            )
+            plan.assist.save(update_fields=["state"])
+        roll = MomentaRoll.objects.create(
+            campaign=campaign,
+            character=character,
+            actor=actor,
+            assist=plan.assist,
+            spec=plan.spec.to_dict(),
+            result=result.to_dict(),
+            applied=applied.to_dict() if applied else None,
+            state=MomentaRoll.State.RESOLVED if applied else MomentaRoll.State.AWAITING_ALLOCATION,
+            secret=bool(secret),
+        )
+        roll.card = _card(campaign, roll, plan, result, applied)
+        roll.event = append_event(
+            campaign,
+            "momenta_roll",
+            actor,
+            roll.card,
+            audience=_GM if secret else _ALL,
+            changes=changes,
+        )
+        roll.save(update_fields=["card", "event"])
+        return roll
+
+
+def _card(
+    campaign: Campaign,
+    roll: MomentaRoll,
+    plan: RollPlan,
+    result: RollResult,
+    applied: AppliedRoll | None,
+) -> dict:
+    """What the roll card shows, in words and numbers (the event payload)."""
+    spec, settlement = plan.spec, plan.settlement
+    parts = [f"{plan.attribute.name} {plan.attribute.value}d"]
+    parts += [f"{m:+d}d modifier" for m in spec.modifiers]
+    if plan.thread:
+        parts.append(f"+2d Thread: {plan.thread.text}")
+    if spec.advantage:
+        parts.append(f"+{spec.advantage_dice}d Advantage")
+    if spec.disadvantage:
+        parts.append(f"-{spec.advantage_dice}d Disadvantage")
+    notes = []
+    source = SOURCE_LABELS.get(str(settlement.advantage_source or ""), "")
+    if settlement.cancelled:
+        notes.append("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+    elif settlement.creation and (spec.advantage or spec.disadvantage):
+        notes.append("Character creation: Advantage and Disadvantage apply directly (PM-12).")
+    if settlement.assisted:
+        notes.append(f"Advantage from {plan.helper.name}'s Assist, paid by {settlement.paid_by}.")
+    elif settlement.paid:
+        notes.append(
+            f"Advantage from {source}, {settlement.paid} Momentum paid by {settlement.paid_by}."
+        )
+    if settlement.assist_failed:
+        notes.append(
+            f"{plan.helper.name}'s help did not land (the GM's test failed): "
+            "no Momentum spent (PM-10)."
+        )
+    if settlement.assist_uses_action:
+        notes.append(f"The Assist is {plan.helper.name}'s action this round (PM-09).")
+    if settlement.advantage_refused:
+        notes.append(settlement.advantage_refused)
+    if settlement.gain_after_roll:
+        notes.append("Rolled with Disadvantage: +1 Momentum after the roll (PM-02).")
+    opposition = None
+    if spec.opposition_pool is not None:
+        opposition = f"Opposed by a {spec.opposition_pool}d pool"
+    elif spec.opposition_successes is not None:
+        opposition = f"Opposed by {spec.opposition_successes} successes"
+    return {
+        "system": "momenta",
+        "roll_id": roll.pk,
+        "character_id": plan.character.pk,
+        "character": plan.character.name,
+        "attribute": plan.attribute.name,
+        "kind": spec.kind,
+        "kind_label": ROLL_KIND_LABELS[spec.kind],
+        "play": spec.play,
+        "template": plan.template.name,
+        "harm": spec.template.harm,
+        "pool": spec.pool,
+        "pool_parts": parts,
+        "zero_dice": spec.zero_dice,
+        "advantage": spec.advantage,
+        "disadvantage": spec.disadvantage,
+        "cancelled": settlement.cancelled,
+        "advantage_sources": [SOURCE_LABELS.get(s, s) for s in plan.sources],
+        "advantage_source": source or None,
+        "paid": settlement.paid,
+        "paid_by": settlement.paid_by,
+        "helper": plan.helper.name if plan.helper else None,
+        "momentum_notes": notes,
+        "resolve_spent": [
+            {"character_id": c.pk, "character": c.name, "amount": n} for c, n in plan.resolve
+        ],
+        "faces": list(result.faces),
+        "kept": list(result.kept),
+        "successes": result.successes,
+        "opposition": opposition,
+        "opposition_faces": list(result.opposition_faces),
+        "opposition_successes": result.opposition_successes,
+        "effective_successes": result.effective_successes,
+        "band": result.band,
+        "outcome": result.outcome,
+        "overflow": result.overflow,
+        "overflow_effect": result.overflow_effect,
+        "damage": result.damage,
+        "secret": roll.secret,
+        "state": str(roll.state),
+        "applied": _applied_card(applied, campaign) if applied else None,
+        "summary": f"{plan.character.name}: {result.outcome}",
+    }
+
+
+def _applied_card(applied: AppliedRoll, campaign: Campaign) -> dict:
+    names = dict(
+        Character.objects.filter(
+            campaign=campaign, pk__in=[who for who, _ in applied.refunds]
+        ).values_list("pk", "name")
+    )
+    return {
+        "allocation": [list(a) for a in applied.allocation],
+        "triggered": [f"{t.label} ({t.name})" for t in applied.triggered],
+        "band": applied.band,
+        "outcome": applied.outcome,
+        "upgrade_steps": applied.upgrade_steps,
+        "damage": applied.damage,
+        "damage_bonus": applied.damage_bonus,
+        "refunds": [
+            {"character_id": who, "character": names.get(who, str(who)), "amount": n}
+            for who, n in applied.refunds
+        ],
+        "texts": list(applied.texts),
+    }
+
+
+def _check_seen(character: Character, pool: str, expected: int | None) -> None:
+    """The form showed `expected`; if the pool moved since, the person decides again."""
+    if expected is None:
+        return
+    current = Character.objects.values_list(pool, flat=True).get(pk=character.pk)
+    if current != expected:
+        label = "Momentum" if pool == "momentum" else "Resolve"
+        raise StaleState(
+            f"{character.name}'s {label} changed to {current} since your page was drawn; "
+            "check the new value and try again."
+        )
+
+
+def _require_d6(campaign: Campaign) -> None:
+    if not campaign.uses_d6:
+        raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
+
+
+def _character(campaign: Campaign, character_id) -> Character:
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise ServiceError("That character is not in this campaign.")
+    return character
+
+
+def _controlled_character(campaign: Campaign, membership: Membership, character_id) -> Character:
+    character = _character(campaign, character_id)
+    if not can_control(membership, character):
+        raise PermissionDenied("That character is not yours.")
+    return character
+
+
+# --- After the roll -----------------------------------------------------------------
+
+
+def result_of(roll: MomentaRoll) -> RollResult:
+    """The stored roll, read again from its own faces (deterministic)."""
+    spec = RollSpec.from_dict(roll.spec)
+    opposition = roll.result.get("opposition_faces") if spec.opposition_pool is not None else None
+    return resolve_roll(spec, faces=roll.result["faces"], opposition_faces=opposition)
+
+
+def _roll(campaign: Campaign, membership: Membership, roll_id) -> MomentaRoll:
+    """A roll of this campaign the member may see (TB-03: hidden ones are GM-only)."""
+    roll = (
+        MomentaRoll.objects.select_related("character", "event")
+        .filter(campaign=campaign, pk=roll_id)
+        .first()
+    )
+    if roll is None or (roll.hidden and not membership.is_gm):
+        raise ServiceError("That roll is not at this table.")
+    return roll
+
+
+def choose_allocation(
+    campaign_id: int,
+    actor,
+    roll_id: int,
+    allocation: Sequence[Sequence] | None,
+    refund_to: Sequence[int] | None = None,
+) -> TableEvent:
+    """The roller allocates dice to patterns and their effects apply (PAT-02..PAT-09,
+    PAT-R1, RS-01).
+
+    `allocation` is a list of (pattern name, face), [] for none, None for the
+    pre-selected best (PAT-09). Effortless gives spent Resolve back (PAT-08):
+    `refund_to` names whose, one character id per point (default: in the order
+    it was spent).
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        roll = _roll(campaign, membership, roll_id)
+        if not can_control(membership, roll.character):
+            raise PermissionDenied("Only the roller chooses the patterns.")
+        # Checked under the lock: a double click applies the patterns (and
+        # refunds Resolve) once, the second sees the roll resolved.
+        if not roll.awaiting:
+            raise ServiceError("The patterns of that roll are already chosen.")
+        result = result_of(roll)
+        spent = {who for who, _ in result.spec.resolve_spent}
+        for who in refund_to or ():
+            if who not in spent:
+                name = Character.objects.filter(pk=who).values_list("name", flat=True).first()
+                raise ServiceError(f"{name or 'That character'} spent no Resolve on this roll.")
+        try:
+            if allocation is not None:
+                allocation = [(str(name), int(face)) for name, face in allocation]
+            applied = apply_allocation(result, allocation)
+            points = sum(n for _, n in applied.refunds)
+            if refund_to and points:
+                applied = apply_allocation(
+                    result, allocation, refund_to=[int(c) for c in refund_to][:points]
+                )
+        except (IllegalAllocation, IllegalRefund) as error:
+            raise ServiceError(str(error)) from None
+        except (TypeError, ValueError):
+            raise ServiceError("Choose one of the listed allocations.") from None
+        changes = []
+        for character_id, amount in applied.refunds:
+            spender = _character(campaign, character_id)
+            changes.append(
+                change_pool(
+                    campaign,
+                    "resolve",
+                    amount,
+                    f"Effortless on {roll.character.name}'s roll: spent Resolve back (PAT-08)",
+                    character=spender,
+                )
+            )
+        roll.applied = applied.to_dict()
+        roll.state = MomentaRoll.State.RESOLVED
+        summary = _applied_card(applied, campaign)
+        roll.card = dict(roll.card, applied=summary, state=str(roll.state))
+        triggered = ", ".join(summary["triggered"]) or "no pattern"
+        roll.patterns_event = append_event(
+            campaign,
+            "momenta_patterns",
+            actor,
+            {
+                "system": "momenta",
+                "roll_id": roll.pk,
+                "roll_seq": roll.event.seq if roll.event else None,
+                "character_id": roll.character_id,
+                "character": roll.character.name,
+                "applied": summary,
+                "overflow": result.overflow,
+                "overflow_effect": result.overflow_effect,
+                "harm": result.spec.template.harm,
+                "summary": f"{roll.character.name}: {triggered}; {applied.outcome}",
+            },
+            audience=_GM if roll.hidden else _ALL,
+            changes=changes,
+        )
+        roll.save(update_fields=["applied", "state", "card", "patterns_event"])
+        return roll.patterns_event
+
+
+def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
+    """TB-03: the GM shows a secret roll to everyone; its later events reach all."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_gm(campaign, actor)
+        roll = _roll(campaign, membership, roll_id)
+        if not roll.secret:
+            raise ServiceError("That roll was never secret.")
+        if roll.revealed:
+            raise ServiceError("That roll is already revealed.")
+        roll.revealed = True
+        roll.card = dict(roll.card, revealed=True)
+        roll.reveal_event = append_event(
+            campaign,
+            "roll_revealed",
+            actor,
+            dict(
+                roll.card,
+                revealed_seq=roll.event.seq if roll.event else None,
+                summary=f"The GM reveals a secret roll: {roll.card.get('summary', '')}",
+            ),
+        )
+        roll.save(update_fields=["revealed", "card", "reveal_event"])
+        return roll.reveal_event
+
+
+# --- Assists ------------------------------------------------------------------------
+
+
+def request_assist(
+    campaign_id: int, actor, roller_id: int, helper_id: int, *, structured: bool = False
+) -> AssistRequest:
+    """Ask for (or offer) an Assist: the helper would fund the roller's Advantage (PM-08).
+
+    Whoever controls either character may ask; the GM accepts, declines or calls
+    a test (answer_assist). `structured`: in structured time the Assist is the
+    helper's action for the round (PM-09). The returned request carries the
+    appended event as `.event`.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        _require_d6(campaign)
+        roller = _character(campaign, roller_id)
+        helper = _character(campaign, helper_id)
+        if not (can_control(membership, roller) or can_control(membership, helper)):
+            raise PermissionDenied("Ask for help for your own character, or offer your own.")
+        if roller.pk == helper.pk:
+            raise ServiceError("An Assist comes from another character, not the roller (PM-08).")
+        if roller.in_creation or helper.in_creation:
+            raise ServiceError("No Assists during character creation (PM-12).")
+        if AssistRequest.objects.filter(
+            campaign=campaign,
+            roller=roller,
+            state__in=[AssistRequest.State.REQUESTED, AssistRequest.State.ACCEPTED],
+        ).exists():
+            raise ServiceError(
+                f"{roller.name} already has an Assist open: one Assist per roll (PM-08)."
+            )
+        assist = AssistRequest.objects.create(
+            campaign=campaign,
+            roller=roller,
+            helper=helper,
+            requested_by=actor,
+            structured=bool(structured),
+        )
+        when = " in structured time: it will be the helper's action (PM-09)" if structured else ""
+        assist.event = append_event(
+            campaign,
+            "assist_requested",
+            actor,
+            {
+                "assist_id": assist.pk,
+                "roller": roller.name,
+                "roller_id": roller.pk,
+                "helper": helper.name,
+                "helper_id": helper.pk,
+                "structured": assist.structured,
+                "summary": f"{helper.name} would Assist {roller.name}{when}. The GM decides.",
+            },
+        )
+        return assist
+
+
+ASSIST_ANSWERS = {
+    "accept": "accepts",
+    "decline": "declines",
+    "call_test": "calls a test from the helper for",
+    "test_passed": "records a passed test for",
+    "test_failed": "records a failed test for",
+}
+
+
+def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> AssistRequest:
+    """The GM answers an Assist (PM-08, PM-10).
+
+    accept / decline; call_test accepts it on condition of a test from the
+    helper, whose result the GM then records (test_passed / test_failed): the
+    Momentum is spent only if it passed. The helper's own player may decline
+    (withdraw) too. The returned request carries the appended event as `.event`.
+    """
+    if answer not in ASSIST_ANSWERS:
+        raise ServiceError("Answer accept, decline, call a test, or record its result.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        assist = (
+            AssistRequest.objects.select_related("roller", "helper")
+            .filter(campaign=campaign, pk=assist_id)
+            .first()
+        )
+        if assist is None:
+            raise ServiceError("That Assist is not at this table.")
+        withdraw = answer == "decline" and can_control(membership, assist.helper)
+        if not (membership.is_gm or withdraw):
+            raise PermissionDenied("Only the GM can do that.")
+        if not assist.is_open:
+            raise ServiceError(f"That Assist is already {assist.get_state_display().lower()}.")
+        State = AssistRequest.State
+        if answer == "accept":
+            assist.state = State.ACCEPTED
+        elif answer == "decline":
+            assist.state = State.DECLINED
+        elif answer == "call_test":
+            assist.state, assist.uncertain, assist.test_passed = State.ACCEPTED, True, None
+        else:
+            if not (assist.state == State.ACCEPTED and assist.uncertain):
+                raise ServiceError("Call a test from the helper first (PM-10).")
+            assist.test_passed = answer == "test_passed"
+        assist.save(update_fields=["state", "uncertain", "test_passed"])
+        who = "The GM" if membership.is_gm else assist.helper.name
+        assist.event = append_event(
+            campaign,
+            "assist_answered",
+            actor,
+            {
+                "assist_id": assist.pk,
+                "roller": assist.roller.name,
+                "roller_id": assist.roller_id,
+                "helper": assist.helper.name,
+                "helper_id": assist.helper_id,
+                "answer": answer,
+                "state": assist.state,
+                "summary": f"{who} {ASSIST_ANSWERS[answer]} {assist.helper.name}'s Assist "
+                f"to {assist.roller.name}.",
+            },
+        )
+        return assist
+
+
+# --- Trauma -------------------------------------------------------------------------
+
+
+def record_trauma(
+    campaign_id: int, actor, character_id: int, points: int, *, expected: int | None = None
+) -> TableEvent:
+    """A character suffers trauma: +1 Momentum per point (PM-03), capped at 6 with the
+    loss logged (PM-04); none during character creation (PM-12). GM or the owner."""
+    if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_TRAUMA:
+        raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        _require_d6(campaign)
+        character = _controlled_character(campaign, membership, character_id)
+        _check_seen(character, "momentum", expected)
+        try:
+            _, entries = suffer_trauma(
+                PersonalMomentum(character.momentum, character.name),
+                points,
+                creation=character.in_creation,
+            )
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        changes = [
+            change_pool(campaign, "momentum", e.delta + e.lost, e.reason, character=character)
+            for e in entries
+        ]
+        plural = "s" if points != 1 else ""
+        creation = " (character creation: no Momentum, PM-12)" if character.in_creation else ""
+        return append_event(
+            campaign,
+            "trauma",
+            actor,
+            {
+                "character_id": character.pk,
+                "character": character.name,
+                "points": points,
+                "creation": character.in_creation,
+                "summary": f"{character.name} suffers {points} trauma point{plural}{creation}.",
+            },
+            changes=changes,
+        )

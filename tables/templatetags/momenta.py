@@ -1,0 +1,58 @@
+"""Momenta fragments drawn on the table page for the viewer: the composer, and in
+the GM panel the Assist queue and the GM's Momenta tools.
+
+Each tag renders its partial with the context builder the views use too, so a
+first render and an htmx answer are the same code.
+"""
+
+from django import template
+from django.template.loader import render_to_string
+
+register = template.Library()
+
+
+def _viewer(context):
+    """The page's campaign and membership (gm_panel.html keeps them in `gmp`)."""
+    gmp = context.get("gmp")
+    if isinstance(gmp, dict) and gmp.get("campaign") is not None:
+        return gmp.get("campaign"), gmp.get("membership")
+    return context.get("campaign"), context.get("membership")
+
+
+def _render(context, name: str, build) -> str:
+    campaign, membership = _viewer(context)
+    if campaign is None or membership is None:
+        return ""
+    return render_to_string(
+        f"tables/partials/{name}", build(campaign, membership), request=context.get("request")
+    )
+
+
+@register.simple_tag(takes_context=True)
+def momenta_composer(context) -> str:
+    """tables/partials/composer_momenta.html for the viewer (composer_context)."""
+    from ..composer_momenta import composer_context
+
+    return _render(context, "composer_momenta.html", composer_context)
+
+
+@register.simple_tag(takes_context=True)
+def momenta_assist_queue(context) -> str:
+    """tables/partials/assist_queue.html: open Assists and the GM's answers."""
+    from ..composer_momenta import assist_queue_context
+
+    campaign, membership = _viewer(context)
+    if membership is None or not membership.is_gm:
+        return ""
+    return _render(context, "assist_queue.html", assist_queue_context)
+
+
+@register.simple_tag(takes_context=True)
+def momenta_gm_tools(context) -> str:
+    """tables/partials/gm_momenta_tools.html: roll templates and custom patterns."""
+    from ..composer_momenta import gm_tools_context
+
+    campaign, membership = _viewer(context)
+    if membership is None or not membership.is_gm:
+        return ""
+    return _render(context, "gm_momenta_tools.html", gm_tools_context)

@@ -1,0 +1,233 @@
+"""The GM panel on the table page: Threat, pools, session and scene, contests,
+secret rolls and custom spends. GM only: everyone else gets a 403.
+
+Session start, scene end and pool changes call the services the campaign page
+uses (services.start_session, services.end_scene, services.adjust_pool).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services, services_d20, services_gm
+from .access import campaign_for
+from .forms import PoolAdjustForm
+from .forms_d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
+from .models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
+from .services import ServiceError
+from .views_d20 import back_to_table, campaign_plays_d20, form_errors, respond
+
+PANEL = "tables/partials/gm_panel.html"
+
+
+def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
+    """What gm_panel.html shows; forms given in `extra` (with their errors) win."""
+    campaign.refresh_from_db()
+    pools = services.pools_for(campaign)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": membership.is_gm,
+        "plays_d20": campaign_plays_d20(campaign),
+        "threat_form": ThreatForm(initial={"expected": campaign.threat}),
+        "adjust_form": PoolAdjustForm(campaign=campaign, pools=pools, auto_id="adjust-%s"),
+        "contest_form": ContestForm(campaign=campaign),
+        "spend_form": CustomSpendForm(),
+        "custom_spends": CustomSpend.objects.filter(campaign=campaign),
+        "open_contests": Contest.objects.filter(
+            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
+        ).select_related("opposer", "active"),
+        "secret_tests": D20Test.objects.filter(
+            campaign=campaign, secret=True, revealed=False
+        ).select_related("character"),
+        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
+        "scene": services.current_scene(campaign),
+        "sheet_names": _sheet_names(campaign),
+        "error": "",
+        "notice": "",
+    }
+    context.update(extra)
+    return context
+
+
+def _sheet_names(campaign: Campaign) -> dict:
+    """Attribute and skill names across the campaign, for the contest form's suggestions."""
+    names = {}
+    for key, model in (("attributes", Attribute), ("skills", Skill)):
+        rows = model.objects.filter(character__campaign=campaign)
+        names[key] = sorted(set(rows.values_list("name", flat=True)))
+    return names
+
+
+def _done(request, campaign, membership, *, events=(), error="", notice="", **forms):
+    """Answer a GM panel command: the refreshed panel (htmx) or the table page."""
+    if not request.htmx:
+        return back_to_table(request, campaign, error=error, notice=notice)
+    context = gm_panel_context(campaign, membership, error=error, notice=notice, **forms)
+    return respond(request, membership, PANEL, {"gmp": context}, [e for e in events if e])
+
+
+def _gm(request, pk: int):
+    return campaign_for(request, pk, role="gm")
+
+
+@login_required
+@require_GET
+def gm_panel(request, pk: int):
+    campaign, membership = _gm(request, pk)
+    context = gm_panel_context(campaign, membership)
+    return respond(request, membership, PANEL, {"gmp": context})
+
+
+@login_required
+@require_POST
+def gm_threat(request, pk: int):
+    """MO-13: add to or spend Threat, with a reason."""
+    campaign, membership = _gm(request, pk)
+    form = ThreatForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, membership, error=form_errors(form), threat_form=form)
+    data = form.cleaned_data
+    service = services_gm.add_threat if data["action"] == "add" else services_gm.spend_threat
+    try:
+        event = service(
+            campaign.pk, request.user, data["amount"], data["reason"], expected=data["expected"]
+        )
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error), threat_form=form)
+    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+
+
+@login_required
+@require_POST
+def gm_threat_visible(request, pk: int):
+    """MO-13: show Threat to players, or hide it."""
+    campaign, membership = _gm(request, pk)
+    form = ThreatVisibleForm(request.POST)
+    visible = form.is_valid() and form.cleaned_data["visible"]
+    event = services_gm.set_threat_visible(campaign.pk, request.user, visible)
+    notice = "Players now see Threat." if visible else "Threat is hidden from players."
+    return _done(request, campaign, membership, events=[event], notice=notice)
+
+
+@login_required
+@require_POST
+def gm_pool(request, pk: int):
+    """Change any pool by hand, with a reason (services.adjust_pool)."""
+    campaign, membership = _gm(request, pk)
+    pools = services.pools_for(campaign)
+    form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools, auto_id="adjust-%s")
+    if not form.is_valid():
+        return _done(request, campaign, membership, error=form_errors(form), adjust_form=form)
+    data = form.cleaned_data
+    try:
+        event = services.adjust_pool(
+            campaign.pk,
+            request.user,
+            data["pool"],
+            data["delta"],
+            data["reason"],
+            character_id=data["character"],
+            expected=data["expected"],
+        )
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error), adjust_form=form)
+    return _done(request, campaign, membership, events=[event], notice="Pool changed.")
+
+
+@login_required
+@require_POST
+def gm_session_start(request, pk: int):
+    """A new session (services.start_session)."""
+    campaign, membership = _gm(request, pk)
+    session = services.start_session(campaign.pk, request.user)
+    event = campaign.events.order_by("-seq").first()
+    return _done(request, campaign, membership, events=[event], notice=f"{session} started.")
+
+
+@login_required
+@require_POST
+def gm_scene_end(request, pk: int):
+    """End the scene: the group pool loses 1 (MO-07) (services.end_scene)."""
+    campaign, membership = _gm(request, pk)
+    event = services.end_scene(campaign.pk, request.user)
+    notice = f"Scene {event.payload['number']} ended."
+    return _done(request, campaign, membership, events=[event], notice=notice)
+
+
+@login_required
+@require_POST
+def gm_contest(request, pk: int):
+    """CT-01, CT-02: roll the opposer first; the Difficulty goes to the active character."""
+    campaign, membership = _gm(request, pk)
+    form = ContestForm(request.POST, campaign=campaign)
+    if not form.is_valid():
+        return _done(request, campaign, membership, error=form_errors(form), contest_form=form)
+    data = form.cleaned_data
+    try:
+        contest = services_d20.contest_opposer_roll(
+            campaign.pk,
+            request.user,
+            data["opposer"],
+            data["active"],
+            attribute=data["attribute"],
+            skill=data["skill"],
+            focus=data.get("focus") or "",
+            bought_dice=data["bought_dice"],
+            hindrances=data["hindrances"],
+        )
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error), contest_form=form)
+    event = contest.tests.get(role=D20Test.Role.OPPOSER).event
+    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+
+
+@login_required
+@require_POST
+def gm_contest_cancel(request, pk: int, cid: int):
+    campaign, membership = _gm(request, pk)
+    try:
+        event = services_d20.cancel_contest(campaign.pk, request.user, cid)
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error))
+    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+
+
+@login_required
+@require_POST
+def gm_reveal(request, pk: int, tid: int):
+    """TB-03: show a secret roll to everyone."""
+    campaign, membership = _gm(request, pk)
+    try:
+        event = services_gm.reveal_test(campaign.pk, request.user, tid)
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error))
+    return _done(request, campaign, membership, events=[event], notice="Roll revealed.")
+
+
+@login_required
+@require_POST
+def gm_spend_save(request, pk: int):
+    """MO-14: add a custom Momentum spend."""
+    campaign, membership = _gm(request, pk)
+    form = CustomSpendForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, membership, error=form_errors(form), spend_form=form)
+    try:
+        spend = services_gm.save_custom_spend(campaign.pk, request.user, **form.cleaned_data)
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error), spend_form=form)
+    event = campaign.events.order_by("-seq").first()
+    return _done(request, campaign, membership, events=[event], notice=f"{spend.name} added.")
+
+
+@login_required
+@require_POST
+def gm_spend_delete(request, pk: int, sid: int):
+    campaign, membership = _gm(request, pk)
+    try:
+        event = services_gm.delete_custom_spend(campaign.pk, request.user, sid)
+    except ServiceError as error:
+        return _done(request, campaign, membership, error=str(error))
+    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])

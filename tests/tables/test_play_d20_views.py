@@ -1,0 +1,430 @@
+"""2d20 play over HTTP, as htmx sends it (HX-Request: true): the returned fragments,
+the clear messages for refusals, and the role checks.
+
+Dice are chosen by replacing the engine's default random source with FixedDice.
+"""
+
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+import rules.d20
+from rules.dice import FixedDice
+from tables import services_d20
+from tables.models import Campaign, D20Test, PoolChange, TableEvent
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """dice([faces…]): the next d20s rolled by the server show these faces."""
+
+    def set_faces(faces):
+        source = FixedDice(faces)
+        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
+        return source
+
+    return set_faces
+
+
+def roll_data(character, **overrides):
+    data = {
+        "character": character.pk,
+        "attribute": "Power",
+        "skill": "Communicate",
+        "focus": "",
+        "difficulty": 1,
+        "harder": 0,
+        "easier": 0,
+        "bought_dice": 0,
+        "buy_from_momentum": 0,
+        "bonus_momentum": 0,
+    }
+    data.update(overrides)
+    return data
+
+
+def text(response) -> str:
+    """The response body with HTML entities decoded (don&#x27;t → don't)."""
+    return unescape(response.content.decode())
+
+
+def head(campaign):
+    campaign.refresh_from_db()
+    return campaign.last_seq
+
+
+def pools(campaign):
+    campaign.refresh_from_db()
+    return campaign.group_momentum, campaign.threat
+
+
+def post(client, name, args, data=None):
+    return client.post(reverse(name, args=args), data or {}, **HX)
+
+
+def roll_url(campaign):
+    return reverse("d20_roll", args=[campaign.pk])
+
+
+@pytest.fixture
+def kara_test(d20_campaign, player, kara):
+    """Kara's passed test: 2 and 5 with her Persuasion focus → 4 successes, 1 Momentum."""
+    return services_d20.roll_d20_test(
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        attribute="Power",
+        skill="Communicate",
+        focus="Persuasion",
+        difficulty=3,
+        rng=FixedDice([2, 5]),
+    )
+
+
+# --- the composer and the odds (T-05) --------------------------------------------------------
+
+
+def test_t_05_odds_preview_shows_pass_momentum_and_complication_chances(
+    client_for, d20_campaign, kara
+):
+    url = reverse("d20_odds", args=[d20_campaign.pk])
+    response = client_for("player").get(url, roll_data(kara), **HX)
+    assert response.status_code == 200
+    html = text(response)
+    assert 'id="d20-odds"' in html
+    assert "Target <strong>13</strong>" in html
+    assert "87.8%" in html  # 1 − (7/20)²
+    assert "0.52" in html  # expected Momentum
+    assert "9.8%" in html  # 1 − (19/20)²
+
+
+def test_mo_08_odds_preview_shows_the_cost_split(client_for, d20_campaign, kara):
+    url = reverse("d20_odds", args=[d20_campaign.pk])
+    data = roll_data(kara, bought_dice=2, buy_from_momentum=1)
+    html = text(client_for("player").get(url, data, **HX))
+    assert "Bought dice cost 3: 1 from group Momentum, 2 added to Threat" in html
+    html = text(client_for("player").get(url, roll_data(kara, bought_dice=4), **HX))
+    assert "At most 3 bonus d20s may be bought for one test." in html
+
+
+def test_composer_is_on_the_table_page_with_the_target_and_npcs_for_gms(
+    client_for, d20_campaign, kara, marcus
+):
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    assert 'id="d20-composer"' in page and "Target <strong>13</strong>" in page
+    assert "Marcus (NPC)</option>" not in page
+    page = text(client_for("gm").get(reverse("table", args=[d20_campaign.pk])))
+    assert "Marcus (NPC)</option>" in page and 'name="secret"' in page
+
+
+def test_composer_redraws_for_another_character(client_for, d20_campaign, kara, marcus):
+    marcus.attributes.create(name="Cunning", value=9)
+    marcus.skills.create(name="Deceive", value=4)
+    url = reverse("d20_composer", args=[d20_campaign.pk])
+    html = text(client_for("gm").get(url, {"character": marcus.pk}, **HX))
+    assert 'id="d20-play"' in html and "Cunning 9" in html and "Power 7" not in html
+
+
+# --- rolling ------------------------------------------------------------------------------
+
+
+def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
+    client_for, d20_campaign, kara, dice
+):
+    dice([2, 5])
+    seq = head(d20_campaign)
+    response = client_for("player").post(
+        roll_url(d20_campaign), roll_data(kara, focus="Persuasion", difficulty=3), **HX
+    )
+    assert response.status_code == 200
+    html = text(response)
+    assert html.lstrip().startswith('<section id="d20-play"')
+    assert 'id="spend-panel"' in html and "4 successes" in html
+    assert "Kara</strong> has <strong>1</strong> Momentum" in html
+    assert 'hx-swap-oob="afterbegin:#roll-log"' in html and f'id="event-{seq + 1}"' in html
+    event = TableEvent.objects.get(campaign=d20_campaign, seq=seq + 1)
+    assert (event.kind, event.audience) == ("d20_test", "all")
+
+
+def test_roll_without_htmx_goes_back_to_the_table(client_for, d20_campaign, kara, dice):
+    dice([2, 5])
+    response = client_for("player").post(roll_url(d20_campaign), roll_data(kara))
+    assert response.status_code == 302 and response.url == reverse("table", args=[d20_campaign.pk])
+    assert D20Test.objects.count() == 1
+
+
+def test_mo_08_buying_dice_through_the_composer_splits_the_cost(
+    client_for, d20_campaign, kara, dice
+):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=2, threat=1)
+    dice([20, 20, 20, 20])
+    response = client_for("player").post(
+        roll_url(d20_campaign),
+        roll_data(kara, bought_dice=2, buy_from_momentum=2, expected_momentum=2),
+        **HX,
+    )
+    assert response.status_code == 200
+    assert pools(d20_campaign) == (0, 2)
+    event = D20Test.objects.get().event
+    assert [(c.pool, c.delta) for c in PoolChange.objects.filter(event=event).order_by("id")] == [
+        ("group_momentum", -2),
+        ("threat", 1),
+    ]
+
+
+def test_mo_08_a_fourth_die_gets_a_clear_message_and_changes_nothing(
+    client_for, d20_campaign, kara, dice
+):
+    dice([1] * 6)
+    seq = head(d20_campaign)
+    response = client_for("player").post(
+        roll_url(d20_campaign), roll_data(kara, bought_dice=4), **HX
+    )
+    html = text(response)
+    assert response.status_code == 200
+    assert 'role="alert">At most 3 bonus d20s may be bought for one test.' in html
+    assert head(d20_campaign) == seq and not D20Test.objects.exists()
+
+
+def test_mo_08_stale_composer_gets_a_clear_message_and_changes_nothing(
+    client_for, d20_campaign, kara, dice
+):
+    """The pool changed since the composer was drawn (someone spent meanwhile)."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
+    dice([1, 1, 1])
+    seq = head(d20_campaign)
+    response = client_for("player").post(
+        roll_url(d20_campaign),
+        roll_data(kara, bought_dice=1, buy_from_momentum=1, expected_momentum=3),
+        **HX,
+    )
+    html = text(response)
+    assert "Group Momentum changed to 1 since your page was drawn" in html
+    assert head(d20_campaign) == seq and pools(d20_campaign) == (1, 0)
+    # The redrawn composer now carries the current pool, so a resubmit works.
+    assert 'name="expected_momentum" value="1"' in html
+
+
+def test_a_roll_on_someone_elses_character_is_refused_with_a_message(
+    client_for, d20_campaign, kara, dice
+):
+    dice([1, 1])
+    seq = head(d20_campaign)
+    response = client_for("player2").post(roll_url(d20_campaign), roll_data(kara), **HX)
+    assert response.status_code == 200
+    assert "That character is not yours to roll for." in text(response)
+    assert head(d20_campaign) == seq
+
+
+def test_bad_input_gets_a_clear_message(client_for, d20_campaign, kara, dice):
+    dice([1, 1])
+    response = client_for("player").post(
+        roll_url(d20_campaign), roll_data(kara, difficulty=9, skill="Fight"), **HX
+    )
+    html = text(response)
+    assert 'role="alert"' in html and "less than or equal to 5" in html
+    assert not D20Test.objects.exists()
+
+
+@pytest.mark.parametrize("role, status", [("observer", 403), ("outsider", 403)])
+def test_observers_and_outsiders_cannot_roll(client_for, d20_campaign, kara, role, status):
+    response = client_for(role).post(roll_url(d20_campaign), roll_data(kara), **HX)
+    assert response.status_code == status
+    assert not D20Test.objects.exists()
+
+
+def test_anonymous_is_sent_to_log_in(client_for, d20_campaign, kara):
+    response = client_for("anonymous").post(roll_url(d20_campaign), roll_data(kara), **HX)
+    assert response.status_code == 302 and "/login/" in response.url
+    response = client_for("anonymous").get(reverse("d20_odds", args=[d20_campaign.pk]))
+    assert response.status_code == 302
+
+
+def test_observer_and_outsider_cannot_preview_odds(client_for, d20_campaign, kara):
+    url = reverse("d20_odds", args=[d20_campaign.pk])
+    assert client_for("observer").get(url, roll_data(kara)).status_code == 403
+    assert client_for("outsider").get(url, roll_data(kara)).status_code == 403
+
+
+# --- the spend panel ------------------------------------------------------------------------
+
+
+def test_mo_11_spend_a_question_then_gm_refunds_you_dont_know(client_for, d20_campaign, kara_test):
+    args = [d20_campaign.pk, kara_test.pk]
+    response = post(
+        client_for("player"),
+        "d20_spend",
+        args,
+        {"kind": "obtain_information", "note": "Is he here to kill someone?", "to_threat": 0},
+    )
+    html = text(response)
+    assert response.status_code == 200 and 'id="spend-panel"' in html
+    assert "Obtain Information (1: 1 roll) “Is he here to kill someone?”" in html
+    assert 'data-kind="d20_spend"' in html  # the log entry rides along
+    # The player sees no GM buttons; the GM does.
+    assert "You don't know" not in html
+    gm_html = text(client_for("gm").get(reverse("d20_panel", args=args), **HX))
+    assert "“You don't know”: refund" in gm_html and "Veto" in gm_html
+    # A player cannot refund or veto.
+    assert post(client_for("player"), "d20_refund", args + [0]).status_code == 403
+    assert post(client_for("player"), "d20_veto", args + [0]).status_code == 403
+    response = post(client_for("gm"), "d20_refund", args + [0])
+    assert "refunded: the answer was “you don't know” (MO-11)" in text(response)
+    kara_test.refresh_from_db()
+    assert kara_test.ledger["roll_momentum"] == 1
+
+
+def test_mo_02_spending_momentum_that_is_not_there_gets_a_message(
+    client_for, d20_campaign, kara_test
+):
+    args = [d20_campaign.pk, kara_test.pk]
+    seq = head(d20_campaign)
+    response = post(
+        client_for("player"), "d20_spend", args, {"kind": "create_trait", "to_threat": 0}
+    )
+    html = text(response)
+    assert (
+        'role="alert"' in html
+        and "The group Momentum pool holds 0; this needs 1. Nothing was spent." in html
+    )
+    assert head(d20_campaign) == seq
+
+
+def test_mo_02_stale_spend_panel_gets_a_message_and_changes_nothing(
+    client_for, d20_campaign, kara_test
+):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=4)
+    args = [d20_campaign.pk, kara_test.pk]
+    seq = head(d20_campaign)
+    response = post(
+        client_for("player"),
+        "d20_spend",
+        args,
+        {"kind": "create_trait", "to_threat": 0, "expected_momentum": 2},
+    )
+    html = text(response)
+    assert "Group Momentum changed to 4 since your page was drawn" in html
+    assert head(d20_campaign) == seq and pools(d20_campaign) == (4, 0)
+    # The redrawn panel carries the pool as it is now.
+    assert 'name="expected_momentum" value="4"' in html
+
+
+def test_mo_12_gm_vetoes_a_spend_through_the_panel(client_for, d20_campaign, kara_test):
+    args = [d20_campaign.pk, kara_test.pk]
+    post(client_for("player"), "d20_spend", args, {"kind": "obtain_information"})
+    response = post(client_for("gm"), "d20_veto", args + [0], {"reason": "Off topic"})
+    assert "vetoed by the GM: Off topic (MO-12)" in text(response)
+
+
+def test_another_player_sees_the_panel_without_controls(client_for, d20_campaign, kara_test):
+    url = reverse("d20_panel", args=[d20_campaign.pk, kara_test.pk])
+    html = text(client_for("player2").get(url, **HX))
+    assert "4 successes" in html and 'name="kind"' not in html and ">Done<" not in html
+    html = text(client_for("observer").get(url, **HX))
+    assert "4 successes" in html and 'name="kind"' not in html
+    assert client_for("outsider").get(url, **HX).status_code == 403
+    response = post(client_for("player2"), "d20_spend", [d20_campaign.pk, kara_test.pk],
+                    {"kind": "obtain_information"})  # fmt: skip
+    assert response.status_code == 403
+
+
+def test_t_04_determination_reroll_through_the_panel(client_for, d20_campaign, kara, dice, player):
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        difficulty=2, rng=FixedDice([4, 19]),
+    )  # fmt: skip
+    args = [d20_campaign.pk, test.pk]
+    html = text(client_for("player").get(reverse("d20_panel", args=args), **HX))
+    assert "needs the GM's leave" in html
+    html = text(post(client_for("gm"), "d20_permit", args))
+    assert "Allow Determination" not in html and "Reroll (1 Determination)" in html
+    assert post(client_for("player"), "d20_permit", args).status_code == 403
+    html = text(client_for("player").get(reverse("d20_panel", args=args), **HX))
+    assert 'name="dice" value="1"' in html
+    dice([1])
+    response = post(client_for("player"), "d20_reroll", args, {"dice": [1]})
+    html = text(response)
+    assert "3 successes" in html and 'data-kind="d20_reroll"' in html
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    response = post(client_for("player"), "d20_reroll", args, {})
+    assert "Choose which of your dice to reroll." in text(response)
+
+
+def test_mo_04_done_saves_and_reports_what_was_lost(client_for, d20_campaign, kara, player):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=5)
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        difficulty=1, rng=FixedDice([1, 1]),
+    )  # fmt: skip
+    response = post(client_for("player"), "d20_resolve", [d20_campaign.pk, test.pk])
+    html = text(response)
+    assert "1 saved to the group pool; 2 lost (pool full)" in html
+    assert 'data-kind="d20_resolved"' in html and "Lost: 2 (2 over the pool" in html
+    assert pools(d20_campaign) == (6, 0)
+    response = post(client_for("player"), "d20_resolve", [d20_campaign.pk, test.pk])
+    assert "already been resolved" in text(response)
+
+
+def test_tb_03_players_cannot_open_a_secret_test(client_for, d20_campaign, gm, marcus):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, gm, marcus.pk, attribute="Power", skill="Communicate",
+        secret=True, rng=FixedDice([3, 4]),
+    )  # fmt: skip
+    url = reverse("d20_panel", args=[d20_campaign.pk, test.pk])
+    assert client_for("player").get(url, **HX).status_code == 404
+    assert client_for("gm").get(url, **HX).status_code == 200
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    assert "d20_test" not in page
+    page = text(client_for("gm").get(reverse("table", args=[d20_campaign.pk])))
+    assert 'data-kind="d20_test"' in page and "GM only" in page
+
+
+def test_tb_03_gm_rolls_secretly_from_the_composer(client_for, d20_campaign, marcus, dice):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    dice([3, 4])
+    data = roll_data(marcus, secret="on")
+    response = client_for("gm").post(roll_url(d20_campaign), data, **HX)
+    assert response.status_code == 200
+    test = D20Test.objects.get()
+    assert test.secret and test.event.audience == "gm"
+
+
+def test_tb_03_a_players_secret_flag_is_ignored(client_for, d20_campaign, kara, dice):
+    """Players have no secret field: a hand-made one changes nothing."""
+    dice([3, 4])
+    client_for("player").post(roll_url(d20_campaign), roll_data(kara, secret="on"), **HX)
+    test = D20Test.objects.get()
+    assert not test.secret and test.event.audience == "all"
+
+
+def test_ct_04_the_opposers_momentum_is_on_the_gms_panel_not_the_players(
+    client_for, d20_campaign, gm, player, kara, marcus
+):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    contest = services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate",
+        rng=FixedDice([1, 2]),
+    )  # fmt: skip
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        contest_id=contest.pk, rng=FixedDice([12, 18]),
+    )  # fmt: skip
+    panel_url = reverse("d20_panel", args=[d20_campaign.pk, test.pk])
+    gm_html = text(client_for("gm").get(panel_url, **HX))
+    assert "Marcus gains 2 Momentum and may spend it at once (CT-04)" in gm_html
+    assert 'name="kind"' in gm_html and "2 unspent goes to Threat (CT-R1)" in gm_html
+    assert 'name="to_threat"' not in gm_html  # a GM character pays no costs in Threat
+    player_html = text(client_for("player").get(panel_url, **HX))
+    assert "Marcus gains 2 Momentum" in player_html
+    assert 'name="kind"' not in player_html and ">Done<" not in player_html
+    response = post(client_for("gm"), "d20_resolve", [d20_campaign.pk, test.pk])
+    assert "Marcus wins the contest" in text(response)
+    assert pools(d20_campaign) == (0, 2)

@@ -1,0 +1,464 @@
+"""Momenta play over HTTP, as htmx sends it (HX-Request: true): fragments in, fragments out.
+
+Production dice come from the system CSPRNG (TB-02); here the services' source
+is swapped for FixedDice so each test knows its faces.
+"""
+
+import pytest
+from django.urls import reverse
+
+from rules.dice import FixedDice
+from tables import services
+from tables import services_momenta as momenta
+from tables.models import Character, PoolChange, TableEvent
+from tables.models_momenta import AssistRequest, MomentaRoll
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+# The GM panel's Momenta parts: htmx names the element it will swap.
+GM_TOOLS = HX | {"HTTP_HX_TARGET": "momenta-gm-tools"}
+QUEUE = HX | {"HTTP_HX_TARGET": "momenta-assist-queue"}
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """dice([5, 5, 1, 2]): the next rolls show these faces."""
+
+    def load(faces):
+        source = FixedDice(faces)
+        monkeypatch.setattr(momenta, "system_random", lambda: source)
+        return source
+
+    return load
+
+
+@pytest.fixture
+def table(momenta_campaign, hero, sidekick, gm):
+    services.start_session(momenta_campaign.pk, gm)
+    return momenta_campaign
+
+
+def url(name, campaign, *args):
+    return reverse(name, args=[campaign.pk, *args])
+
+
+def roll_data(character, **extra):
+    data = {
+        "character": character.pk,
+        "attribute": "WITS",
+        "kind": "action",
+        "play": "narrative",
+        "template": "",
+        "modifiers": "",
+        "thread": "",
+        "assist": "",
+        "expected_momentum": character.momentum,
+        "expected_resolve": character.resolve,
+    }
+    data.update(extra)
+    return data
+
+
+def state(campaign):
+    return (
+        TableEvent.objects.filter(campaign=campaign).count(),
+        PoolChange.objects.count(),
+        MomentaRoll.objects.count(),
+        list(Character.objects.order_by("pk").values_list("momentum", "resolve")),
+    )
+
+
+# --- The page and the composer ----------------------------------------------------------
+
+
+def test_the_table_page_draws_the_momenta_composer_with_its_odds(table, client_for):
+    page = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="composer"' in page and "Roll the dice" in page
+    assert f'hx-get="/campaigns/{table.pk}/momenta/odds/"' in page
+    assert 'hx-trigger="change, input delay:150ms"' in page
+    # D6-12: GRIT 3d (the first attribute): 30% / 44% / 22% / 4%, with exact fractions.
+    for text in ("30%", "8/27", "44%", "4/9", "22%", "2/9", "4%", "1/27"):
+        assert text in page
+    assert "Ash" in page and "Bo" not in page.split('id="momenta-roll"')[1].split("</select>")[0]
+
+
+def test_observers_see_no_composer_controls(table, client_for):
+    page = client_for("observer").get(reverse("table", args=[table.pk])).content.decode()
+    assert "Observers watch the table" in page and "Roll the dice" not in page
+
+
+def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero):
+    response = client_for("player").get(
+        url("momenta_composer", table), {"character": hero.pk, "attribute": "LUCK"}, **HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "Luck roll (D6-11)" in html
+    assert 'name="modifiers"' not in html and "<strong>2d</strong>" in html
+
+
+def test_the_gm_composer_has_opposition_and_secret_fields(table, client_for):
+    page = client_for("gm").get(reverse("table", args=[table.pk])).content.decode()
+    assert 'name="opposition_pool"' in page and 'name="secret"' in page
+    player_page = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    assert 'name="opposition_pool"' not in player_page and 'name="secret"' not in player_page
+
+
+# --- Odds preview ------------------------------------------------------------------------------
+
+
+def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero):
+    response = client_for("player").get(
+        url("momenta_odds", table), roll_data(hero, advantage_sources="boon"), **HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<strong>5d</strong>" in html  # WITS 4 + Advantage
+    assert "13%" in html and "32/243" in html  # band 0 of 5d6 (D6-12)
+    assert "a Double" in html and "Extra Success" in html  # PAT-10
+    assert "costs 1 Momentum (PM-05): Ash pays, 3 → 2" in html
+
+
+def test_odds_preview_against_an_opposition_pool(table, client_for, hero):
+    html = (
+        client_for("gm")
+        .get(url("momenta_odds", table), roll_data(hero, opposition_pool=2), **HX)
+        .content.decode()
+    )
+    assert "against an opposition roll of 2d" in html
+
+
+def test_odds_preview_says_why_a_roll_cannot_be_made(table, client_for, hero):
+    html = (
+        client_for("player")
+        .get(url("momenta_odds", table), roll_data(hero, modifiers="lots"), **HX)
+        .content.decode()
+    )
+    assert "Write dice modifiers like +1 or -2" in html
+
+
+# --- Rolling --------------------------------------------------------------------------------
+
+
+def test_a_roll_answers_with_the_composer_the_card_and_the_pools(table, client_for, hero, dice):
+    dice([5, 5, 2, 3, 1])
+    response = client_for("player").post(
+        url("momenta_roll", table), roll_data(hero, advantage_sources="boon"), **HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="composer"')
+    assert 'hx-swap-oob="afterbegin:#roll-log"' in html and 'data-kind="momenta_roll"' in html
+    assert html.count('class="die die--hit"') >= 2  # the two 5s, marked
+    assert "Advantage from a Boon, 1 Momentum paid by Ash." in html
+    assert f'id="character-{hero.pk}" data-character-id="{hero.pk}" hx-swap-oob="true"' in html
+    # The allocation chooser: every legal allocation, the best pre-selected (PAT-09).
+    assert 'value="Extra Success:5" checked' in html and 'value=""' in html
+    hero.refresh_from_db()
+    assert hero.momentum == 2
+
+
+def test_the_redrawn_composer_carries_the_new_pools(table, client_for, hero, dice):
+    """After a roll the form shows the pools as they are now, so the next roll is not stale."""
+    dice([1, 2, 3, 4, 1, 2, 3])
+    client = client_for("player")
+    html = client.post(
+        url("momenta_roll", table), roll_data(hero, advantage_sources="boon"), **HX
+    ).content.decode()
+    assert 'name="expected_momentum" value="2"' in html
+    data = roll_data(hero, expected_momentum=2, attribute="GRIT", disadvantage="on")
+    html = client.post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html and 'name="expected_momentum" value="3"' in html
+    assert MomentaRoll.objects.count() == 2
+
+
+def test_choosing_patterns_applies_them(table, client_for, hero, dice):
+    dice([5, 5, 2, 3])
+    client_for("player").post(url("momenta_roll", table), roll_data(hero), **HX)
+    made = MomentaRoll.objects.get()
+    response = client_for("player").post(
+        url("momenta_allocate", table, made.pk), {"allocation": "Extra Success:5"}, **HX
+    )
+    html = response.content.decode()
+    assert 'data-kind="momenta_patterns"' in html and "Success with a Bonus" in html
+    assert 'id="chooser-' not in html
+    assert MomentaRoll.objects.get().state == MomentaRoll.State.RESOLVED
+
+
+def test_effortless_gives_resolve_back_to_the_chosen_ally(
+    table, client_for, gm, hero, sidekick, player2, dice
+):
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    dice([2, 2, 2, 5, 1])
+    data = roll_data(hero, assist=assist.pk, **{f"resolve_{sidekick.pk}": 1})
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert "Effortless: spent Resolve goes back to" in html
+    made = MomentaRoll.objects.get()
+    client_for("player").post(
+        url("momenta_allocate", table, made.pk),
+        {"allocation": "Effortless:2", "refund_to": sidekick.pk},
+        **HX,
+    )
+    sidekick.refresh_from_db()
+    assert (sidekick.momentum, sidekick.resolve) == (2, 2)
+
+
+def test_an_illegal_allocation_is_refused_with_a_message(table, client_for, hero, dice):
+    dice([5, 5, 2, 3])
+    client = client_for("player")
+    client.post(url("momenta_roll", table), roll_data(hero), **HX)
+    made = MomentaRoll.objects.get()
+    before = state(table)
+    html = client.post(
+        url("momenta_allocate", table, made.pk),
+        {"allocation": "Extra Success:5|Extra Success:5"},
+        **HX,
+    ).content.decode()
+    assert "each die may serve only one pattern" in html and 'role="alert"' in html
+    html = client.post(
+        url("momenta_allocate", table, made.pk), {"allocation": "nonsense"}, **HX
+    ).content.decode()
+    assert "Choose one of the listed allocations." in html
+    assert state(table) == before
+
+
+def test_spending_resolve_that_is_not_there_changes_nothing(table, client_for, hero):
+    before = state(table)
+    response = client_for("player").post(
+        url("momenta_roll", table), roll_data(hero, **{f"resolve_{hero.pk}": 5}), **HX
+    )
+    assert response.status_code == 200
+    assert "Ash has 3 Resolve and cannot spend 5" in response.content.decode()
+    assert state(table) == before
+
+
+def test_an_assist_from_a_helper_without_momentum_changes_nothing(
+    table, client_for, gm, player2, hero, sidekick
+):
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    services.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=sidekick.pk)
+    before = state(table)
+    html = (
+        client_for("player")
+        .post(url("momenta_roll", table), roll_data(hero, assist=assist.pk), **HX)
+        .content.decode()
+    )
+    assert "Bo has no Momentum to lend (PM-08)" in html
+    assert state(table) == before
+
+
+def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
+    data = roll_data(hero, advantage_sources="boon")  # drawn while Ash had 3
+    services.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    before = state(table)
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert "Ash&#x27;s Momentum changed to 2 since your page was drawn" in html
+    assert 'name="expected_momentum" value="2"' in html  # redrawn with the new value
+    assert state(table) == before
+
+
+def test_bad_form_input_is_shown_in_the_composer(table, client_for, hero):
+    before = state(table)
+    html = (
+        client_for("player")
+        .post(url("momenta_roll", table), roll_data(hero, attribute="CHARM"), **HX)
+        .content.decode()
+    )
+    assert "Select a valid choice" in html and state(table) == before
+
+
+# --- Who may do what ---------------------------------------------------------------------------
+
+
+def test_rolling_someone_elses_character_is_forbidden(table, client_for, hero):
+    before = state(table)
+    response = client_for("player2").post(url("momenta_roll", table), roll_data(hero), **HX)
+    assert response.status_code == 403 and state(table) == before
+
+
+@pytest.mark.parametrize("role", ["observer", "outsider"])
+def test_observers_and_outsiders_cannot_roll(table, client_for, hero, role):
+    before = state(table)
+    response = client_for(role).post(url("momenta_roll", table), roll_data(hero), **HX)
+    assert response.status_code == 403 and state(table) == before
+
+
+def test_anonymous_visitors_are_sent_to_log_in(table, client_for, hero):
+    response = client_for("anonymous").post(url("momenta_roll", table), roll_data(hero), **HX)
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    assert client_for("anonymous").get(url("momenta_odds", table)).status_code == 302
+
+
+def test_a_player_cannot_set_the_opposition(table, client_for, hero):
+    """The GM-only fields are not part of a player's form: they are ignored."""
+    client_for("player").post(
+        url("momenta_roll", table), roll_data(hero, opposition_successes=3, secret="on"), **HX
+    )
+    made = MomentaRoll.objects.get()
+    assert made.spec["opposition_successes"] is None and made.secret is False
+
+
+def test_without_htmx_the_roll_redirects_to_the_table(table, client_for, hero):
+    response = client_for("player").post(url("momenta_roll", table), roll_data(hero))
+    assert response.status_code == 302 and response["Location"] == reverse("table", args=[table.pk])
+    assert MomentaRoll.objects.count() == 1
+
+
+# --- Secret rolls (TB-03) -------------------------------------------------------------------
+
+
+def test_tb_03_a_secret_roll_is_shown_to_players_only_once_revealed(
+    table, client_for, gm, hero, dice
+):
+    dice([1, 2, 3, 4])
+    gm_client = client_for("gm")
+    html = gm_client.post(
+        url("momenta_roll", table), roll_data(hero, secret="on"), **HX
+    ).content.decode()
+    assert "Reveal to the table" in html
+    made = MomentaRoll.objects.get()
+    table_url = reverse("table", args=[table.pk])
+    player_page = client_for("player").get(table_url).content.decode()
+    assert f'id="event-{made.event.seq}"' not in player_page
+    assert f'id="event-{made.event.seq}"' in gm_client.get(table_url).content.decode()
+    assert client_for("player").post(url("momenta_reveal", table, made.pk), **HX).status_code == 403
+    html = gm_client.post(url("momenta_reveal", table, made.pk), **HX).content.decode()
+    assert 'data-kind="roll_revealed"' in html
+    player_page = client_for("player").get(table_url).content.decode()
+    assert "now shown to everyone" in player_page and "Setback" in player_page
+
+
+# --- Assists and trauma -----------------------------------------------------------------------
+
+
+def test_an_assist_asked_accepted_and_used_over_http(table, client_for, hero, sidekick, dice):
+    html = (
+        client_for("player2")
+        .post(
+            url("momenta_assist_request", table), {"roller": hero.pk, "helper": sidekick.pk}, **HX
+        )
+        .content.decode()
+    )
+    assert 'data-kind="assist_requested"' in html and "Bo would Assist Ash" in html
+    assist = AssistRequest.objects.get()
+    gm_page = client_for("gm").get(reverse("table", args=[table.pk])).content.decode()
+    assert url("momenta_assist_answer", table, assist.pk) in gm_page
+    html = (
+        client_for("gm")
+        .post(url("momenta_assist_answer", table, assist.pk), {"answer": "accept"}, **QUEUE)
+        .content.decode()
+    )
+    assert html.lstrip().startswith('<details class="gm-section" id="momenta-assist-queue"')
+    assert "Bo → Ash: Accepted" in html
+    assert "The GM accepts Bo&#x27;s Assist to Ash." in html
+    assert (
+        client_for("player")
+        .post(url("momenta_assist_answer", table, assist.pk), {"answer": "accept"}, **HX)
+        .status_code
+        == 403
+    )
+    dice([1, 2, 3, 4, 6])
+    html = (
+        client_for("player")
+        .post(url("momenta_roll", table), roll_data(hero, assist=assist.pk), **HX)
+        .content.decode()
+    )
+    assert "Advantage from Bo&#x27;s Assist, paid by Bo." in html
+
+
+def test_trauma_over_http_logs_what_the_cap_swallowed(table, client_for, hero):
+    html = (
+        client_for("gm")
+        .post(url("momenta_trauma", table), {"character": hero.pk, "points": 5}, **HX)
+        .content.decode()
+    )
+    assert 'data-kind="trauma"' in html and "(2 lost)" in html
+    assert (
+        client_for("player2")
+        .post(url("momenta_trauma", table), {"character": hero.pk, "points": 1}, **HX)
+        .status_code
+        == 403
+    )
+
+
+# --- GM tools ------------------------------------------------------------------------------
+
+
+def test_the_gm_saves_a_roll_template_and_bad_input_is_explained(table, client_for):
+    data = {
+        "name": "Sneak",
+        "band_0": "Seen",
+        "band_1": "Noticed",
+        "band_2": "Unseen",
+        "band_3": "Ghost",
+        "damage": "1 2",
+        "harm": "damage",
+        "overflow_damage": 0,
+        "rounding": "down",
+    }
+    client = client_for("gm")
+    html = client.post(url("momenta_template_save", table), data, **GM_TOOLS).content.decode()
+    assert "Harm per band: give 4 whole numbers" in html
+    html = client.post(
+        url("momenta_template_save", table), data | {"damage": ""}, **GM_TOOLS
+    ).content.decode()
+    assert html.lstrip().startswith('<div id="momenta-gm-tools"')
+    assert "Roll template saved." in html and "Sneak" in html
+    assert (
+        client_for("player").post(url("momenta_template_save", table), data, **GM_TOOLS).status_code
+        == 403
+    )
+
+
+def test_the_gm_adds_a_custom_pattern(table, client_for):
+    data = {
+        "name": "Lucky Streak",
+        "kind": "quad",
+        "effect": "text",
+        "amount": 1,
+        "roll_kinds": ["action", "luck"],
+        "play": ["narrative"],
+        "min_effective_successes": 1,
+        "description": "Find a clue",
+        "active": "on",
+    }
+    html = (
+        client_for("gm").post(url("momenta_pattern_save", table), data, **GM_TOOLS).content.decode()
+    )
+    assert "Pattern saved." in html and 'data-kind="custom_pattern_saved"' in html
+    html = (
+        client_for("gm")
+        .post(url("momenta_pattern_save", table), data | {"name": "Solid Hit"}, **GM_TOOLS)
+        .content.decode()
+    )
+    assert "every character has" in html
+
+
+def test_the_gm_panel_holds_the_momenta_tools_and_the_assist_queue(
+    table, client_for, player2, hero, sidekick
+):
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    table_url = reverse("table", args=[table.pk])
+    gm_page = client_for("gm").get(table_url).content.decode()
+    assert 'id="momenta-gm-tools"' in gm_page and "Attack (strain)" in gm_page
+    assert 'id="momenta-assist-queue"' in gm_page and f'id="assist-{assist.pk}"' in gm_page
+    player_page = client_for("player").get(table_url).content.decode()
+    assert 'id="momenta-gm-tools"' not in player_page
+    assert 'id="momenta-assist-queue"' not in player_page
+    # The helper's player sees the Assist in the composer and may withdraw it.
+    helper_page = client_for("player2").get(table_url).content.decode()
+    assert f'id="assist-{assist.pk}"' in helper_page and "Withdraw" in helper_page
+
+
+def test_tb_03_the_gm_panel_lists_secret_rolls_to_reveal(table, client_for, gm, hero, dice):
+    dice([1, 2, 3, 4])
+    client = client_for("gm")
+    client.post(url("momenta_roll", table), roll_data(hero, secret="on"), **HX)
+    made = MomentaRoll.objects.get()
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="momenta-secret-rolls"' in page
+    html = client.post(url("momenta_reveal", table, made.pk), **GM_TOOLS).content.decode()
+    assert html.lstrip().startswith('<div id="momenta-gm-tools"')
+    assert 'id="momenta-secret-rolls"' not in html and 'data-kind="roll_revealed"' in html
