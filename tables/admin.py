@@ -8,6 +8,9 @@ from .models import (
     Attribute,
     Campaign,
     Character,
+    Contest,
+    CustomSpend,
+    D20Test,
     Membership,
     PlaySession,
     PoolChange,
@@ -16,6 +19,7 @@ from .models import (
     TableEvent,
     Trait,
 )
+from .models_momenta import AssistRequest, CustomPattern, MomentaRoll, RollTemplate
 
 
 class MembershipInline(admin.TabularInline):
@@ -151,3 +155,78 @@ class PoolChangeAdmin(admin.ModelAdmin):
     list_display = ["event", "campaign", "character", "pool", "delta", "after", "lost", "reason"]
     list_filter = ["pool", "campaign"]
     search_fields = ["reason", "character__name", "campaign__name"]
+
+
+# --- Play records: Momenta (models_momenta.py) -----------------------------------
+
+
+@admin.register(RollTemplate)
+class RollTemplateAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "campaign_labels", "position"]
+    list_filter = ["campaign_labels", "campaign"]
+    search_fields = ["name", "campaign__name"]
+
+
+@admin.register(CustomPattern)
+class CustomPatternAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "active"]
+    list_filter = ["active", "campaign"]
+    search_fields = ["name", "campaign__name"]
+
+
+@admin.register(AssistRequest)
+class AssistRequestAdmin(admin.ModelAdmin):
+    list_display = [
+        "helper",
+        "roller",
+        "campaign",
+        "state",
+        "structured",
+        "uncertain",
+        "created_at",
+    ]
+    list_filter = ["state", "structured", "uncertain", "campaign"]
+    search_fields = ["helper__name", "roller__name", "campaign__name"]
+    list_select_related = ["helper", "roller", "campaign"]
+    raw_id_fields = ["roller", "helper", "requested_by"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(MomentaRoll)
+class MomentaRollAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "character", "actor", "state", "secret", "revealed"]
+    list_filter = ["state", "secret", "revealed", "campaign"]
+    search_fields = ["character__name", "campaign__name", "actor__username"]
+    list_select_related = ["campaign", "character", "actor"]
+    raw_id_fields = ["character", "actor", "event", "patterns_event", "reveal_event", "assist"]
+    readonly_fields = ["created_at"]
+
+
+# --- Play records: 2d20 (models_d20.py) ---------------------------------------------
+
+
+@admin.register(D20Test)
+class D20TestAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "character", "role", "state", "secret", "revealed"]
+    list_filter = ["state", "role", "secret", "revealed", "campaign"]
+    search_fields = ["character__name", "campaign__name", "actor__username"]
+    list_select_related = ["campaign", "character"]
+    raw_id_fields = ["character", "actor", "event", "contest"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(Contest)
+class ContestAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "difficulty", "hindrances", "state", "active_won"]
+    list_filter = ["state", "campaign"]
+    search_fields = ["opposer__name", "active__name", "campaign__name"]
+    list_select_related = ["campaign", "opposer", "active"]
+    raw_id_fields = ["opposer", "active", "actor"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(CustomSpend)
+class CustomSpendAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "cost", "repeatable"]
+    list_filter = ["repeatable", "campaign"]
+    search_fields = ["name", "description", "campaign__name"]

@@ -353,3 +353,14 @@ class PoolAdjustForm(forms.Form):
         if pool in self.campaign_pools and character is not None:
             self.add_error("character", "This pool belongs to the campaign, not a character.")
         return cleaned
+
+    def service_kwargs(self) -> dict:
+        """services.adjust_pool's arguments after the campaign and the actor."""
+        data = self.cleaned_data
+        return {
+            "pool": data["pool"],
+            "delta": data["delta"],
+            "reason": data["reason"],
+            "character_id": data["character"],
+            "expected": data["expected"],
+        }

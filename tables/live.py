@@ -11,6 +11,10 @@ update cannot drift. A pushed event is a string of hx-swap-oob fragments:
 There are two audiences: "gm" (GMs and co-GMs) and "all" (players and
 observers). Pushed partials may depend on the audience, never on the person,
 so each event is rendered at most once per audience per process.
+
+A card about a play record (a 2d20 test, a Momenta roll, an Assist) shows the
+record as it is now (LogEntry.record), and later events about it push its
+state block again: docs/live.md, "Cards that change after the event".
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ from .models import (
     PERSONAL_MOMENTUM_MAX,
     Campaign,
     Character,
+    D20Test,
     Membership,
     PoolChange,
     TableEvent,
 )
+from .models_momenta import AssistRequest, MomentaRoll
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -48,7 +54,10 @@ REFRESH_CHARACTERS = {
     "settings_changed",
 }
 
+# The log's name for each kind of event. Every kind a service appends has one
+# (tests/live/test_table_page.py reads the services' source to check).
 KIND_LABELS = {
+    # The site (services.py)
     "note": "Table note",
     "secret_roll": "Secret roll",
     "roll_revealed": "Roll revealed",
@@ -64,6 +73,31 @@ KIND_LABELS = {
     "scene_ended": "Scene ended",
     "character_created": "Character created",
     "character_updated": "Character updated",
+    # Momenta play (services_momenta.py)
+    "momenta_roll": "Roll",
+    "momenta_patterns": "Patterns chosen",
+    "assist_requested": "Assist asked",
+    "assist_answered": "Assist answered",
+    "trauma": "Trauma",
+    "roll_template_saved": "Roll template saved",
+    "roll_template_deleted": "Roll template removed",
+    "custom_pattern_saved": "Pattern saved",
+    # 2d20 play (services_d20.py)
+    "d20_test": "Skill test",
+    "d20_reroll": "Determination reroll",
+    "d20_spend": "Momentum spent",
+    "d20_refund": "Momentum refunded",
+    "d20_veto": "Spend vetoed",
+    "d20_resolved": "Momentum resolved",
+    "contest_opened": "Contest opened",
+    "contest_resolved": "Contest resolved",
+    "contest_cancelled": "Contest called off",
+    # The GM panel (services_gm.py)
+    "threat_added": "Threat added",
+    "threat_spent": "Threat spent",
+    "determination_permitted": "Determination allowed",
+    "custom_spend_saved": "Spend saved",
+    "custom_spend_deleted": "Spend removed",
 }
 
 
@@ -119,6 +153,9 @@ class LogEntry:
     gm_only: bool
     templates: tuple[str, ...]
     payload: dict[str, Any] = field(default_factory=dict)
+    # The play record the event is about (D20Test, MomentaRoll or AssistRequest), as it
+    # is *now*: cards show its current state, and later events push that state again.
+    record: Any = None
 
 
 def _template_names(folder: str, kind: str, fallback: str) -> tuple[str, ...]:
@@ -184,7 +221,56 @@ def _summary(event: TableEvent) -> str:
     return "; ".join(simple)
 
 
-def log_entry(event: TableEvent, campaign: Campaign, audience: str) -> LogEntry:
+# Which play record an event is about, by the payload key that names it (first match).
+RECORD_KEYS = (
+    ("test_id", D20Test.objects.all()),
+    ("roll_id", MomentaRoll.objects.select_related("patterns_event", "assist")),
+    ("assist_id", AssistRequest.objects.all()),
+)
+
+
+def _record_key(event: TableEvent) -> tuple[int, int] | None:
+    """(index in RECORD_KEYS, record id) for an event about a play record, else None."""
+    payload = event.payload or {}
+    for index, (key, _) in enumerate(RECORD_KEYS):
+        value = payload.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return index, value
+    return None
+
+
+def _records(events) -> dict[int, Any]:
+    """{event pk: its play record}: one query per kind of record, however many events."""
+    wanted: dict[int, set[int]] = {}
+    for event in events:
+        found = _record_key(event)
+        if found is not None:
+            wanted.setdefault(found[0], set()).add(found[1])
+    by_key = {
+        index: RECORD_KEYS[index][1].filter(campaign_id=events[0].campaign_id).in_bulk(ids)
+        for index, ids in wanted.items()
+    }
+    records = {}
+    for event in events:
+        found = _record_key(event)
+        if found is not None:
+            records[event.pk] = by_key[found[0]].get(found[1])
+    return records
+
+
+def log_entries(events, campaign: Campaign, audience: str) -> list[LogEntry]:
+    """Log entries for several events, their play records read in a few queries."""
+    events = list(events)
+    records = _records(events) if events else {}
+    return [log_entry(e, campaign, audience, record=records.get(e.pk)) for e in events]
+
+
+def log_entry(
+    event: TableEvent, campaign: Campaign, audience: str, *, record: Any = ...
+) -> LogEntry:
+    """One log entry; `record` is read from the database unless given (None: none)."""
+    if record is ...:
+        record = _records([event]).get(event.pk)
     actor = event.actor
     return LogEntry(
         event=event,
@@ -197,6 +283,7 @@ def log_entry(event: TableEvent, campaign: Campaign, audience: str) -> LogEntry:
         gm_only=event.audience == GM,
         templates=_template_names("events", event.kind, "generic.html"),
         payload=event.payload or {},
+        record=record,
     )
 
 
@@ -238,7 +325,7 @@ def table_context(campaign_id: int, membership: Membership) -> dict[str, Any]:
     context.update(
         membership=membership,
         characters=list(_characters(campaign)),
-        log=[log_entry(e, campaign, audience) for e in events[:LOG_LIMIT]],
+        log=log_entries(events[:LOG_LIMIT], campaign, audience),
         last_seq=campaign.last_seq,
         ws_path=ws_path(campaign.pk),
     )

@@ -122,6 +122,11 @@ def change_pool(
     )
 
 
+def players_see(campaign: Campaign, pool: str) -> bool:
+    """Every member sees every pool (PM-13) but Threat, the GM's, unless shown (MO-13)."""
+    return pool != "threat" or campaign.threat_visible
+
+
 def _pool_label(pool: str, character: Character | None) -> str:
     label = PoolChange.Pool(pool).label
     return f"{character.name}'s {label}" if character is not None else label
@@ -204,6 +209,27 @@ def _require_role(campaign: Campaign, actor, *roles: str) -> Membership:
 
 def _require_gm(campaign: Campaign, actor) -> Membership:
     return _require_role(campaign, actor, Membership.Role.GM)
+
+
+def _require_playing(campaign: Campaign, actor) -> Membership:
+    """GMs and players play (roll, spend, ask for help); observers only watch."""
+    return _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+
+
+def character_in(campaign: Campaign, character_id) -> Character:
+    """A character of this campaign, else a ServiceError a person can read."""
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise ServiceError("That character is not in this campaign.")
+    return character
+
+
+def require_hidden(record) -> None:
+    """TB-03: only a secret roll not yet revealed can be revealed (D20Test, MomentaRoll)."""
+    if not record.secret:
+        raise ServiceError("That roll was never secret.")
+    if record.revealed:
+        raise ServiceError("That roll is already revealed.")
 
 
 PRESETS = {
@@ -519,11 +545,7 @@ def adjust_pool(
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         _require_gm(campaign, actor)
-        character = None
-        if character_id is not None:
-            character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-            if character is None:
-                raise ServiceError("That character is not in this campaign.")
+        character = None if character_id is None else character_in(campaign, character_id)
         valid = _CHARACTER_POOLS if character is not None else _CAMPAIGN_POOLS
         if pool not in valid:
             whose = "a character's" if character is not None else "the campaign's"

@@ -18,6 +18,14 @@ Choices made here, where the seeds leave the table to decide:
   (MO-08, MO-13) and their unspent Momentum goes to Threat (CT-R1).
 - Determination rerolls (T-04) come before any Momentum is spent: the first
   spend closes the dice.
+- A secret test (TB-03) changes no pool a player sees while it is hidden: not
+  the group pool, not Determination, not Threat while it is shown to players.
+  Those pools are on every screen (PM-13, MO-13), and a move with no log entry
+  would betray the roll. So a hidden test buys its dice only with Threat the
+  players cannot see, spends only its own Momentum, and is revealed before a
+  Determination reroll or before its unspent Momentum is saved to a pool they
+  see; anything else is refused and changes nothing. The Momenta side refuses
+  the same (services_momenta.roll_momenta: a secret roll changes no pool).
 """
 
 from __future__ import annotations
@@ -59,19 +67,20 @@ from rules.momentum import (
 )
 
 from .access import can_control
-from .models import Campaign, Character, Contest, D20Test, Membership, TableEvent
+from .models import Campaign, Character, Contest, D20Test, Membership, PoolChange, TableEvent
 from .services import (
     Change,
     ServiceError,
     _require_gm,
-    _require_role,
+    _require_playing,
     append_event,
     change_pool,
+    character_in,
     lock_campaign,
+    players_see,
 )
 
 NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200
-_PLAYING = (Membership.Role.GM, Membership.Role.PLAYER)
 
 
 # --- small helpers ----------------------------------------------------------------
@@ -94,13 +103,6 @@ def _require_d20(campaign: Campaign) -> None:
         )
 
 
-def _character(campaign: Campaign, character_id) -> Character:
-    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-    if character is None:
-        raise ServiceError("That character is not in this campaign.")
-    return character
-
-
 def _require_control(membership: Membership, character: Character) -> None:
     if not can_control(membership, character):
         raise PermissionDenied(f"{character.name} is not yours to play.")
@@ -113,6 +115,19 @@ def _side(character: Character) -> str:
 
 def _audience(record: D20Test) -> str:
     return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL
+
+
+def _keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instead: str) -> None:
+    """TB-03: a hidden test moves no pool the players see (see the module docstring).
+
+    Called inside the transaction after the changes are made: raising rolls them back.
+    """
+    seen = sorted({PoolChange.Pool(c.pool).label for c in changes if players_see(campaign, c.pool)})
+    if hidden and seen:
+        raise ServiceError(
+            f"A secret test cannot change {' or '.join(seen)}: every player would see it "
+            f"move. {instead}"
+        )
 
 
 def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> D20Test:
@@ -397,7 +412,7 @@ def _assistants(
     out, seen = [], {leader.pk}
     for item in assistants or ():
         item = (item,) if isinstance(item, int | str) else tuple(item)
-        character = _character(campaign, item[0])
+        character = character_in(campaign, item[0])
         if character.pk in seen:
             raise ServiceError(
                 f"{character.name} is already rolling in this test."
@@ -601,9 +616,9 @@ def roll_d20_test(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, *_PLAYING)
+        membership = _require_playing(campaign, actor)
         _require_d20(campaign)
-        character = _character(campaign, character_id)
+        character = character_in(campaign, character_id)
         _require_control(membership, character)
         if secret and not membership.is_gm:
             raise PermissionDenied("Only the GM can roll secretly.")
@@ -632,6 +647,9 @@ def roll_d20_test(
         )
         paid, changes = _buy(
             campaign, character, membership, bought_dice, buy_from_momentum, expected_momentum
+        )
+        _keep_secret(
+            campaign, secret, changes, "Roll it openly, or buy its dice with hidden Threat."
         )
         spec["paid"] = paid
         with refused_by_rules():
@@ -700,7 +718,7 @@ def determination_reroll(
     own pool (never assistance dice). Only before any Momentum is spent."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, *_PLAYING)
+        membership = _require_playing(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         character = record.character
         _require_control(membership, character)
@@ -722,6 +740,7 @@ def determination_reroll(
                 rng=rng,
             )
         changes = _apply(campaign, reroll.entries, who=character.name, character=character)
+        _keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
         record.result = _result_json(reroll.result, record.spec)
         record.ledger = _fresh_ledger(record, reroll.result)
         record.save(update_fields=["result", "ledger"])
@@ -777,7 +796,7 @@ def spend_momentum(
     note = (note or "").strip()[:NOTE_MAX]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, *_PLAYING)
+        membership = _require_playing(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         _require_control(membership, holder)
@@ -798,25 +817,36 @@ def spend_momentum(
         changes = _apply(
             campaign, outcome.entries, who=holder.name, expected_momentum=expected_momentum
         )
+        _keep_secret(
+            campaign,
+            record.hidden,
+            changes,
+            "Pay from the roll's own Momentum, or reveal the test first.",
+        )
         record.ledger = _ledger_json(outcome.ledger, record.ledger)
         record.state = D20Test.State.SPENDING
         record.save(update_fields=["ledger", "state"])
-        spend = outcome.spend
+        summary = _spend_summary(holder.name, outcome.spend)
         return append_event(
             campaign,
             "d20_spend",
             actor,
-            {
-                "test_id": record.pk,
-                "character_id": holder.pk,
-                "character": holder.name,
-                "spend": _spend_json(spend),
-                "ledger": _ledger_view(record),
-                "summary": _spend_summary(holder.name, spend),
-            },
+            _spend_payload(record, holder, outcome.spend, summary),
             audience=_audience(record),
             changes=changes,
         )
+
+
+def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
+    """The event of one spend, or of its refund or veto: the spend and what is left."""
+    return {
+        "test_id": record.pk,
+        "character_id": holder.pk,
+        "character": holder.name,
+        "spend": _spend_json(spend),
+        "ledger": _ledger_view(record),
+        "summary": summary,
+    }
 
 
 def _spend_summary(name: str, spend: Spend) -> str:
@@ -849,23 +879,20 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
                     index, pool, actor=GM, threat=Threat(campaign.threat)
                 )
         changes = _apply(campaign, outcome.entries, who=holder.name)
+        _keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
         record.ledger = _ledger_json(outcome.ledger, record.ledger)
         record.save(update_fields=["ledger"])
         spend = outcome.spend
         what = "vetoes" if veto else "answers “you don't know” and refunds"
+        summary = (
+            f"The GM {what} {holder.name}'s {spend.kind.name} "
+            f"({spend.points} back): {spend.refund_reason}."
+        )
         return append_event(
             campaign,
             "d20_veto" if veto else "d20_refund",
             actor,
-            {
-                "test_id": record.pk,
-                "character_id": holder.pk,
-                "character": holder.name,
-                "spend": _spend_json(spend),
-                "ledger": _ledger_view(record),
-                "summary": f"The GM {what} {holder.name}'s {spend.kind.name} "
-                f"({spend.points} back): {spend.refund_reason}.",
-            },
+            _spend_payload(record, holder, spend, summary),
             audience=_audience(record),
             changes=changes,
         )
@@ -895,7 +922,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, *_PLAYING)
+        membership = _require_playing(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         if not can_control(membership, holder):
@@ -908,6 +935,12 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
                 gm_momentum_to_threat=campaign.gm_momentum_to_threat,
             )
         changes = _apply(campaign, resolution.entries, who=holder.name)
+        _keep_secret(
+            campaign,
+            record.hidden,
+            changes,
+            "Reveal the test before its unspent Momentum is saved, or spend it first.",
+        )
         # change_pool is the authority on what fitted under the cap.
         saved = sum(c.delta for c in changes)
         lost_overflow = sum(c.lost for c in changes)
@@ -993,8 +1026,8 @@ def contest_opposer_roll(
         campaign = lock_campaign(campaign_id)
         membership = _require_gm(campaign, actor)
         _require_d20(campaign)
-        opposer = _character(campaign, opposer_id)
-        active = _character(campaign, active_id)
+        opposer = character_in(campaign, opposer_id)
+        active = character_in(campaign, active_id)
         if opposer.pk == active.pk:
             raise ServiceError("A character cannot oppose themselves.")
         waiting = Contest.objects.filter(

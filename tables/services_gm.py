@@ -22,6 +22,7 @@ from .services import (
     append_event,
     change_pool,
     lock_campaign,
+    require_hidden,
     update_campaign_settings,
 )
 from .services_d20 import catalogue, refused_by_rules, visible_test_record
@@ -55,39 +56,33 @@ def add_threat(
 ) -> TableEvent:
     """The GM adds Threat (MO-13). Players add to it only by paying costs in Threat
     (MO-08 and spends), never by hand."""
-    amount, reason = _amount(amount), _reason(reason)
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
-        with refused_by_rules():
-            _, entry = Threat(campaign.threat).add(amount, reason)
-        change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
-        return append_event(
-            campaign,
-            "threat_added",
-            actor,
-            {"amount": amount, "summary": f"The GM adds {amount} Threat: {reason}"},
-            audience=_threat_audience(campaign),
-            changes=[change],
-        )
+    return _change_threat(campaign_id, actor, amount, reason, expected, spend=False)
 
 
 def spend_threat(
     campaign_id: int, actor, amount: int, reason: str, *, expected: int | None = None
 ) -> TableEvent:
     """Only the GM spends Threat (MO-13): a player is refused (PermissionDenied)."""
+    return _change_threat(campaign_id, actor, amount, reason, expected, spend=True)
+
+
+def _change_threat(campaign_id, actor, amount, reason, expected, *, spend: bool) -> TableEvent:
     amount, reason = _amount(amount), _reason(reason)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         _require_gm(campaign, actor)
         with refused_by_rules():
-            _, entry = Threat(campaign.threat).spend(amount, reason, actor=GM)
+            threat = Threat(campaign.threat)
+            _, entry = (
+                threat.spend(amount, reason, actor=GM) if spend else threat.add(amount, reason)
+            )
         change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
+        verb = "spends" if spend else "adds"
         return append_event(
             campaign,
-            "threat_spent",
+            "threat_spent" if spend else "threat_added",
             actor,
-            {"amount": amount, "summary": f"The GM spends {amount} Threat: {reason}"},
+            {"amount": amount, "summary": f"The GM {verb} {amount} Threat: {reason}"},
             audience=_threat_audience(campaign),
             changes=[change],
         )
@@ -130,10 +125,7 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         campaign = lock_campaign(campaign_id)
         membership = _require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
-        if not record.secret:
-            raise ServiceError("That roll was never secret.")
-        if record.revealed:
-            raise ServiceError("That roll is already revealed.")
+        require_hidden(record)
         record.revealed = True
         record.save(update_fields=["revealed"])
         result = record.result

@@ -5,6 +5,10 @@ opens a transaction, locks the campaign row, checks who may do it, lets rules/
 decide, changes pools only through change_pool (one ledger line each, with its
 reason, PM-13) and appends one TableEvent. Dice are rolled here, on the server
 (TB-02); the random source is injectable for tests only.
+
+A secret roll (TB-03) changes no pool: every member sees every Momentum and
+Resolve pool (PM-13), so a move would betray the roll. The 2d20 side keeps
+the same rule for the pools players see (services_d20).
 """
 
 from __future__ import annotations
@@ -48,10 +52,12 @@ from .services import (
     ServiceError,
     StaleState,
     _require_gm,
-    _require_role,
+    _require_playing,
     append_event,
     change_pool,
+    character_in,
     lock_campaign,
+    require_hidden,
 )
 
 MAX_POOL = 30  # dice; the roll card and the allocation list stay readable
@@ -133,6 +139,22 @@ def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
     return BUILTIN_PATTERNS + tuple(Pattern.from_dict(p.data) for p in custom)
 
 
+def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: str):
+    """The campaign's record being edited (None: a new one), once no other record of
+    the campaign has that name, case aside. `what` names the model in messages."""
+    record = None
+    if record_id is not None:
+        record = model.objects.filter(campaign=campaign, pk=record_id).first()
+        if record is None:
+            raise ServiceError(f"That {what} is not in this campaign.")
+    clash = model.objects.filter(campaign=campaign, name__iexact=name)
+    if record is not None:
+        clash = clash.exclude(pk=record.pk)
+    if clash.exists():
+        raise ServiceError(f"This campaign already has a {what} named {name}.")
+    return record
+
+
 def save_roll_template(
     campaign_id: int,
     actor,
@@ -158,16 +180,7 @@ def save_roll_template(
         _require_gm(campaign, actor)
         _require_d6(campaign)
         _seed_templates(campaign)
-        record = None
-        if template_id is not None:
-            record = RollTemplate.objects.filter(campaign=campaign, pk=template_id).first()
-            if record is None:
-                raise ServiceError("That roll template is not in this campaign.")
-        clash = RollTemplate.objects.filter(campaign=campaign, name__iexact=name)
-        if record is not None:
-            clash = clash.exclude(pk=record.pk)
-        if clash.exists():
-            raise ServiceError(f"This campaign already has a roll template named {name}.")
+        record = _edited(RollTemplate, campaign, template_id, name, "roll template")
         creating = record is None
         if creating:
             last = RollTemplate.objects.filter(campaign=campaign).count()
@@ -228,16 +241,7 @@ def save_custom_pattern(
         campaign = lock_campaign(campaign_id)
         _require_gm(campaign, actor)
         _require_d6(campaign)
-        record = None
-        if pattern_id is not None:
-            record = CustomPattern.objects.filter(campaign=campaign, pk=pattern_id).first()
-            if record is None:
-                raise ServiceError("That pattern is not in this campaign.")
-        clash = CustomPattern.objects.filter(campaign=campaign, name__iexact=name)
-        if record is not None:
-            clash = clash.exclude(pk=record.pk)
-        if clash.exists():
-            raise ServiceError(f"This campaign already has a pattern named {name}.")
+        record = _edited(CustomPattern, campaign, pattern_id, name, "pattern")
         creating = record is None
         record = record or CustomPattern(campaign=campaign)
         record.name = name
@@ -508,7 +512,7 @@ def roll_momenta(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        membership = _require_playing(campaign, actor)
         _require_d6(campaign)
         character = _controlled_character(campaign, membership, character_id)
         if not membership.is_gm:
@@ -733,15 +737,8 @@ def _require_d6(campaign: Campaign) -> None:
         raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
 
 
-def _character(campaign: Campaign, character_id) -> Character:
-    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-    if character is None:
-        raise ServiceError("That character is not in this campaign.")
-    return character
-
-
 def _controlled_character(campaign: Campaign, membership: Membership, character_id) -> Character:
-    character = _character(campaign, character_id)
+    character = character_in(campaign, character_id)
     if not can_control(membership, character):
         raise PermissionDenied("That character is not yours.")
     return character
@@ -786,7 +783,7 @@ def choose_allocation(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        membership = _require_playing(campaign, actor)
         roll = _roll(campaign, membership, roll_id)
         if not can_control(membership, roll.character):
             raise PermissionDenied("Only the roller chooses the patterns.")
@@ -815,7 +812,7 @@ def choose_allocation(
             raise ServiceError("Choose one of the listed allocations.") from None
         changes = []
         for character_id, amount in applied.refunds:
-            spender = _character(campaign, character_id)
+            spender = character_in(campaign, character_id)
             changes.append(
                 change_pool(
                     campaign,
@@ -859,10 +856,7 @@ def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
         campaign = lock_campaign(campaign_id)
         membership = _require_gm(campaign, actor)
         roll = _roll(campaign, membership, roll_id)
-        if not roll.secret:
-            raise ServiceError("That roll was never secret.")
-        if roll.revealed:
-            raise ServiceError("That roll is already revealed.")
+        require_hidden(roll)
         roll.revealed = True
         roll.card = dict(roll.card, revealed=True)
         roll.reveal_event = append_event(
@@ -894,10 +888,10 @@ def request_assist(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        membership = _require_playing(campaign, actor)
         _require_d6(campaign)
-        roller = _character(campaign, roller_id)
-        helper = _character(campaign, helper_id)
+        roller = character_in(campaign, roller_id)
+        helper = character_in(campaign, helper_id)
         if not (can_control(membership, roller) or can_control(membership, helper)):
             raise PermissionDenied("Ask for help for your own character, or offer your own.")
         if roller.pk == helper.pk:
@@ -958,7 +952,7 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
         raise ServiceError("Answer accept, decline, call a test, or record its result.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        membership = _require_playing(campaign, actor)
         assist = (
             AssistRequest.objects.select_related("roller", "helper")
             .filter(campaign=campaign, pk=assist_id)
@@ -1015,7 +1009,7 @@ def record_trauma(
         raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+        membership = _require_playing(campaign, actor)
         _require_d6(campaign)
         character = _controlled_character(campaign, membership, character_id)
         _check_seen(character, "momentum", expected)

@@ -11,15 +11,15 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-from django_htmx.middleware import HtmxDetails
 
 from . import services
 from .access import campaign_for, can_control, character_for, membership_of
+from .answers import HtmxHttpRequest, back_with_message
 from .forms import (
     CampaignForm,
     CampaignSettingsForm,
@@ -31,11 +31,6 @@ from .forms import (
 )
 from .models import Campaign, Character, Membership, PoolChange, Trait
 from .services import ServiceError
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
 
 # --- Accounts -----------------------------------------------------------------
 
@@ -193,10 +188,9 @@ def _member_action(request, campaign, service, member_pk: int, done: str) -> Htt
     try:
         service(campaign.pk, request.user, target.pk)
     except ServiceError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, f"{target.user.get_username()} {done}.")
-    return redirect("campaign_detail", campaign.pk)
+        return back_with_message(request, "campaign_detail", campaign.pk, error=str(error))
+    notice = f"{target.user.get_username()} {done}."
+    return back_with_message(request, "campaign_detail", campaign.pk, notice=notice)
 
 
 # --- Sessions, scenes, pools (GM) ---------------------------------------------
@@ -238,17 +232,8 @@ def pool_adjust(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = PoolAdjustForm(request.POST, campaign=campaign, pools=services.pools_for(campaign))
     if not form.is_valid():
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=400)
-    data = form.cleaned_data
     try:
-        services.adjust_pool(
-            campaign.pk,
-            request.user,
-            data["pool"],
-            data["delta"],
-            data["reason"],
-            character_id=data["character"],
-            expected=data["expected"],
-        )
+        services.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
     except ServiceError as error:
         form.add_error(None, str(error))
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=409)
@@ -270,11 +255,7 @@ def _play_done(request, campaign_pk, membership, *, notice="", error="", status=
         campaign = Campaign.objects.get(pk=campaign_pk)
         context = _detail_context(request, campaign, membership, error=error, **extra)
         return render(request, "tables/campaign_detail.html", context, status=status)
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
-    return redirect("campaign_detail", campaign_pk)
+    return back_with_message(request, "campaign_detail", campaign_pk, notice=notice, error=error)
 
 
 # --- Characters ---------------------------------------------------------------

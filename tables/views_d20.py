@@ -10,17 +10,16 @@ cause comes back as a clear message inside the fragment and changes nothing.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from rules.errors import RulesError
 
-from . import live, services_d20, services_gm
+from . import services_d20, services_gm
 from .access import campaign_for, can_control
+from .answers import back_to_table, command, form_errors, respond
 from .forms_d20 import D20RollForm, RerollForm, SpendForm, VetoForm
 from .models import Campaign, Character, D20Test, Membership
 from .services import ServiceError
@@ -29,32 +28,6 @@ PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"
 ODDS = "tables/partials/d20_odds.html"
 OPEN_TESTS_SHOWN = 6
-
-
-# --- shared by views_gm -----------------------------------------------------------------
-
-
-def respond(request, membership: Membership, template: str, context: dict, events=()):
-    """The fragment, then each event's live fragments for this viewer's audience."""
-    html = render_to_string(template, context, request=request)
-    audience = live.audience_for(membership)
-    for event in events:
-        if event is not None and live.visible(event, audience):
-            html += live.render_event_fragments(event, audience)
-    return HttpResponse(html)
-
-
-def back_to_table(request, campaign: Campaign, *, notice: str = "", error: str = ""):
-    """Without htmx: the message goes to the table page."""
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
-    return redirect("table", pk=campaign.pk)
-
-
-def form_errors(form) -> str:
-    return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
 # --- context builders (also used by the d20_table template tags) ------------------------
@@ -83,12 +56,14 @@ def play_context(
     odds = None
     if form.chosen is not None and membership.role != Membership.Role.OBSERVER:
         odds = odds_context(campaign, form)
+    characters = Character.objects.filter(campaign=campaign, owner_id=membership.user_id)
+    owned = set() if membership.is_gm else set(characters.values_list("pk", flat=True))
     open_tests = [
         t
         for t in _visible_tests(campaign, membership).exclude(state=D20Test.State.RESOLVED)[
             : OPEN_TESTS_SHOWN * 3
         ]
-        if _can_act(membership, t)
+        if _can_act(membership, t, owned)
     ][:OPEN_TESTS_SHOWN]
     return {
         "campaign": campaign,
@@ -108,13 +83,13 @@ def campaign_plays_d20(campaign: Campaign) -> bool:
     return not campaign.uses_d6 and campaign.uses_group_economy
 
 
-def _can_act(membership: Membership, record: D20Test) -> bool:
+def _can_act(membership: Membership, record: D20Test, owned: set[int]) -> bool:
+    """May this member roll on, spend or close the test? `owned`: their characters' ids."""
     holder_id = (record.ledger or {}).get("holder_character_id", record.character_id)
     if membership.is_gm:
         return True
     return membership.role == Membership.Role.PLAYER and (
-        record.character.owner_id == membership.user_id
-        or Character.objects.filter(pk=holder_id, owner_id=membership.user_id).exists()
+        record.character_id in owned or holder_id in owned
     )
 
 
@@ -193,8 +168,11 @@ def panel_context(
     spend_form: SpendForm | None = None,
 ) -> dict:
     """What spend_panel.html shows for one test and one viewer."""
+    # last_seq is the panel's data-seq: a live push about this test with a later seq
+    # makes the page fetch the panel again. Read before the test, so the test shown
+    # is at least that new.
+    campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
     record.refresh_from_db()
-    campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible"])
     spends = services_d20.catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
@@ -347,17 +325,16 @@ def _panel_action(request, pk: int, tid: int, call, *, role="player"):
     """Run `call(campaign, record)` -> event and answer with the refreshed spend panel."""
     campaign, membership = campaign_for(request, pk, role=role)
     record = _record_for(campaign, membership, tid)
-    try:
-        event = call(campaign, record)
-    except ServiceError as error:
+
+    def answer(events=(), error="", notice=""):
         if not request.htmx:
-            return back_to_table(request, campaign, error=str(error))
-        context = panel_context(campaign, membership, record, error=str(error))
-        return respond(request, membership, PANEL, {"panel": context})
-    if not request.htmx:
-        return back_to_table(request, campaign, notice=event.payload.get("summary", ""))
-    context = panel_context(campaign, membership, record, notice=event.payload.get("summary", ""))
-    return respond(request, membership, PANEL, {"panel": context}, [event])
+            return back_to_table(request, campaign, notice=notice, error=error)
+        context = panel_context(campaign, membership, record, error=error, notice=notice)
+        return respond(request, membership, PANEL, {"panel": context}, events)
+
+    return command(
+        answer, lambda: call(campaign, record), notice=lambda e: e.payload.get("summary", "")
+    )
 
 
 @login_required

@@ -7,16 +7,18 @@ uses (services.start_session, services.end_scene, services.adjust_pool).
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib.auth.decorators import login_required
 from django.views.decorators.http import require_GET, require_POST
 
 from . import services, services_d20, services_gm
 from .access import campaign_for
+from .answers import back_to_table, command, respond
 from .forms import PoolAdjustForm
 from .forms_d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
 from .models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
-from .services import ServiceError
-from .views_d20 import back_to_table, campaign_plays_d20, form_errors, respond
+from .views_d20 import campaign_plays_d20
 
 PANEL = "tables/partials/gm_panel.html"
 
@@ -72,6 +74,13 @@ def _gm(request, pk: int):
     return campaign_for(request, pk, role="gm")
 
 
+def _command(request, campaign, membership, call, *, notice=None, **kwargs):
+    """answers.command, answered with the panel; the notice defaults to the event's summary."""
+    answer = partial(_done, request, campaign, membership)
+    notice = notice or (lambda event: event.payload["summary"])
+    return command(answer, call, notice=notice, **kwargs)
+
+
 @login_required
 @require_GET
 def gm_panel(request, pk: int):
@@ -86,17 +95,15 @@ def gm_threat(request, pk: int):
     """MO-13: add to or spend Threat, with a reason."""
     campaign, membership = _gm(request, pk)
     form = ThreatForm(request.POST)
-    if not form.is_valid():
-        return _done(request, campaign, membership, error=form_errors(form), threat_form=form)
-    data = form.cleaned_data
-    service = services_gm.add_threat if data["action"] == "add" else services_gm.spend_threat
-    try:
-        event = service(
+
+    def call():
+        data = form.cleaned_data
+        service = services_gm.add_threat if data["action"] == "add" else services_gm.spend_threat
+        return service(
             campaign.pk, request.user, data["amount"], data["reason"], expected=data["expected"]
         )
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error), threat_form=form)
-    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+
+    return _command(request, campaign, membership, call, form=form, form_name="threat_form")
 
 
 @login_required
@@ -118,22 +125,15 @@ def gm_pool(request, pk: int):
     campaign, membership = _gm(request, pk)
     pools = services.pools_for(campaign)
     form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools, auto_id="adjust-%s")
-    if not form.is_valid():
-        return _done(request, campaign, membership, error=form_errors(form), adjust_form=form)
-    data = form.cleaned_data
-    try:
-        event = services.adjust_pool(
-            campaign.pk,
-            request.user,
-            data["pool"],
-            data["delta"],
-            data["reason"],
-            character_id=data["character"],
-            expected=data["expected"],
-        )
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error), adjust_form=form)
-    return _done(request, campaign, membership, events=[event], notice="Pool changed.")
+    return _command(
+        request,
+        campaign,
+        membership,
+        lambda: services.adjust_pool(campaign.pk, request.user, **form.service_kwargs()),
+        form=form,
+        form_name="adjust_form",
+        notice="Pool changed.",
+    )
 
 
 @login_required
@@ -162,10 +162,9 @@ def gm_contest(request, pk: int):
     """CT-01, CT-02: roll the opposer first; the Difficulty goes to the active character."""
     campaign, membership = _gm(request, pk)
     form = ContestForm(request.POST, campaign=campaign)
-    if not form.is_valid():
-        return _done(request, campaign, membership, error=form_errors(form), contest_form=form)
-    data = form.cleaned_data
-    try:
+
+    def call():
+        data = form.cleaned_data
         contest = services_d20.contest_opposer_roll(
             campaign.pk,
             request.user,
@@ -177,21 +176,17 @@ def gm_contest(request, pk: int):
             bought_dice=data["bought_dice"],
             hindrances=data["hindrances"],
         )
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error), contest_form=form)
-    event = contest.tests.get(role=D20Test.Role.OPPOSER).event
-    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+        return contest.tests.get(role=D20Test.Role.OPPOSER).event
+
+    return _command(request, campaign, membership, call, form=form, form_name="contest_form")
 
 
 @login_required
 @require_POST
 def gm_contest_cancel(request, pk: int, cid: int):
     campaign, membership = _gm(request, pk)
-    try:
-        event = services_d20.cancel_contest(campaign.pk, request.user, cid)
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error))
-    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+    cancel = services_d20.cancel_contest
+    return _command(request, campaign, membership, lambda: cancel(campaign.pk, request.user, cid))
 
 
 @login_required
@@ -199,11 +194,14 @@ def gm_contest_cancel(request, pk: int, cid: int):
 def gm_reveal(request, pk: int, tid: int):
     """TB-03: show a secret roll to everyone."""
     campaign, membership = _gm(request, pk)
-    try:
-        event = services_gm.reveal_test(campaign.pk, request.user, tid)
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error))
-    return _done(request, campaign, membership, events=[event], notice="Roll revealed.")
+    reveal = services_gm.reveal_test
+    return _command(
+        request,
+        campaign,
+        membership,
+        lambda: reveal(campaign.pk, request.user, tid),
+        notice="Roll revealed.",
+    )
 
 
 @login_required
@@ -212,22 +210,25 @@ def gm_spend_save(request, pk: int):
     """MO-14: add a custom Momentum spend."""
     campaign, membership = _gm(request, pk)
     form = CustomSpendForm(request.POST)
-    if not form.is_valid():
-        return _done(request, campaign, membership, error=form_errors(form), spend_form=form)
-    try:
-        spend = services_gm.save_custom_spend(campaign.pk, request.user, **form.cleaned_data)
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error), spend_form=form)
-    event = campaign.events.order_by("-seq").first()
-    return _done(request, campaign, membership, events=[event], notice=f"{spend.name} added.")
+
+    def call():
+        services_gm.save_custom_spend(campaign.pk, request.user, **form.cleaned_data)
+        return campaign.events.order_by("-seq").first()
+
+    return _command(
+        request,
+        campaign,
+        membership,
+        call,
+        form=form,
+        form_name="spend_form",
+        notice=lambda event: f"{event.payload['name']} added.",
+    )
 
 
 @login_required
 @require_POST
 def gm_spend_delete(request, pk: int, sid: int):
     campaign, membership = _gm(request, pk)
-    try:
-        event = services_gm.delete_custom_spend(campaign.pk, request.user, sid)
-    except ServiceError as error:
-        return _done(request, campaign, membership, error=str(error))
-    return _done(request, campaign, membership, events=[event], notice=event.payload["summary"])
+    delete = services_gm.delete_custom_spend
+    return _command(request, campaign, membership, lambda: delete(campaign.pk, request.user, sid))

@@ -11,17 +11,16 @@ not act at all gets 403. Without htmx, the views redirect to the table.
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET, require_POST
-from django_htmx.middleware import HtmxDetails
+from functools import partial
 
-from . import live
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
 from . import services_momenta as momenta
 from .access import campaign_for, character_for
+from .answers import HtmxHttpRequest, back_to_table, command, form_errors, respond
 from .composer_momenta import (
     assist_queue_context,
     composer_context,
@@ -44,16 +43,7 @@ from .models import Campaign, Character, Membership, TableEvent
 from .models_momenta import CustomPattern
 from .services import ServiceError
 
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
 COMPOSER = "tables/partials/composer_momenta.html"
-
-
-def _errors(form) -> str:
-    return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
 # Fragments an answer can redraw, by the id htmx targets (HX-Target); GM panel parts
@@ -82,26 +72,20 @@ def _answer(
     """The redrawn fragment the request targets and the new events' fragments
     (or a redirect to the table without htmx)."""
     if not request.htmx:
-        if error:
-            messages.error(request, error)
-        elif notice:
-            messages.success(request, notice)
-        return redirect("table", pk=campaign.pk)
+        return back_to_table(request, campaign, notice=notice, error=error)
     part = PANEL_PARTS.get(request.htmx.target or "")
     if part is not None and membership.is_gm:
         template, build, accepted = part
     else:
         template, build, accepted = COMPOSER, composer_context, COMPOSER_FORMS
     kwargs = {k: v for k, v in context.items() if k in accepted}
-    html = render_to_string(
-        template,
-        build(campaign, membership, error=error, notice=notice, **kwargs),
-        request=request,
-    )
-    audience = live.audience_for(membership)
-    for event in events:
-        html += live.render_event_fragments(event, audience)
-    return HttpResponse(html)
+    context = build(campaign, membership, error=error, notice=notice, **kwargs)
+    return respond(request, membership, template, context, events)
+
+
+def _command(request, campaign, membership, call, **kwargs) -> HttpResponse:
+    """answers.command, answered with the fragment the request targets."""
+    return command(partial(_answer, request, campaign, membership), call, **kwargs)
 
 
 def _posted_character(request, campaign: Campaign, key: str = "character") -> Character | None:
@@ -154,7 +138,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     character = _posted_character(request, campaign)
     form = roll_form(campaign, membership, character, data=request.POST)
     if not form.is_valid():
-        return _answer(request, campaign, membership, form=form, error=_errors(form))
+        return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
         made = momenta.roll_momenta(
             campaign.pk,
@@ -191,16 +175,13 @@ def allocate(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     """The roller confirms a pattern allocation (PAT-02..PAT-09)."""
     campaign, membership = campaign_for(request, pk, role="player")
     form = AllocationForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, campaign, membership, error=_errors(form))
     refund_to = [int(v) for v in request.POST.getlist("refund_to") if v.isdigit()]
-    try:
-        event = momenta.choose_allocation(
-            campaign.pk, request.user, roll_pk, form.cleaned_data["allocation"], refund_to
-        )
-    except ServiceError as error:
-        return _answer(request, campaign, membership, error=str(error))
-    return _answer(request, campaign, membership, [event])
+
+    def call():
+        allocation = form.cleaned_data["allocation"]
+        return momenta.choose_allocation(campaign.pk, request.user, roll_pk, allocation, refund_to)
+
+    return _command(request, campaign, membership, call, form=form)
 
 
 @login_required
@@ -208,11 +189,10 @@ def allocate(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 def reveal(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     """The GM reveals a secret roll (TB-03)."""
     campaign, membership = campaign_for(request, pk, role="gm")
-    try:
-        event = momenta.reveal_roll(campaign.pk, request.user, roll_pk)
-    except ServiceError as error:
-        return _answer(request, campaign, membership, error=str(error))
-    return _answer(request, campaign, membership, [event])
+    reveal_roll = momenta.reveal_roll
+    return _command(
+        request, campaign, membership, lambda: reveal_roll(campaign.pk, request.user, roll_pk)
+    )
 
 
 # --- Assists and trauma ----------------------------------------------------------------
@@ -224,16 +204,22 @@ def assist_request(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Ask for, or offer, an Assist (PM-08, PM-09)."""
     campaign, membership = campaign_for(request, pk, role="player")
     form = AssistRequestForm(request.POST, campaign=campaign)
-    if not form.is_valid():
-        return _answer(request, campaign, membership, assist_form=form, error=_errors(form))
-    d = form.cleaned_data
-    try:
-        assist = momenta.request_assist(
+
+    def call():
+        d = form.cleaned_data
+        return momenta.request_assist(
             campaign.pk, request.user, d["roller"], d["helper"], structured=d["structured"]
-        )
-    except ServiceError as error:
-        return _answer(request, campaign, membership, assist_form=form, error=str(error))
-    return _answer(request, campaign, membership, [assist.event], notice="Assist asked.")
+        ).event
+
+    return _command(
+        request,
+        campaign,
+        membership,
+        call,
+        form=form,
+        form_name="assist_form",
+        notice="Assist asked.",
+    )
 
 
 @login_required
@@ -242,15 +228,12 @@ def assist_answer(request: HtmxHttpRequest, pk: int, assist_pk: int) -> HttpResp
     """The GM accepts, declines or calls a test; the helper may withdraw (PM-08, PM-10)."""
     campaign, membership = campaign_for(request, pk, role="player")
     form = AssistAnswerForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, campaign, membership, error=_errors(form))
-    try:
-        assist = momenta.answer_assist(
-            campaign.pk, request.user, assist_pk, form.cleaned_data["answer"]
-        )
-    except ServiceError as error:
-        return _answer(request, campaign, membership, error=str(error))
-    return _answer(request, campaign, membership, [assist.event])
+
+    def call():
+        answer = form.cleaned_data["answer"]
+        return momenta.answer_assist(campaign.pk, request.user, assist_pk, answer).event
+
+    return _command(request, campaign, membership, call, form=form)
 
 
 @login_required
@@ -261,7 +244,7 @@ def trauma(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     character = _posted_character(request, campaign)
     form = TraumaForm(request.POST, characters=controllable_characters(campaign, membership))
     if not form.is_valid():
-        return _answer(request, campaign, membership, trauma_form=form, error=_errors(form))
+        return _answer(request, campaign, membership, trauma_form=form, error=form_errors(form))
     try:
         event = momenta.record_trauma(
             campaign.pk,
@@ -284,30 +267,39 @@ def template_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The GM adds or edits a roll template (D6-04, D6-05, PAT-R2)."""
     campaign, membership = campaign_for(request, pk, role="gm")
     form = RollTemplateForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, campaign, membership, template_form=form, error=_errors(form))
-    try:
-        event = momenta.save_roll_template(
+
+    def call():
+        return momenta.save_roll_template(
             campaign.pk,
             request.user,
             form.rules_data(campaign),
             template_id=form.cleaned_data.get("template_id"),
             campaign_labels=form.cleaned_data["campaign_labels"],
         )
-    except ServiceError as error:
-        return _answer(request, campaign, membership, template_form=form, error=str(error))
-    return _answer(request, campaign, membership, [event], notice="Roll template saved.")
+
+    return _command(
+        request,
+        campaign,
+        membership,
+        call,
+        form=form,
+        form_name="template_form",
+        notice="Roll template saved.",
+    )
 
 
 @login_required
 @require_POST
 def template_delete(request: HtmxHttpRequest, pk: int, template_pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    try:
-        event = momenta.delete_roll_template(campaign.pk, request.user, template_pk)
-    except ServiceError as error:
-        return _answer(request, campaign, membership, error=str(error))
-    return _answer(request, campaign, membership, [event], notice="Roll template removed.")
+    delete = momenta.delete_roll_template
+    return _command(
+        request,
+        campaign,
+        membership,
+        lambda: delete(campaign.pk, request.user, template_pk),
+        notice="Roll template removed.",
+    )
 
 
 @login_required
@@ -316,19 +308,25 @@ def pattern_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The GM adds or edits a custom pattern (PAT-01..PAT-04)."""
     campaign, membership = campaign_for(request, pk, role="gm")
     form = CustomPatternForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, campaign, membership, pattern_form=form, error=_errors(form))
-    pattern_id = form.cleaned_data.get("pattern_id")
-    if pattern_id is not None:
-        get_object_or_404(CustomPattern, pk=pattern_id, campaign=campaign)
-    try:
-        event = momenta.save_custom_pattern(
+
+    def call():
+        pattern_id = form.cleaned_data.get("pattern_id")
+        if pattern_id is not None:
+            get_object_or_404(CustomPattern, pk=pattern_id, campaign=campaign)
+        return momenta.save_custom_pattern(
             campaign.pk,
             request.user,
             form.rules_data(),
             pattern_id=pattern_id,
             active=form.cleaned_data["active"],
         )
-    except ServiceError as error:
-        return _answer(request, campaign, membership, pattern_form=form, error=str(error))
-    return _answer(request, campaign, membership, [event], notice="Pattern saved.")
+
+    return _command(
+        request,
+        campaign,
+        membership,
+        call,
+        form=form,
+        form_name="pattern_form",
+        notice="Pattern saved.",
+    )

@@ -1,16 +1,14 @@
 """The live table page and its small GM tools (live push: tables/live.py, tables/consumers.py)."""
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
-from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from . import live, services
 from .access import campaign_for
+from .answers import back_to_table, respond
 
 
 class NoteForm(forms.Form):
@@ -41,14 +39,7 @@ def table_note(request, pk: int):
         except (services.ServiceError, PermissionDenied) as error:
             form.add_error("text", str(error))
     if not request.htmx:
-        if event is None:
-            messages.error(request, " ".join(form.errors.get("text", ["Note not posted."])))
-        return redirect("table", pk=campaign.pk)
-    html = render_to_string(
-        "tables/partials/note_form.html",
-        {"campaign": campaign, "note_form": NoteForm() if event else form},
-        request=request,
-    )
-    if event is not None:
-        html += live.render_event_fragments(event, live.audience_for(membership))
-    return HttpResponse(html, status=200)
+        error = "" if event else " ".join(form.errors.get("text", ["Note not posted."]))
+        return back_to_table(request, campaign, error=error)
+    context = {"campaign": campaign, "note_form": NoteForm() if event else form}
+    return respond(request, membership, "tables/partials/note_form.html", context, [event])

@@ -25,6 +25,7 @@
   var BACKOFF_CAP = 5000;
   var HEARTBEAT = 25000;
   var REFUSED = 4403;
+  var HOLD_CAP = 2000; // longest a socket message waits for this page's own htmx request
 
   var live = {
     last: parseInt(root.getAttribute("data-last-seq") || "0", 10),
@@ -35,6 +36,9 @@
     resyncing: false,
     lastHeard: 0,
     state: "connecting",
+    held: [], // socket messages waiting for an htmx request in flight (see hold)
+    heldSince: 0,
+    holdTimer: null,
   };
   window.momentaLive = live;
 
@@ -143,6 +147,26 @@
     }
   }
 
+  // An htmx request in flight is answered with the fragments of the event it
+  // caused: the same ones the socket brings, often first. Applying the socket's
+  // copy first can replace the element that made the request (a button on a log
+  // card, the spend panel), and htmx then drops the answer. So socket messages
+  // wait, in order, while a request is in flight (htmx marks its element with
+  // .htmx-request), at most HOLD_CAP; the answer lands, then the copy.
+  function hold(message) {
+    if (message) live.held.push(message);
+    clearTimeout(live.holdTimer);
+    if (live.held.length && document.querySelector(".htmx-request")) {
+      if (!live.heldSince) live.heldSince = Date.now();
+      if (Date.now() - live.heldSince < HOLD_CAP) {
+        live.holdTimer = setTimeout(hold, 50);
+        return;
+      }
+    }
+    live.heldSince = 0;
+    while (live.held.length) receive(live.held.shift());
+  }
+
   function scheduleReconnect() {
     setState("offline", "Reconnecting…");
     var delay = Math.min(BACKOFF_CAP, BACKOFF_FIRST * Math.pow(2, live.attempts));
@@ -157,6 +181,9 @@
     if (socket !== live.socket) return;
     live.socket = null;
     live.resyncing = false;
+    // What the old socket left waiting is replayed by the next one (?after=last).
+    live.held = [];
+    clearTimeout(live.holdTimer);
     clearInterval(live.heartbeat);
     scheduleReconnect();
   }
@@ -183,7 +210,7 @@
     socket.onmessage = function (e) {
       if (socket !== live.socket) return;
       live.lastHeard = Date.now();
-      receive(JSON.parse(e.data));
+      hold(JSON.parse(e.data));
     };
     socket.onclose = function (e) {
       if (socket === live.socket && e.code === REFUSED) {
@@ -216,6 +243,9 @@
       live.attempts = 0;
       live.connect();
     }
+  });
+  document.body.addEventListener("htmx:afterRequest", function () {
+    setTimeout(hold, 0); // the answer is swapped: let the held socket messages in
   });
   document.body.addEventListener("htmx:afterSwap", normalizeLog);
   document.body.addEventListener("htmx:oobAfterSwap", normalizeLog);

@@ -31,25 +31,56 @@ CHROMIUM_ARGS = [
 ]
 
 PASSWORD = "e2e-pass-123"
+# Noisy CI machines: wait long for what must happen (and never sleep instead).
+TIMEOUT_MS = 20_000
 
-# Users, one 2d20 campaign and its characters; prints the campaign id.
+# Users, a Momenta campaign (where the tests roll) and a 2d20 campaign (its page
+# must fit a phone too), with their characters; prints the ids.
 SEED = """
 import json
 import os
 from django.contrib.auth import get_user_model
 from tables.models import Campaign, Character, Membership
+from tables.services import PRESETS
 
 User = get_user_model()
 PASSWORD = os.environ["E2E_PASSWORD"]
 users = {n: User.objects.create_user(n, password=PASSWORD) for n in ("gm", "alice", "bob")}
-campaign = Campaign.objects.create(
-    name="E2E Table", owner=users["gm"], preset="2d20", dice_system="d20", economy="group"
-)
-for name, role in (("gm", "gm"), ("alice", "player"), ("bob", "player")):
-    Membership.objects.create(campaign=campaign, user=users[name], role=role)
-Character.objects.create(campaign=campaign, owner=users["alice"], name="Paul", determination=1)
-Character.objects.create(campaign=campaign, owner=users["bob"], name="Jessica", determination=1)
-print("SEED=" + json.dumps({"campaign": campaign.pk}))
+
+
+def campaign(name, preset):
+    dice_system, economy = PRESETS[preset]
+    c = Campaign.objects.create(
+        name=name, owner=users["gm"], preset=preset, dice_system=dice_system, economy=economy
+    )
+    for user, role in (("gm", "gm"), ("alice", "player"), ("bob", "player")):
+        Membership.objects.create(campaign=c, user=users[user], role=role)
+    return c
+
+
+def character(c, owner, name, attributes, **fields):
+    ch = Character.objects.create(campaign=c, owner=users[owner], name=name, **fields)
+    for attribute, value in attributes.items():
+        ch.attributes.create(name=attribute, value=value)
+    return ch
+
+
+momenta = campaign("E2E Table", Campaign.Preset.MOMENTA)
+d6 = {"MIGHT": 2, "AGILITY": 3, "WITS": 4, "PRESENCE": 2, "LUCK": 2}
+chars = {
+    "alice": character(momenta, "alice", "Iska Vell", d6, resolve=3, resolve_max=4),
+    "bob": character(momenta, "bob", "Dorran Coil", d6, resolve=2, resolve_max=4),
+    "gm": character(momenta, "gm", "The Tollkeeper", d6, is_npc=True),
+}
+d20 = campaign("E2E Intrigue", Campaign.Preset.D20)
+d20_attributes = {"Duty": 5, "Faith": 4, "Justice": 6, "Power": 7, "Truth": 5}
+character(d20, "alice", "Paul", d20_attributes, determination=1)
+character(d20, "bob", "Jessica", d20_attributes, determination=1)
+print("SEED=" + json.dumps({
+    "campaign": momenta.pk,
+    "d20_campaign": d20.pk,
+    "characters": {user: {"id": ch.pk, "name": ch.name} for user, ch in chars.items()},
+}))
 """
 
 
@@ -117,7 +148,8 @@ MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 @pytest.fixture(scope="module")
 def app_server(tmp_path_factory):
-    """A freshly seeded server process: .base, .campaign, .stop(), .start()."""
+    """A freshly seeded server process: .base, .campaign (Momenta), .d20_campaign,
+    .characters ({user: {id, name}}), .stop(), .start()."""
     folder = tmp_path_factory.mktemp("e2e-server")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
@@ -139,6 +171,8 @@ def app_server(tmp_path_factory):
     seed = json.loads(seeded.stdout.split("SEED=", 1)[1])
     server = ServerProcess(folder, env)
     server.campaign = seed["campaign"]
+    server.d20_campaign = seed["d20_campaign"]
+    server.characters = seed["characters"]
     server.start()
     try:
         yield server
@@ -148,8 +182,9 @@ def app_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield browser

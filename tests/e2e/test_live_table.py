@@ -1,32 +1,112 @@
 """TB-01 and TB-04 in real browsers: three people at one table, one of them drops off.
 
-Each browser context is one person (GM, two players) with its own cookies.
+Each browser context is one person (GM, two players) with its own cookies. The
+actions are real Momenta rolls made through the roll composer: a person picks
+what to roll, clicks "Roll the dice", and the roll card (who, which character,
+the faces) must reach the other screens without a reload.
 """
 
-import itertools
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 import pytest
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, TIMEOUT_MS
 
 pytestmark = pytest.mark.e2e
 
-_numbers = itertools.count(1)
+
+@dataclass(frozen=True)
+class Roll:
+    seq: int
+    actor: str
+    character: str
+    faces: list[int]
 
 
-def table_action(gm_page, label: str) -> str:
-    """One action at the table, done by the GM through the page; returns its text.
+# What one roll card shows: who rolled, the character, the dice rolled.
+CARD_JS = """entry => ({
+    actor: entry.querySelector('.log-actor').textContent.trim(),
+    character: entry.querySelector('.roll-what strong').textContent.trim(),
+    faces: Array.from(entry.querySelectorAll('.roll-dice .die')).map(d => Number(d.textContent)),
+})"""
 
-    Today a table note (the only command the table page has); when the roll
-    composer lands, switch this to a roll and keep the tests.
+
+def card(page, seq: int) -> dict:
+    return page.eval_on_selector(f"#roll-log > #event-{seq}", CARD_JS)
+
+
+# The composer after an htmx swap: the new one, processed by htmx. htmx attaches
+# its handlers to swapped-in content only when it settles (~20 ms later, then
+# drops .htmx-added); a click before that would be a plain form submit.
+READY_COMPOSER = "#composer:not([data-stale]):not(.htmx-added):not(.htmx-settling)"
+
+
+def redraw(page, change) -> None:
+    """Do `change` (which makes htmx redraw #composer) and wait for the new composer."""
+    from playwright.sync_api import expect
+
+    page.eval_on_selector("#composer", "c => { c.dataset.stale = '1'; }")
+    change()
+    expect(page.locator(READY_COMPOSER)).to_have_count(1)
+
+
+def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -> Roll:
+    """`user` fills the roll composer on `page` and rolls; returns the roll as logged.
+
+    Waits until the roll card is in the roller's own log (from the HTTP answer)
+    and the composer is drawn again.
     """
     from playwright.sync_api import expect
 
-    text = f"{label} #{next(_numbers)}"
-    gm_page.fill("#note-text", text)
-    gm_page.click("#note-form button[type=submit]")
-    expect(gm_page.locator("#roll-log .log-entry", has_text=text)).to_have_count(1)
-    return text
+    expect(page.locator(READY_COMPOSER)).to_have_count(1)
+    form = page.locator("#momenta-roll")
+    chosen = form.locator("select[name=character]")
+    if chosen.input_value() != str(character["id"]):
+        redraw(page, lambda: chosen.select_option(str(character["id"])))
+    expect(form.locator(".mc-pools")).to_contain_text(character["name"])
+    if form.locator("select[name=attribute]").input_value() != attribute:
+        redraw(page, lambda: form.locator("select[name=attribute]").select_option(attribute))
+    form.locator("input[name=kind][value=action]").check()
+    form.locator("input[name=play][value=narrative]").check()
+    form.locator("input[name=modifiers]").fill(modifier)
+
+    def click():
+        with page.expect_response(
+            lambda r: r.url.endswith("/momenta/roll/") and r.request.method == "POST"
+        ) as answer:
+            form.locator("button.mc-roll").click()
+        click.answer = answer.value
+
+    redraw(page, click)
+    assert click.answer.ok, click.answer.status
+    found = re.search(r'data-seq="(\d+)" data-kind="momenta_roll"', click.answer.text())
+    assert found, "the roll was refused: " + " ".join(
+        page.locator("#composer .composer-error").all_inner_texts()
+    )
+    seq = int(found.group(1))
+    expect(page.locator(f"#roll-log > #event-{seq}")).to_have_count(1)
+    shown = card(page, seq)
+    made = Roll(seq, shown["actor"], shown["character"], shown["faces"])
+    assert made.actor == user
+    assert made.character == character["name"]
+    assert made.faces and all(1 <= f <= 6 for f in made.faces)
+    return made
+
+
+def expect_roll(page, made: Roll) -> None:
+    """`page` shows the roll card once, the same as the roller's: who, character, faces."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(f"#roll-log > #event-{made.seq}")).to_have_count(1)
+    expect(page.locator(f"#event-{made.seq}")).to_have_attribute("data-kind", "momenta_roll")
+    assert card(page, made.seq) == {
+        "actor": made.actor,
+        "character": made.character,
+        "faces": made.faces,
+    }
 
 
 def log_seqs(page) -> list[int]:
@@ -35,15 +115,26 @@ def log_seqs(page) -> list[int]:
     )
 
 
-def log_texts(page) -> list[str]:
-    return page.eval_on_selector_all(
-        "#roll-log > .log-entry .log-note", "items => items.map(i => i.textContent.trim())"
-    )
+def log_in(browser, base: str, name: str, path: str, errors: list, viewport=None):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda error, name=name: errors.append((name, str(error))))
+    # Log in through the site's login form, straight back to the table.
+    page.goto(f"{base}/login/?next={path}")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("form[action='/login/'] button[type=submit]")
+    page.wait_for_url(base + path)
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    return context, page
 
 
 @pytest.fixture
 def table(browser, app_server):
-    """Open the table page for gm, alice and bob; yields {name: (context, page)}."""
+    """Open the Momenta table page for gm, alice and bob; yields {name: (context, page)}."""
     from playwright.sync_api import expect
 
     opened = {}
@@ -52,17 +143,7 @@ def table(browser, app_server):
     for name in ("gm", "alice", "bob"):
         # alice gets a phone-sized screen: the table must work at 375 px.
         viewport = {"width": 375, "height": 740} if name == "alice" else None
-        context = browser.new_context(viewport=viewport)
-        page = context.new_page()
-        page.on("pageerror", lambda error, name=name: errors.append((name, str(error))))
-        # Log in through the site's login form, straight back to the table.
-        page.goto(f"{app_server.base}/login/?next={path}")
-        page.fill("#id_username", name)
-        page.fill("#id_password", PASSWORD)
-        page.click("form[action='/login/'] button[type=submit]")
-        page.wait_for_url(app_server.base + path)
-        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-        opened[name] = (context, page)
+        opened[name] = log_in(browser, app_server.base, name, path, errors, viewport)
     for _, page in opened.values():
         expect(page.locator("#presence .presence-person")).to_have_count(3)
     yield opened
@@ -71,30 +152,42 @@ def table(browser, app_server):
     assert errors == []
 
 
-def test_tb_01_an_action_appears_on_every_screen_without_reload(table):
+def test_tb_01_a_roll_appears_on_every_screen_without_reload(table, app_server):
+    chars = app_server.characters
+    gm, alice, bob = (table[name][1] for name in ("gm", "alice", "bob"))
+
+    # A player fills the composer (attribute, a +1 modifier) and rolls.
+    made = roll(alice, "alice", chars["alice"], "WITS", modifier="+1")
+    assert len(made.faces) == 5  # WITS 4 +1
+    for page in (gm, bob):
+        expect_roll(page, made)
+    # The GM rolls for an NPC.
+    made = roll(gm, "gm", chars["gm"], "MIGHT")
+    assert len(made.faces) == 2
+    for page in (alice, bob):
+        expect_roll(page, made)
+    assert log_seqs(alice) == log_seqs(bob) == log_seqs(gm)
+
+
+def test_table_fits_a_375px_screen(table, app_server):
     from playwright.sync_api import expect
 
-    gm = table["gm"][1]
-    text = table_action(gm, "The door creaks open")
-    for name in ("alice", "bob"):
-        page = table[name][1]
-        expect(page.locator("#roll-log .log-entry", has_text=text)).to_have_count(1)
-        assert log_seqs(page) == log_seqs(gm)
-
-
-def test_table_fits_a_375px_screen(table):
     alice = table["alice"][1]
+    roll(alice, "alice", app_server.characters["alice"], "AGILITY")
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 375
+    # The 2d20 table too.
+    alice.goto(f"{app_server.base}/campaigns/{app_server.d20_campaign}/table/")
+    expect(alice.locator("#d20-composer")).to_be_visible()
     assert alice.evaluate("document.documentElement.scrollWidth") <= 375
 
 
-def test_tb_04_a_player_who_was_offline_gets_all_five_actions_in_order_once(table):
+def test_tb_04_a_player_who_was_offline_gets_all_five_rolls_in_order_once(table, app_server):
     from playwright.sync_api import expect
 
-    gm = table["gm"][1]
-    alice = table["alice"][1]
+    chars = app_server.characters
+    gm, alice = table["gm"][1], table["alice"][1]
     bob_context, bob = table["bob"]
-    table_action(gm, "Before the storm")
-    expect(bob.locator("#roll-log .log-entry")).to_have_count(len(log_seqs(gm)))
+    expect_roll(bob, roll(gm, "gm", chars["gm"], "WITS"))
 
     bob_context.set_offline(True)
     # Going offline must close bob's socket and show it (see docs/live.md).
@@ -103,24 +196,34 @@ def test_tb_04_a_player_who_was_offline_gets_all_five_actions_in_order_once(tabl
     assert bob.evaluate("window.momentaLive.socket === null")
     seen_before = log_seqs(bob)
 
-    texts = [table_action(gm, "While bob is away") for _ in range(5)]
-    for text in texts:
-        expect(alice.locator("#roll-log .log-entry", has_text=text)).to_have_count(1)
+    # Five rolls while bob is away, alice and the GM taking turns.
+    rolls = []
+    for i in range(5):
+        if i % 2 == 0:
+            made = roll(alice, "alice", chars["alice"], ("AGILITY", "MIGHT", "WITS")[i // 2])
+            expect_roll(gm, made)
+        else:
+            made = roll(gm, "gm", chars["gm"], "PRESENCE")
+            expect_roll(alice, made)
+        rolls.append(made)
+    assert [r.seq for r in rolls] == sorted(r.seq for r in rolls)
     assert log_seqs(bob) == seen_before  # nothing reached him
 
     bob_context.set_offline(False)
-    expect(bob.locator("#live-status")).to_have_attribute("data-state", "live", timeout=15_000)
-    expect(bob.locator("#roll-log .log-entry", has_text=texts[-1])).to_have_count(1)
+    expect(bob.locator("#live-status")).to_have_attribute("data-state", "live", timeout=30_000)
+    for made in rolls:
+        expect_roll(bob, made)
     seqs = log_seqs(bob)
     assert seqs == log_seqs(gm)  # same entries, newest first
     assert len(seqs) == len(set(seqs))  # none twice
     assert seqs == sorted(seqs, reverse=True)
-    missed = [t for t in log_texts(bob) if t.startswith("While bob is away")]
-    assert missed == list(reversed(texts))  # all five, in order
+    missed = [s for s in reversed(seqs) if s > max(seen_before)]
+    assert missed == [r.seq for r in rolls]  # all five, in order, nothing else
 
-    # And live again afterwards.
-    text = table_action(gm, "After the storm")
-    expect(bob.locator("#roll-log .log-entry", has_text=text)).to_have_count(1)
+    # And live again afterwards: bob rolls, the others see it.
+    made = roll(bob, "bob", chars["bob"], "PRESENCE")
+    for page in (gm, alice):
+        expect_roll(page, made)
     assert log_seqs(bob) == log_seqs(gm)
 
 
@@ -135,9 +238,9 @@ def test_pages_reconnect_and_catch_up_after_the_server_restarts(table, app_serve
         expect(page.locator("#live-status")).to_have_attribute("data-state", "offline")
     app_server.start()
     for _, page in table.values():
-        expect(page.locator("#live-status")).to_have_attribute("data-state", "live", timeout=15_000)
-    text = table_action(gm, "The server is back")
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live", timeout=30_000)
+    made = roll(gm, "gm", app_server.characters["gm"], "AGILITY")
     for name in ("alice", "bob"):
         page = table[name][1]
-        expect(page.locator("#roll-log .log-entry", has_text=text)).to_have_count(1)
+        expect_roll(page, made)
         assert log_seqs(page) == log_seqs(gm)

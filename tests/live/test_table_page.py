@@ -1,11 +1,18 @@
 """The table page: the first render of what the socket later pushes (same partials)."""
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tables import live
+import tables
+from rules.dice import FixedDice
+from tables import live, services, services_d20
+from tables import services_momenta as momenta
 from tables.models import TableEvent
 
 from .conftest import commit_event
@@ -166,3 +173,140 @@ def test_note_needs_a_csrf_token(momenta_campaign, gm):
     client.force_login(gm)
     url = reverse("table_note", args=[momenta_campaign.pk])
     assert client.post(url, {"text": "Hi"}).status_code == 403
+
+
+# --- Log labels ----------------------------------------------------------------------
+
+
+def _strings(node) -> set[str]:
+    return {
+        n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def appended_kinds() -> dict[str, str]:
+    """Every event kind passed to append_event( in tables/services*.py: {kind: where}.
+
+    A kind may be a literal, a conditional of literals, or a name the same
+    function assigns literals to (kind = "d20_resolved" … kind = "contest_resolved").
+    """
+    kinds = {}
+    for path in sorted(Path(tables.__file__).parent.glob("services*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            assigned: dict[str, set[str]] = {}
+            for node in ast.walk(func):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name):
+                            assigned.setdefault(target.id, set()).update(_strings(node.value))
+            for node in ast.walk(func):
+                callee = getattr(node, "func", None)
+                if getattr(callee, "id", getattr(callee, "attr", None)) != "append_event":
+                    continue
+                given = dict((k.arg, k.value) for k in node.keywords)
+                expr = node.args[1] if len(node.args) > 1 else given["kind"]
+                found = _strings(expr)
+                for name in (n.id for n in ast.walk(expr) if isinstance(n, ast.Name)):
+                    found |= assigned.get(name, set())
+                where = f"{path.name}:{node.lineno}"
+                assert found, f"{where}: cannot tell which kind this append_event appends"
+                kinds.update(dict.fromkeys(found, where))
+    return kinds
+
+
+def test_every_kind_a_service_appends_has_a_log_label():
+    kinds = appended_kinds()
+    # The parse finds the calls of every service module (a sanity check on the parse).
+    assert {"note", "momenta_roll", "d20_veto", "contest_resolved", "threat_spent"} <= set(kinds)
+    missing = {kind: where for kind, where in kinds.items() if kind not in live.KIND_LABELS}
+    assert missing == {}
+    assert live.kind_label("d20_spend") == "Momentum spent"
+    assert live.kind_label("momenta_patterns") == "Patterns chosen"
+
+
+# --- The top bar ----------------------------------------------------------------------
+
+
+def topbar(html: str) -> str:
+    return html[html.index('<header class="topbar">') : html.index("</header>")]
+
+
+def test_the_table_page_top_bar_links_the_campaign_names_the_user_and_logs_out(
+    client, table_url, momenta_campaign, player
+):
+    bar = topbar(page_for(client, player, table_url))
+    assert f'href="{reverse("campaign_detail", args=[momenta_campaign.pk])}"' in bar
+    assert "The Drift" in bar and ">player</span>" in bar
+    # Log out is a POST form with its CSRF token (Django's LogoutView refuses GET).
+    form = bar[bar.index("<form") :]
+    assert f'method="post" action="{reverse("logout")}"' in form
+    assert 'name="csrfmiddlewaretoken"' in form and "Log out" in form
+
+
+def test_site_pages_share_the_top_bar_and_anonymous_visitors_get_log_in_and_sign_up(client, player):
+    bar = topbar(client.get(reverse("login")).content.decode())
+    assert reverse("login") in bar and reverse("signup") in bar and "Log out" not in bar
+    bar = topbar(page_for(client, player, reverse("home")))
+    assert ">player</span>" in bar and "Log out" in bar and reverse("signup") not in bar
+
+
+# --- Queries ------------------------------------------------------------------------------
+
+
+def momenta_play(campaign, gm, player, player2, hero, sidekick, rolls: int) -> None:
+    """Rolls waiting for their patterns, rolls whose patterns came later, answered Assists."""
+    for i in range(rolls):
+        made = momenta.roll_momenta(
+            campaign.pk, player, hero.pk, attribute="WITS", rng=FixedDice([5, 5, 1, 2])
+        )
+        if i % 2:
+            momenta.choose_allocation(campaign.pk, player, made.pk, None)
+        assist = momenta.request_assist(campaign.pk, player2, hero.pk, sidekick.pk)
+        momenta.answer_assist(campaign.pk, gm, assist.pk, "decline")
+
+
+def d20_play(campaign, gm, player, player2, kara, _, rolls: int) -> None:
+    """Skill tests with spends, a refund and a resolution."""
+    for i in range(rolls):
+        test = services_d20.roll_d20_test(
+            campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+            difficulty=0, rng=FixedDice([2, 5]),
+        )  # fmt: skip
+        services_d20.spend_momentum(campaign.pk, player, test.pk, "obtain_information")
+        if i % 2:
+            services_d20.refund_dont_know(campaign.pk, gm, test.pk, 0)
+            services_d20.resolve_test(campaign.pk, player, test.pk)
+
+
+@pytest.mark.parametrize("system", ["momenta", "d20"])
+def test_the_table_page_draws_100_log_entries_in_as_many_queries_as_10(
+    client, django_assert_max_num_queries, system, gm, player, player2, observer, request
+):
+    """The log's cards read their play records in a few queries, however many there are."""
+    if system == "momenta":
+        campaign, characters = request.getfixturevalue("momenta_campaign"), ("hero", "sidekick")
+        play = momenta_play
+    else:
+        campaign, characters = request.getfixturevalue("d20_campaign"), ("kara", "marcus")
+        play = d20_play
+    services.start_session(campaign.pk, gm)
+    chars = [request.getfixturevalue(name) for name in characters]
+    url = reverse("table", args=[campaign.pk])
+    play(campaign, gm, player, player2, *chars, rolls=4)
+    assert 10 <= TableEvent.objects.filter(campaign=campaign).count() <= 20
+    counts = {}
+    for user in (gm, player2, observer):
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts[user] = len(queries)
+    play(campaign, gm, player, player2, *chars, rolls=40)
+    assert TableEvent.objects.filter(campaign=campaign).count() > live.LOG_LIMIT
+    for user, count in counts.items():
+        client.force_login(user)
+        with django_assert_max_num_queries(count):
+            html = client.get(url).content.decode()
+        assert len(log_seqs(html)) == live.LOG_LIMIT

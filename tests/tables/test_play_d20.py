@@ -730,6 +730,48 @@ def test_tb_03_secret_roll_reaches_gms_only_until_revealed(d20_campaign, gm, pla
         services_gm.reveal_test(campaign.pk, gm, test.pk)
 
 
+def test_tb_03_a_secret_test_moves_no_pool_the_players_see(d20_campaign, gm, kara, marcus_sheet):
+    """Like a secret Momenta roll: while hidden, a test buys dice only with Threat the
+    players cannot see, spends only its own Momentum, and is revealed before a
+    Determination reroll or before its Momentum is saved to the group pool."""
+    campaign = d20_campaign
+    set_pools(campaign, momentum=3, threat=2)
+
+    def state():
+        kara.refresh_from_db()
+        return head(campaign), pools(campaign), kara.determination, PoolChange.objects.count()
+
+    before = state()
+    with pytest.raises(ServiceError, match="cannot change Group Momentum"):
+        roll(campaign, gm, kara, [1, 2, 3], bought_dice=1, buy_from_momentum=1, secret=True)
+    Campaign.objects.filter(pk=campaign.pk).update(threat_visible=True)
+    with pytest.raises(ServiceError, match="cannot change Threat"):
+        roll(campaign, gm, marcus_sheet, [1, 2, 3], bought_dice=1, secret=True)
+    assert state() == before and not D20Test.objects.exists()
+    # Hidden Threat is the GM's own: a secret test may pay its dice with it.
+    Campaign.objects.filter(pk=campaign.pk).update(threat_visible=False)
+    roll(campaign, gm, marcus_sheet, [1, 2, 3], bought_dice=1, secret=True)
+    roll(campaign, gm, kara, [1, 2, 3], bought_dice=1, secret=True)
+    assert pools(campaign) == (3, 2)  # Marcus spent 1 Threat, Kara's die added 1
+    # Kara's secret test: 3 successes against Difficulty 1, 2 Momentum of its own.
+    test = roll(campaign, gm, kara, [1, 2], difficulty=1, secret=True)
+    services_gm.permit_determination(campaign.pk, gm, test.pk)
+    before = state()
+    with pytest.raises(ServiceError, match="cannot change Determination"):
+        services_d20.determination_reroll(campaign.pk, gm, test.pk, [1], rng=FixedDice([3]))
+    with pytest.raises(ServiceError, match="cannot change Group Momentum"):
+        services_d20.spend_momentum(campaign.pk, gm, test.pk, "obtain_information", from_pool=1)
+    assert state() == before
+    spend = services_d20.spend_momentum(campaign.pk, gm, test.pk, "obtain_information")
+    assert spend.audience == GM and state()[1:] == before[1:]
+    with pytest.raises(ServiceError, match="Reveal the test before its unspent Momentum"):
+        services_d20.resolve_test(campaign.pk, gm, test.pk)
+    assert pools(campaign) == (3, 2)
+    services_gm.reveal_test(campaign.pk, gm, test.pk)
+    done = services_d20.resolve_test(campaign.pk, gm, test.pk)
+    assert done.audience == ALL and pools(campaign) == (4, 2)
+
+
 def test_tb_02_rolls_use_the_system_random_source_by_default(d20_campaign, player, kara):
     test = services_d20.roll_d20_test(
         d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate"

@@ -4,6 +4,8 @@ Production dice come from the system CSPRNG (TB-02); here the services' source
 is swapped for FixedDice so each test knows its faces.
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -80,7 +82,11 @@ def test_the_table_page_draws_the_momenta_composer_with_its_odds(table, client_f
     # D6-12: GRIT 3d (the first attribute): 30% / 44% / 22% / 4%, with exact fractions.
     for text in ("30%", "8/27", "44%", "4/9", "22%", "2/9", "4%", "1/27"):
         assert text in page
-    assert "Ash" in page and "Bo" not in page.split('id="momenta-roll"')[1].split("</select>")[0]
+    # The player may roll only their own character: the select offers Ash, never Bo.
+    form = page.split('id="momenta-roll"')[1]
+    character_select = form.split('name="character"')[1].split("</select>")[0]
+    offered = re.findall(r"<option[^>]*>([^<]*)</option>", character_select)
+    assert [name.strip() for name in offered] == ["Ash"]
 
 
 def test_observers_see_no_composer_controls(table, client_for):

@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tables import models
+from rules.dice import FixedDice
+from tables import models, models_momenta
 
 MODELS = [
     models.Campaign,
@@ -19,6 +20,14 @@ MODELS = [
     models.Scene,
     models.TableEvent,
     models.PoolChange,
+    # Play records (models_momenta.py, models_d20.py)
+    models_momenta.RollTemplate,
+    models_momenta.CustomPattern,
+    models_momenta.AssistRequest,
+    models_momenta.MomentaRoll,
+    models.D20Test,
+    models.Contest,
+    models.CustomSpend,
 ]
 
 
@@ -37,8 +46,33 @@ def test_every_model_is_registered_with_lists_filters_and_search(model):
     assert model_admin.search_fields
 
 
+@pytest.fixture
+def play_records(kara, marcus, hero, sidekick, gm, player, player2):
+    """One of each play record: a Momenta roll, template, pattern and Assist; a 2d20
+    test, a contest and a custom spend."""
+    from tables import services_d20, services_gm
+    from tables import services_momenta as momenta
+
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    d20 = kara.campaign.pk
+    services_d20.roll_d20_test(
+        d20, player, kara.pk, attribute="Power", skill="Communicate", rng=FixedDice([2, 5])
+    )
+    services_d20.contest_opposer_roll(
+        d20, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate", rng=FixedDice([3, 4])
+    )
+    services_gm.save_custom_spend(d20, gm, name="Called Shot", cost=2)
+    d6 = hero.campaign.pk
+    momenta.roll_momenta(d6, player, hero.pk, attribute="WITS", rng=FixedDice([5, 5, 1, 2]))
+    momenta.save_custom_pattern(
+        d6, gm, {"name": "Lucky Streak", "kind": "quad", "effect": "text", "description": "Clue"}
+    )
+    momenta.request_assist(d6, player2, hero.pk, sidekick.pk)
+
+
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
-def test_admin_changelists_open_and_search(model, admin_client_, kara, marcus, gm):
+def test_admin_changelists_open_and_search(model, admin_client_, kara, marcus, gm, play_records):
     from tables import services
 
     services.start_session(kara.campaign.pk, gm)

@@ -1,0 +1,80 @@
+"""How a view answers a command, shared by the table's views (views_table, views_momenta,
+views_d20, views_gm) and the site's (views).
+
+With htmx the answer is a fragment (the part the request targets), followed by the
+live fragments of the events the command appended, so the actor's page updates
+even without a socket; a refusal is shown inside that fragment with status 200
+(htmx 2 does not swap 4xx answers). Without htmx the person goes back to a page
+with a message.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django_htmx.middleware import HtmxDetails
+
+from . import live
+from .models import Membership
+from .services import ServiceError
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def form_errors(form) -> str:
+    """Every error of a form in one line, for a message at the top of a fragment."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def event_fragments(membership: Membership, events=()) -> str:
+    """The live fragments of `events` for this viewer's audience; events it may
+    not see (TB-03) are left out, as the socket leaves them out."""
+    audience = live.audience_for(membership)
+    return "".join(
+        live.render_event_fragments(event, audience)
+        for event in events
+        if event is not None and live.visible(event, audience)
+    )
+
+
+def respond(
+    request, membership: Membership, template: str, context: dict, events=()
+) -> HttpResponse:
+    """The fragment, then each event's live fragments for this viewer's audience."""
+    html = render_to_string(template, context, request=request)
+    return HttpResponse(html + event_fragments(membership, events))
+
+
+def back_with_message(request, to: str, *args, notice: str = "", error: str = "") -> HttpResponse:
+    """Without htmx: the message (an error wins over a notice) goes to the page `to`."""
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    return redirect(to, *args)
+
+
+def back_to_table(request, campaign, *, notice: str = "", error: str = "") -> HttpResponse:
+    return back_with_message(request, "table", campaign.pk, notice=notice, error=error)
+
+
+def command(answer, call, *, form=None, form_name: str = "", notice="") -> HttpResponse:
+    """Validate `form` (if any), run `call()` -> the event, and `answer` with it.
+
+    `answer(events=…, error=…, notice=…, **forms)` draws the view's fragment (or
+    goes back to a page). A refusal (an invalid form, a ServiceError) is answered
+    with its message and, under `form_name`, the form as sent; nothing changed.
+    `notice` may be a function of the event.
+    """
+    keep = {form_name: form} if form_name else {}
+    if form is not None and not form.is_valid():
+        return answer(error=form_errors(form), **keep)
+    try:
+        event = call()
+    except ServiceError as error:
+        return answer(error=str(error), **keep)
+    return answer(events=[event], notice=notice(event) if callable(notice) else notice)
