@@ -284,7 +284,7 @@ def determination_reroll(
         DETERMINATION,
         holder,
         -1,
-        f"Determination: reroll {len(indices)} dice (T-04)",
+        f"Determination: reroll {len(indices)} {'die' if len(indices) == 1 else 'dice'} (T-04)",
         after=determination - 1,
     )
     return DeterminationReroll(new, determination - 1, (entry,))

@@ -49,3 +49,14 @@ def character_for(request, pk: int, character_pk: int) -> tuple[Campaign, Member
     if not can_control(membership, character):
         raise PermissionDenied("That character is not yours.")
     return campaign, membership, character
+
+
+def default_character(characters, membership: Membership) -> Character | None:
+    """The character a composer shows first: a player's own first PC; a GM's first
+    NPC (else the first character). `characters`: those the member may roll for."""
+    characters = list(characters)
+    if membership.is_gm:
+        npcs = [c for c in characters if c.is_npc]
+        return (npcs or characters or [None])[0]
+    own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
+    return (own or characters or [None])[0]

@@ -23,6 +23,7 @@ from rules.odds import (
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
 
+from .access import default_character
 from .forms_momenta import (
     AssistRequestForm,
     CustomPatternForm,
@@ -35,6 +36,7 @@ from .models import Campaign, Character, Membership
 from .models_momenta import AssistRequest, CustomPattern, MomentaRoll
 from .services import ServiceError
 from .services_momenta import RollPlan, plan_roll, result_of, roll_templates
+from .wording import count
 
 MAX_LISTED_ALLOCATIONS = 60
 
@@ -100,7 +102,8 @@ def odds_for(plan: RollPlan) -> Odds:
         odds.opposition = f"against an opposition roll of {spec.opposition_pool}d"
     elif spec.opposition_successes:
         values = _bands_against(spec.pool, spec.opposition_successes)
-        odds.opposition = f"against {spec.opposition_successes} opposition successes"
+        against = count(spec.opposition_successes, "opposition success", "opposition successes")
+        odds.opposition = f"against {against}"
     else:
         values = list(band_distribution(spec.pool).values())
     texts = spec.template.bands
@@ -267,13 +270,13 @@ def preview(form: MomentaRollForm) -> Odds | None:
 
 
 def pick_character(campaign: Campaign, membership: Membership, wanted=None) -> Character | None:
-    """The character the composer shows: the one asked for if the viewer controls it."""
+    """The character the composer shows: the one asked for if the viewer controls it,
+    else the viewer's own (access.default_character)."""
     characters = controllable_characters(campaign, membership)
     for character in characters:
         if str(character.pk) == str(wanted):
             return character
-    own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
-    return (own or characters or [None])[0]
+    return default_character(characters, membership)
 
 
 def roll_form(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
-from .access import can_control
+from .access import can_control, default_character
 from .models import Campaign, Character, Contest, Membership
+from .wording import spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10
@@ -69,13 +70,15 @@ class D20RollForm(forms.Form):
         membership: Membership,
         spends=None,
         character: Character | None = None,
+        initial: dict | None = None,
     ):
-        super().__init__(data, auto_id="d20-%s")
+        super().__init__(data, initial=initial, auto_id="d20-%s")
         self.campaign = campaign
+        self.membership = membership
         self.characters = playable_characters(campaign, membership)
         wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
         by_id = {c.pk: c for c in self.characters}
-        self.chosen = by_id.get(wanted) or (self.characters[0] if self.characters else None)
+        self.chosen = by_id.get(wanted) or default_character(self.characters, membership)
         self.character_choices = [
             (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
         ]
@@ -96,9 +99,15 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
-        self.fields["assistants"].choices = [
-            (c.pk, c.name) for c in campaign.characters.order_by("name") if c != chosen
+        others = [c for c in campaign.characters.order_by("name") if c != chosen]
+        # Any character may be named (so clean_assistants can say why one is refused),
+        # but a player is offered only player characters: NPCs assist at the GM's call.
+        self.fields["assistants"].choices = [(c.pk, c.name) for c in others]
+        self.assistant_choices = [
+            (c.pk, c.name) for c in others if membership.is_gm or not c.is_npc
         ]
+        self.fields["assistants"].widget.choices = self.assistant_choices
+        self._npc_names = {c.pk: c.name for c in others if c.is_npc}
         self.fields["bonus_restricted_to"].choices = [
             (key, kind.name) for key, kind in (spends or {}).items()
         ]
@@ -111,6 +120,20 @@ class D20RollForm(forms.Form):
         if pk not in {c.pk for c in self.characters}:
             raise forms.ValidationError("That character is not yours to roll for.")
         return pk
+
+    def clean_assistants(self):
+        chosen = self.cleaned_data.get("assistants") or []
+        if not self.membership.is_gm:
+            npcs = [self._npc_names[pk] for pk in chosen if pk in self._npc_names]
+            if npcs:
+                if len(npcs) == 1:
+                    who = f"{npcs[0]} is the GM's NPC"
+                else:
+                    who = f"{', '.join(npcs)} are the GM's NPCs"
+                raise forms.ValidationError(
+                    f"{who}: only the GM can call on an NPC to assist (T-03)."
+                )
+        return chosen
 
     def service_kwargs(self) -> dict:
         """The cleaned values as roll_d20_test's keyword arguments."""
@@ -151,7 +174,7 @@ class SpendForm(forms.Form):
     def __init__(self, *args, spends: dict, group_momentum: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [
-            (key, f"{kind.name} ({kind.cost})") for key, kind in spends.items()
+            (key, f"{kind.name} — {spend_price(kind)}") for key, kind in spends.items()
         ]
         self.initial.setdefault("expected_momentum", group_momentum)
 

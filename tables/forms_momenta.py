@@ -121,14 +121,20 @@ class MomentaRollForm(forms.Form):
             ]
             chosen = self._value("attribute") or (attributes[0].name if attributes else "")
             self.luck = any(a.is_luck and a.name == chosen for a in attributes)
+            if self.luck:
+                # D6-11: a luck roll is neither an action nor an attack, so the composer
+                # hides the choice; play still matters (PAT-07 in narrative play).
+                self.fields["kind"].required = False
+                self.fields["play"].required = False
             threads = character.traits.filter(kind=Trait.Kind.THREAD)
             self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
             assists = list(open_assists(character))
             self.fields["assist"].choices = [("", "No Assist")] + [
                 (a.pk, _assist_label(a)) for a in assists
             ]
-            # RS-01: the roller and the allies whose Assist is accepted may spend Resolve.
-            spenders = [character] + [a.helper for a in assists]
+            # RS-01: the roller and the allies whose Assist is accepted may spend Resolve
+            # on a narrative action roll; never on a luck roll (D6-11).
+            spenders = [] if self.luck else [character] + [a.helper for a in assists]
             for spender in dict.fromkeys(spenders):
                 name = f"resolve_{spender.pk}"
                 self.fields[name] = forms.IntegerField(
@@ -156,6 +162,9 @@ class MomentaRollForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if self.luck:
+            data["kind"] = "luck"  # D6-11: LUCK makes a luck roll, whatever was sent
+            data["play"] = data.get("play") or "narrative"
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
                 "Give the opposition's successes or its dice, not both (D6-10)."

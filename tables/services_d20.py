@@ -79,6 +79,7 @@ from .services import (
     lock_campaign,
     players_see,
 )
+from .wording import count, spend_paid, successes
 
 NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200
 
@@ -548,7 +549,7 @@ def _roll_payload(record: D20Test, **extra) -> dict:
     text = (
         f"{character.name} rolls {spec['attribute']} + {spec['skill']} "
         f"(target {spec['target']}{', focus ' + spec['focus_name'] if spec['focus_name'] else ''})"
-        f": {result['successes']} successes against Difficulty {result['difficulty']}, {verdict}"
+        f": {successes(result['successes'])} against Difficulty {result['difficulty']}, {verdict}"
     )
     if result["passed"] and result["momentum"]:
         text += f", {result['momentum']} Momentum"
@@ -752,8 +753,8 @@ def determination_reroll(
         )
         payload["summary"] = (
             f"{character.name} spends Determination to reroll "
-            f"{len(payload['indices'])} dice: {before['successes']} → "
-            f"{record.result['successes']} successes, "
+            f"{count(len(payload['indices']), 'die', 'dice')}: {before['successes']} → "
+            f"{successes(record.result['successes'])}, "
             f"{'passes' if record.result['passed'] else 'fails'}."
         )
         return append_event(
@@ -850,15 +851,9 @@ def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: st
 
 
 def _spend_summary(name: str, spend: Spend) -> str:
-    sources = [
-        (spend.from_bonus, "bonus"),
-        (spend.from_roll, "from the roll"),
-        (spend.from_pool, "from the group pool"),
-        (spend.to_threat, "paid in Threat"),
-    ]
-    paid = ", ".join(f"{n} {where}" for n, where in sources if n)
     note = f": {spend.note}" if spend.note else ""
-    return f"{name} spends {spend.kind.cost} on {spend.kind.name}{note} ({paid})."
+    paid = spend_paid(spend)
+    return f"{name} spends {spend.kind.cost} Momentum on {spend.kind.name}{note} ({paid})."
 
 
 def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = "") -> TableEvent:
@@ -886,7 +881,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         what = "vetoes" if veto else "answers “you don't know” and refunds"
         summary = (
             f"The GM {what} {holder.name}'s {spend.kind.name} "
-            f"({spend.points} back): {spend.refund_reason}."
+            f"({spend.points} Momentum back): {spend.refund_reason}."
         )
         return append_event(
             campaign,
@@ -1097,8 +1092,9 @@ def contest_opposer_roll(
                 "contest": _contest_view(contest),
                 "spec": spec,
                 "result": record.result,
-                "summary": f"{opposer.name} opposes {active.name}: {result.successes} "
-                f"successes{hindered}. {active.name} needs Difficulty {difficulty}.",
+                "summary": f"{opposer.name} opposes {active.name}: "
+                f"{successes(result.successes)}{hindered}. "
+                f"{active.name} needs Difficulty {difficulty}.",
             },
             changes=changes,
         )

@@ -26,6 +26,7 @@ from .services import (
     update_campaign_settings,
 )
 from .services_d20 import catalogue, refused_by_rules, visible_test_record
+from .wording import successes
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50
@@ -144,7 +145,7 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
                 "result": result,
                 "state": record.state,
                 "summary": f"The GM reveals a secret roll: {name} scored "
-                f"{result['successes']} successes against Difficulty {result['difficulty']} "
+                f"{successes(result['successes'])} against Difficulty {result['difficulty']} "
                 f"and {verdict}.",
             },
         )

@@ -59,6 +59,7 @@ from .services import (
     lock_campaign,
     require_hidden,
 )
+from .wording import successes
 
 MAX_POOL = 30  # dice; the roll card and the allocation list stay readable
 MAX_MODIFIER = 20
@@ -651,7 +652,7 @@ def _card(
     if spec.opposition_pool is not None:
         opposition = f"Opposed by a {spec.opposition_pool}d pool"
     elif spec.opposition_successes is not None:
-        opposition = f"Opposed by {spec.opposition_successes} successes"
+        opposition = f"Opposed by {successes(spec.opposition_successes)}"
     return {
         "system": "momenta",
         "roll_id": roll.pk,

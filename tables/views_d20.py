@@ -142,13 +142,17 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
 def _initial_params(form: D20RollForm) -> dict:
     def first(name):
         choices = form.fields[name].choices
+        known = [value for value, _ in choices]
+        if form.initial.get(name) in known:
+            return form.initial[name]  # kept from the last roll
         return choices[0][0] if choices else ""
 
+    difficulty = form.initial.get("difficulty")
     return {
         "attribute": first("attribute"),
         "skill": first("skill"),
-        "focus": "",
-        "difficulty": 1,
+        "focus": first("focus"),
+        "difficulty": 1 if difficulty is None else difficulty,
         "factors": [],
         "bought_dice": 0,
         "buy_from_momentum": 0,
@@ -250,9 +254,21 @@ def d20_composer(request, pk: int):
     return respond(request, membership, PLAY, {"d20": context})
 
 
-def _form_for(campaign, membership, spends, character) -> D20RollForm:
-    """An unbound composer showing `character`."""
-    return D20RollForm(campaign=campaign, membership=membership, spends=spends, character=character)
+def _form_for(campaign, membership, spends, character, initial=None) -> D20RollForm:
+    """An unbound composer showing `character` (and `initial` choices)."""
+    return D20RollForm(
+        campaign=campaign,
+        membership=membership,
+        spends=spends,
+        character=character,
+        initial=initial,
+    )
+
+
+# What the composer keeps after a roll: the same test can be tried again or helped.
+# Bought dice, assistants, bonus Momentum, factors and secrecy start afresh, so
+# nothing is bought or spent again unasked.
+KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 
 
 @login_required
@@ -284,7 +300,8 @@ def d20_roll(request, pk: int):
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
     campaign.refresh_from_db()
-    fresh = _form_for(campaign, membership, spends, record.character)
+    kept = {name: form.cleaned_data.get(name) for name in KEPT_AFTER_ROLL}
+    fresh = _form_for(campaign, membership, spends, record.character, initial=kept)
     panel = panel_context(campaign, membership, record)
     context = play_context(campaign, membership, form=fresh, panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])

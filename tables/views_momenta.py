@@ -57,6 +57,9 @@ PANEL_PARTS = {
     ),
 }
 COMPOSER_FORMS = ("character", "form", "initial", "assist_form", "trauma_form")
+# The composer's choices that survive a roll; the per-roll ones (Advantage,
+# Disadvantage, Thread, Assist, Resolve, modifiers, opposition, secret) are reset.
+KEPT_AFTER_ROLL = ("attribute", "kind", "play", "template")
 
 
 def _answer(
@@ -159,14 +162,10 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             initial=initial_from(request.POST),
             error=str(error),
         )
-    return _answer(
-        request,
-        campaign,
-        membership,
-        [made.event],
-        character=character,
-        initial=initial_from(request.POST) | {"secret": None},
-    )
+    # The next roll starts afresh: what to roll and how is kept, what it spends is not
+    # (Advantage, Resolve, the Assist…), so nothing is spent again unasked.
+    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
+    return _answer(request, campaign, membership, [made.event], character=character, initial=kept)
 
 
 @login_required

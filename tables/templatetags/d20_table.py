@@ -10,6 +10,8 @@ hands that back unchanged.
 
 from django import template
 
+from tables import wording
+
 register = template.Library()
 
 
@@ -39,3 +41,40 @@ def signed(value):
     except (TypeError, ValueError):
         return value
     return f"+{value}" if value > 0 else str(value)
+
+
+@register.filter
+def spend_price(kind):
+    """'2 Momentum' / '1 Momentum per question (repeatable)' (wording.spend_price)."""
+    return wording.spend_price(kind)
+
+
+@register.filter
+def spend_line(spend):
+    """'Obtain Information: 1 Momentum (1 from the roll)' (wording.spend_line)."""
+    return wording.spend_line(spend)
+
+
+@register.filter
+def test_line(record):
+    """'Kara · 3 successes vs Difficulty 1 · 2 Momentum left': an open 2d20 test in words."""
+    result, ledger = record.result or {}, record.ledger or {}
+    name = record.character.name
+    parts = [
+        name,
+        f"{wording.successes(result.get('successes', 0))} vs Difficulty "
+        f"{result.get('difficulty', 0)}",
+    ]
+    left = (ledger.get("roll_momentum") or 0) + (ledger.get("bonus_momentum") or 0)
+    holder = ledger.get("holder") or name
+    if ledger.get("passed") and holder != name:
+        parts.append(f"{holder} holds {left} Momentum")  # CT-04: the opposer won
+    elif ledger.get("passed"):
+        parts.append(f"{left} Momentum left")
+    elif result:
+        parts.append("failed")
+    if record.secret and not record.revealed:
+        parts.append("secret")
+    if record.contest_id:
+        parts.append("contest")
+    return " · ".join(parts)

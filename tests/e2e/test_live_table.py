@@ -71,6 +71,10 @@ def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -
         redraw(page, lambda: form.locator("select[name=attribute]").select_option(attribute))
     form.locator("input[name=kind][value=action]").check()
     form.locator("input[name=play][value=narrative]").check()
+    # On a phone the modifiers are folded under "More options" (static/tables/folds.js).
+    more = form.locator("details.composer-more")
+    if not more.evaluate("d => d.open"):
+        more.locator("summary").click()
     form.locator("input[name=modifiers]").fill(modifier)
 
     def click():
@@ -179,6 +183,57 @@ def test_table_fits_a_375px_screen(table, app_server):
     alice.goto(f"{app_server.base}/campaigns/{app_server.d20_campaign}/table/")
     expect(alice.locator("#d20-composer")).to_be_visible()
     assert alice.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_a_phone_gets_the_roll_button_and_the_log_early_and_a_laptop_the_log_beside(
+    table, app_server
+):
+    """At 375 px the advanced options are folded, so the Roll button and the log are
+    near the top; at 1280 px the options are open and the log sits beside the composer,
+    in view without scrolling."""
+    from playwright.sync_api import expect
+
+    alice, gm = table["alice"][1], table["gm"][1]
+    roll(gm, "gm", app_server.characters["gm"], "MIGHT")
+    alice.reload()
+    expect(alice.locator("#live-status")).to_have_attribute("data-state", "live")
+    more = alice.locator("#momenta-roll details.composer-more")
+    assert more.evaluate("d => d.open") is False
+    expect(alice.locator("#momenta-roll button.mc-roll")).to_be_visible()
+    # From the character select to the Roll button: the essentials and the odds, about
+    # one screen (a pattern chooser, when a roll waits for one, comes before it).
+    form = alice.locator("#momenta-roll").bounding_box()
+    roll_button = alice.locator("#momenta-roll button.mc-roll").bounding_box()
+    log = alice.locator("#roll-log").bounding_box()
+    assert roll_button["y"] - form["y"] < 700, (form, roll_button)
+    assert log["y"] - roll_button["y"] < 250, (roll_button, log)  # Assists, Trauma, heading
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 375
+    # Wider again, the fold opens by itself; a laptop sees the log on the right.
+    alice.set_viewport_size({"width": 1280, "height": 800})
+    expect(more).to_have_attribute("open", "")
+    for page in (alice, gm):
+        page.evaluate("window.scrollTo(0, 0)")
+        composer = page.locator("#composer").bounding_box()
+        log = page.locator("#roll-log").bounding_box()
+        assert log["x"] >= composer["x"] + composer["width"], (composer, log)
+        assert log["y"] < 400, log
+        expect(page.locator("#roll-log > .log-entry").first).to_be_in_viewport()
+
+
+def test_a_page_load_asks_for_nothing_missing(table, app_server):
+    """No 404s (a /favicon.ico on every page before): the icon is inline."""
+    from playwright.sync_api import expect
+
+    context = table["bob"][0]
+    page = context.new_page()
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.goto(f"{app_server.base}/campaigns/{app_server.campaign}/table/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    page.goto(f"{app_server.base}/")
+    page.wait_for_load_state("networkidle")
+    assert missing == []
+    page.close()
 
 
 def test_tb_04_a_player_who_was_offline_gets_all_five_rolls_in_order_once(table, app_server):

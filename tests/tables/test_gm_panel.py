@@ -301,7 +301,7 @@ def test_tb_03_secret_rolls_are_listed_and_revealed_from_the_panel(
         secret=True, rng=FixedDice([3, 4]),
     )  # fmt: skip
     html = text(client_for("gm").get(url("gm_panel", d20_campaign), **HX))
-    assert "Secret rolls (1)" in html and "Marcus: 2 vs 1" in html
+    assert "Secret rolls (1)" in html and "Marcus · 2 successes vs Difficulty 1" in html
     assert "Marcus rolls" not in table_page(client_for("player"), d20_campaign)
     assert client_for("player").post(url("gm_reveal", d20_campaign, test.pk)).status_code == 403
     html = text(client_for("gm").post(url("gm_reveal", d20_campaign, test.pk), **HX))
@@ -360,3 +360,44 @@ def test_momenta_campaign_panel_includes_the_momenta_tools_not_threat(client_for
     html = text(client_for("gm").get(url("gm_panel", momenta_campaign), **HX))
     assert 'id="gm-panel"' in html and "Start session" in html
     assert "Add Threat" not in html and "Roll the opposer" not in html
+
+
+# --- wording -----------------------------------------------------------------------------
+
+
+def test_one_success_reads_as_one_success_everywhere(
+    client_for, d20_campaign, gm, player, kara, marcus_sheet
+):
+    """The log's sentences count like English: 1 success, 2 successes, 1 die."""
+    # Marcus, target 12: 10 scores 1, 15 nothing. Difficulty 1 for Kara.
+    contest = services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus_sheet.pk, kara.pk, attribute="Power",
+        skill="Communicate", rng=FixedDice([10, 15]),
+    )  # fmt: skip
+    opened = TableEvent.objects.get(campaign=d20_campaign, kind="contest_opened")
+    assert opened.payload["summary"] == "Marcus opposes Kara: 1 success. Kara needs Difficulty 1."
+    page = table_page(client_for("player"), d20_campaign)
+    assert "Marcus opposes Kara: 1 success." in page and "1 successes" not in page
+    # Kara, target 13 without her focus: 13 scores 1, 20 nothing; one die rerolled.
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        contest_id=contest.pk, rng=FixedDice([13, 20]),
+    )  # fmt: skip
+    assert (
+        "Communicate (target 13): 1 success against Difficulty 1, passes"
+        in (test.event.payload["summary"])
+    )
+    services_gm.permit_determination(d20_campaign.pk, gm, test.pk)
+    reroll = services_d20.determination_reroll(
+        d20_campaign.pk, player, test.pk, [1], rng=FixedDice([19])
+    )
+    assert "to reroll 1 die: 1 → 1 success, passes." in reroll.payload["summary"]
+    # A secret roll, revealed: "scored 1 success".
+    secret = services_d20.roll_d20_test(
+        d20_campaign.pk, gm, marcus_sheet.pk, attribute="Power", skill="Communicate",
+        secret=True, rng=FixedDice([10, 15]),
+    )  # fmt: skip
+    revealed = services_gm.reveal_test(d20_campaign.pk, gm, secret.pk)
+    assert "Marcus scored 1 success against Difficulty 1" in revealed.payload["summary"]
+    page = table_page(client_for("gm"), d20_campaign)
+    assert "1 successes" not in page and "1 dice" not in page

@@ -12,7 +12,8 @@ from django.urls import reverse
 import rules.d20
 from rules.dice import FixedDice
 from tables import services_d20
-from tables.models import Campaign, D20Test, PoolChange, TableEvent
+from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
+from tests.html_forms import form_fields
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -262,7 +263,7 @@ def test_mo_11_spend_a_question_then_gm_refunds_you_dont_know(client_for, d20_ca
     )
     html = text(response)
     assert response.status_code == 200 and 'id="spend-panel"' in html
-    assert "Obtain Information (1: 1 roll) “Is he here to kill someone?”" in html
+    assert "Obtain Information: 1 Momentum (1 from the roll) “Is he here to kill someone?”" in html
     assert 'data-kind="d20_spend"' in html  # the log entry rides along
     # The player sees no GM buttons; the GM does.
     assert "You don't know" not in html
@@ -428,3 +429,173 @@ def test_ct_04_the_opposers_momentum_is_on_the_gms_panel_not_the_players(
     response = post(client_for("gm"), "d20_resolve", [d20_campaign.pk, test.pk])
     assert "Marcus wins the contest" in text(response)
     assert pools(d20_campaign) == (0, 2)
+
+
+# --- the composer between rolls ---------------------------------------------------------------
+
+
+@pytest.fixture
+def dastan(d20_campaign, player2):
+    """Another player's character, who may assist Kara (T-03)."""
+    character = Character.objects.create(campaign=d20_campaign, owner=player2, name="Dastan")
+    character.attributes.create(name="Power", value=6)
+    character.skills.create(name="Communicate", value=3)
+    return character
+
+
+def test_after_a_roll_the_composer_keeps_the_test_and_drops_what_it_bought(
+    client_for, d20_campaign, kara, dastan, dice
+):
+    """Character, attribute, skill, focus and Difficulty stay (try again, or be helped);
+    bought dice, assistants, bonus Momentum and factors start afresh, so nothing is
+    bought again unasked."""
+    kara.attributes.create(name="Awareness", value=5)  # sorted first: the old default
+    kara.skills.create(name="Battle", value=2)
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
+    dice([20, 20, 20, 20])
+    data = roll_data(
+        kara, focus="Persuasion", difficulty=3, harder=1, bought_dice=1, buy_from_momentum=1,
+        expected_momentum=1, assistants=[dastan.pk], bonus_momentum=2,
+    )  # fmt: skip
+    html = text(client_for("player").post(roll_url(d20_campaign), data, **HX))
+    assert 'role="alert"' not in html and D20Test.objects.count() == 1
+    kept = form_fields(html, "d20-composer")
+    assert kept["character"] == [str(kara.pk)]
+    assert (kept["attribute"], kept["skill"]) == (["Power"], ["Communicate"])
+    assert kept["focus"] == ["Persuasion"] and kept["difficulty"] == ["3"]
+    assert kept["bought_dice"] == ["0"] and kept["buy_from_momentum"] == ["0"]
+    assert kept["bonus_momentum"] == ["0"] and kept["harder"] == ["0"]
+    assert "assistants" not in kept
+    # The odds shown are the kept test's: Power 7 + Communicate 6, Difficulty 3.
+    odds = html[html.index('id="d20-odds"') :]
+    assert "Target <strong>13</strong> (Power + Communicate)" in odds
+    assert "Difficulty <strong>3</strong>" in odds
+
+
+def test_after_a_gm_roll_the_secret_box_is_clear_again(client_for, d20_campaign, marcus, dice):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    dice([3, 4])
+    html = text(client_for("gm").post(roll_url(d20_campaign), roll_data(marcus, secret="on"), **HX))
+    assert D20Test.objects.get().secret
+    kept = form_fields(html, "d20-composer")
+    assert kept["character"] == [str(marcus.pk)] and "secret" not in kept
+
+
+def test_the_composer_shows_the_viewers_own_character_first(
+    client_for, d20_campaign, gm, player, kara, dastan, marcus
+):
+    """Players: their own first PC; GMs: the first NPC (else the first character)."""
+    Character.objects.create(campaign=d20_campaign, owner=gm, name="Aaron")  # sorts first
+    page = text(client_for("player2").get(reverse("table", args=[d20_campaign.pk])))
+    assert form_fields(page, "d20-composer")["character"] == [str(dastan.pk)]
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    assert form_fields(page, "d20-composer")["character"] == [str(kara.pk)]
+    page = text(client_for("gm").get(reverse("table", args=[d20_campaign.pk])))
+    assert form_fields(page, "d20-composer")["character"] == [str(marcus.pk)]
+    marcus.delete()
+    page = text(client_for("gm").get(reverse("table", args=[d20_campaign.pk])))
+    assert form_fields(page, "d20-composer")["character"] == [
+        str(Character.objects.get(name="Aaron").pk)
+    ]
+
+
+def test_t_03_a_player_cannot_call_the_gms_npc_to_assist(
+    client_for, d20_campaign, kara, dastan, marcus, dice
+):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    form = page[page.index('id="d20-composer"') :]
+    assert f'name="assistants" value="{dastan.pk}"' in form
+    assert f'name="assistants" value="{marcus.pk}"' not in form
+    dice([1, 1, 1, 1])
+    seq, before = head(d20_campaign), pools(d20_campaign)
+    response = client_for("player").post(
+        roll_url(d20_campaign), roll_data(kara, assistants=[marcus.pk]), **HX
+    )
+    html = text(response)
+    assert response.status_code == 200
+    assert (
+        'role="alert">Marcus is the GM\'s NPC: only the GM can call on an NPC to assist (T-03).'
+        in html
+    )
+    assert head(d20_campaign) == seq and pools(d20_campaign) == before
+    assert not D20Test.objects.exists()
+    # The GM may: Marcus is theirs to call.
+    page = text(client_for("gm").get(reverse("d20_composer", args=[d20_campaign.pk]),
+                                     {"character": kara.pk}, **HX))  # fmt: skip
+    assert f'name="assistants" value="{marcus.pk}"' in page
+    response = client_for("gm").post(
+        roll_url(d20_campaign), roll_data(kara, assistants=[marcus.pk]), **HX
+    )
+    assert 'role="alert"' not in text(response)
+    assert D20Test.objects.get().spec["assistants"][0]["name"] == "Marcus"
+
+
+# --- the spend panel and the log, in words ------------------------------------------------------
+
+
+def test_spend_kinds_read_as_name_and_price(client_for, d20_campaign, kara_test):
+    panel_url = reverse("d20_panel", args=[d20_campaign.pk, kara_test.pk])
+    html = text(client_for("player").get(panel_url, **HX))
+    assert 'Create Trait <span class="spend-cost">— 2 Momentum</span>' in html
+    assert (
+        'Obtain Information <span class="spend-cost">— 1 Momentum per question (repeatable)</span>'
+        in html
+    )
+
+
+def test_spends_made_say_where_each_point_came_from(client_for, gm, d20_campaign, kara_test):
+    """MO-02, MO-13: 'Create Trait: 2 Momentum (1 from the group pool, 1 added to Threat)'."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=2)
+    args = [d20_campaign.pk, kara_test.pk]
+    post(client_for("player"), "d20_spend", args, {"kind": "obtain_information"})
+    response = post(
+        client_for("player"),
+        "d20_spend",
+        args,
+        {"kind": "create_trait", "from_pool": 1, "to_threat": 1, "note": "Loyal"},
+    )
+    html = text(response)
+    assert "Obtain Information: 1 Momentum (1 from the roll)" in html
+    assert "Create Trait: 2 Momentum (1 from the group pool, 1 added to Threat) “Loyal”" in html
+    assert "Kara spends 2 Momentum on Create Trait: Loyal (1 from the group pool, " in html
+    assert "1 added to Threat)." in html
+    assert " pool)" not in html.replace("group pool)", "")  # no bare "(1, 1 pool)"
+    assert " roll)" not in html.replace("the roll)", "")
+
+
+def test_open_tests_read_in_plain_words(client_for, d20_campaign, kara_test):
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    open_tests = page[page.index('class="d20-open-tests"') :]
+    assert "Kara · 4 successes vs Difficulty 3 · 1 Momentum left</button>" in open_tests
+    assert "Kara: 4 vs 3" not in page
+
+
+def test_the_log_entry_opens_the_spend_panel_with_a_real_button(
+    client_for, d20_campaign, kara_test
+):
+    """It loads the test into the spend panel and scrolls there: a button that looks
+    like one, not a link that goes nowhere."""
+    page = text(client_for("player").get(reverse("table", args=[d20_campaign.pk])))
+    entry = page[page.index(f'id="event-{kara_test.event.seq}"') :]
+    entry = entry[: entry.index("</li>")]
+    button = entry[entry.index('<button type="button" class="small d20-open"') :]
+    button = button[: button.index("</button>")]
+    assert 'hx-target="#spend-panel"' in button
+    assert 'hx-swap="outerHTML show:#spend-panel:top"' in button
+    assert button.endswith(">Open in the spend panel") and 'class="link' not in button
+
+
+def test_a_spend_in_the_log_says_what_momentum_is_left(client_for, d20_campaign, player, kara):
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        focus="Persuasion", difficulty=1, rng=FixedDice([2, 5]),
+    )  # fmt: skip
+    html = text(
+        post(client_for("player"), "d20_spend", [d20_campaign.pk, test.pk],
+             {"kind": "obtain_information"})
+    )  # fmt: skip
+    assert "Kara spends 1 Momentum on Obtain Information (1 from the roll)." in html
+    assert "Kara has 2 Momentum left." in html

@@ -14,6 +14,7 @@ from tables import services
 from tables import services_momenta as momenta
 from tables.models import Character, PoolChange, TableEvent
 from tables.models_momenta import AssistRequest, MomentaRoll
+from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -273,6 +274,128 @@ def test_bad_form_input_is_shown_in_the_composer(table, client_for, hero):
         .content.decode()
     )
     assert "Select a valid choice" in html and state(table) == before
+
+
+def test_d6_11_a_luck_roll_from_the_composer_is_made_and_logged(table, client_for, hero, dice):
+    """LUCK hides the Roll kind (a luck roll is neither action nor attack) but keeps Play:
+    Extra Success applies to luck rolls in narrative play (PAT-07). What the composer
+    sends is enough to roll."""
+    client = client_for("player")
+    composer = client.get(
+        url("momenta_composer", table), {"character": hero.pk, "attribute": "LUCK"}, **HX
+    ).content.decode()
+    sent = form_fields(composer, "momenta-roll")
+    assert sent["attribute"] == ["LUCK"] and sent["play"] == ["narrative"]
+    assert "kind" not in sent and "modifiers" not in sent and "advantage_sources" not in sent
+    assert not any(name.startswith("resolve_") for name in sent)  # RS-01: action rolls only
+    dice([5, 5])
+    response = client.post(url("momenta_roll", table), sent, **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'role="alert"' not in html
+    assert "This field is required" not in html
+    made = MomentaRoll.objects.get()
+    assert made.spec["kind"] == "luck" and made.spec["play"] == "narrative"
+    assert made.result["pool"] == 2
+    assert made.event.kind == "momenta_roll" and 'data-kind="momenta_roll"' in html
+    assert "LUCK luck roll" in html
+
+
+def test_d6_11_a_luck_roll_keeps_the_play_mode_chosen(table, client_for, hero, dice):
+    dice([1, 2])
+    data = {"character": hero.pk, "attribute": "LUCK", "play": "structured"}
+    data |= {"expected_momentum": hero.momentum, "expected_resolve": hero.resolve}
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html
+    made = MomentaRoll.objects.get()
+    assert (made.spec["kind"], made.spec["play"]) == ("luck", "structured")
+
+
+def test_after_a_roll_the_composer_keeps_what_to_roll_but_not_what_it_spends(
+    table, client_for, gm, hero, sidekick, player2, dice
+):
+    """Advantage, Disadvantage, the Assist, Resolve, modifiers, Thread, opposition and
+    secrecy are per roll: the next roll must not spend again unasked. Character,
+    attribute, roll kind, play mode and template stay."""
+    template = next(t for t in momenta.roll_templates(table) if t.name == "Attack (damage)")
+    dice([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4])
+    data = roll_data(
+        hero,
+        attribute="GRIT",
+        kind="attack",
+        play="structured",
+        template=template.pk,
+        modifiers="+1",
+        advantage_sources=["boon", "situational"],
+        disadvantage="on",
+    )
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html and MomentaRoll.objects.count() == 1
+    kept = form_fields(html, "momenta-roll")
+    assert kept["character"] == [str(hero.pk)] and kept["attribute"] == ["GRIT"]
+    assert kept["kind"] == ["attack"] and kept["play"] == ["structured"]
+    assert kept["template"] == [str(template.pk)]
+    assert "advantage_sources" not in kept and "disadvantage" not in kept
+    assert kept["modifiers"] == [""]
+    # A narrative action roll with an Assist, a Thread and Resolve: reset too.
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    thread = hero.traits.create(kind="thread", text="Owes the Guild")
+    hero.refresh_from_db()
+    data = roll_data(hero, thread=thread.pk, assist=assist.pk, **{f"resolve_{hero.pk}": 1})
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html and MomentaRoll.objects.count() == 2
+    kept = form_fields(html, "momenta-roll")
+    assert kept["attribute"] == ["WITS"] and kept["kind"] == ["action"]
+    assert kept["thread"] == [""] and kept["assist"] == [""]
+    assert kept[f"resolve_{hero.pk}"] == ["0"]
+
+
+def test_after_a_gm_roll_the_opposition_and_secrecy_are_reset(table, client_for, hero, dice):
+    dice([1, 2, 3, 4, 5, 6, 1])
+    data = roll_data(hero, opposition_pool=2, secret="on", play="structured")
+    html = client_for("gm").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html and MomentaRoll.objects.get().secret
+    kept = form_fields(html, "momenta-roll")
+    assert kept["character"] == [str(hero.pk)] and kept["play"] == ["structured"]
+    assert kept["opposition_pool"] == [""] and kept["opposition_successes"] == [""]
+    assert "secret" not in kept
+
+
+def test_the_composer_shows_the_viewers_own_character_first(
+    table, client_for, gm, player, hero, sidekick
+):
+    """A player's own PC; a GM's first NPC (else the first character)."""
+    own = Character.objects.create(campaign=table, owner=player, name="Aaron")
+    npc = Character.objects.create(campaign=table, owner=gm, name="Zed", is_npc=True)
+    page = client_for("gm").get(reverse("table", args=[table.pk])).content.decode()
+    assert form_fields(page, "momenta-roll")["character"] == [str(npc.pk)]
+    page = client_for("player2").get(reverse("table", args=[table.pk])).content.decode()
+    assert form_fields(page, "momenta-roll")["character"] == [str(sidekick.pk)]
+    page = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    assert form_fields(page, "momenta-roll")["character"] == [str(own.pk)]
+    npc.delete()
+    page = client_for("gm").get(reverse("table", args=[table.pk])).content.decode()
+    assert form_fields(page, "momenta-roll")["character"] == [str(own.pk)]
+
+
+def test_the_advanced_options_fold_and_open_when_a_roll_is_refused(table, client_for, hero):
+    """Phones see the essentials first (static/tables/folds.js opens the fold on wide
+    screens); a refused roll comes back with the fold open, its choices in view."""
+    page = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    form = page.split('id="momenta-roll"')[1].split("</form>")[0]
+    fold = form.split('<details class="composer-more" data-fold>')[1].split("</details>")[0]
+    assert "<summary>More options:" in fold
+    assert 'name="modifiers"' in fold and 'name="advantage_sources"' in fold
+    essentials = form.split('<details class="composer-more"')[0]
+    assert 'name="character"' in essentials and 'name="attribute"' in essentials
+    assert 'name="kind"' in essentials and 'name="play"' in essentials
+    assert "mc-roll" in form.split("</details>")[-1]  # the Roll button is not folded
+    html = (
+        client_for("player")
+        .post(url("momenta_roll", table), roll_data(hero, modifiers="lots"), **HX)
+        .content.decode()
+    )
+    assert '<details class="composer-more" data-fold open data-fold-open>' in html
 
 
 # --- Who may do what ---------------------------------------------------------------------------

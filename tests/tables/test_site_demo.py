@@ -83,6 +83,33 @@ def test_demo_command_migrates_seeds_then_serves(monkeypatch):
     assert calls[-1][2]["use_reloader"] is False
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "addrport, url",
+    [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000/"),
+        ("127.0.0.1:8123", "http://127.0.0.1:8123/"),
+        ("8124", "http://127.0.0.1:8124/"),
+    ],
+)
+def test_demo_prints_the_url_it_serves_once(monkeypatch, addrport, url):
+    """Not "ready at :8000" and then "(Serving on … instead.)": the real URL, once."""
+    from tables.management.commands import demo
+
+    real = demo.call_command
+
+    def record(name, *args, **kwargs):
+        if name != "runserver":
+            real(name, *args, **kwargs)
+
+    monkeypatch.setattr(demo, "call_command", record)
+    out = StringIO()
+    call_command("demo", addrport, stdout=out)
+    text = out.getvalue()
+    assert f"Demo ready at {url}" in text
+    assert text.count("http://") == 1 and "instead" not in text
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

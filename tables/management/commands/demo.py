@@ -4,6 +4,12 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 
+def served_at(addrport: str) -> str:
+    """The URL runserver serves `addrport` on: '8001' and ':8001' mean 127.0.0.1."""
+    host, _, port = addrport.rpartition(":")
+    return f"http://{host or '127.0.0.1'}:{port}/"
+
+
 class Command(BaseCommand):
     help = "Migrate, create the demo data, then run the development server (daphne)."
 
@@ -14,9 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, **options):
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("seed_demo", stdout=self.stdout)
-        if addrport != "127.0.0.1:8000":
-            self.stdout.write(f"(Serving on http://{addrport}/ instead.)")
+        call_command("seed_demo", url=served_at(addrport), stdout=self.stdout)
         # No autoreloader: it would re-run this whole command in a child
         # process. insecure_serving: serve the stylesheet even with DEBUG off.
         call_command("runserver", addrport, use_reloader=False, insecure_serving=True)

@@ -109,12 +109,15 @@ D20 = {
 class Command(BaseCommand):
     help = "Create demo users and two demo campaigns (idempotent)."
 
+    def add_arguments(self, parser):
+        parser.add_argument("--url", default=URL, help="Where the demo is served (printed).")
+
     @transaction.atomic
-    def handle(self, *args, **options):
+    def handle(self, *args, url=URL, **options):
         users = {name: self._user(name) for name in USERS}
         for spec in (MOMENTA, D20):
             self._campaign(spec, users)
-        self.stdout.write(self.style.SUCCESS(f"Demo ready at {URL}"))
+        self.stdout.write(self.style.SUCCESS(f"Demo ready at {url}"))
         self.stdout.write(f"Log in with any of these (password for all: {PASSWORD}):")
         roles = {
             "gm": "GM of both campaigns",
