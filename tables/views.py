@@ -108,14 +108,24 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         "invite_url": request.build_absolute_uri(reverse("join", args=[campaign.invite_token]))
         if is_gm
         else None,
-        "log": campaign.pool_changes.select_related("character", "event").filter(
-            event__audience__in=["all", "gm"] if is_gm else ["all"]
-        )[:10],
+        "log": _recent_changes(campaign, is_gm)[:10],
     }
     if is_gm and "adjust_form" not in extra:
         context["adjust_form"] = PoolAdjustForm(campaign=campaign, pools=pools)
     context.update(extra)
     return context
+
+
+def _recent_changes(campaign: Campaign, is_gm: bool):
+    """The campaign page's latest pool lines; players see what the table's log shows them."""
+    lines = campaign.pool_changes.select_related("character", "event")
+    if is_gm:
+        return lines
+    lines = lines.filter(event__audience="all")
+    if not campaign.threat_visible:
+        # MO-13: a Threat line shows its total; the table's log hides that total too.
+        lines = lines.exclude(pool="threat")
+    return lines
 
 
 @login_required

@@ -1,14 +1,18 @@
-"""The live table page and its small GM tools (live push: tables/live.py, tables/consumers.py)."""
+"""The live table page, its pool ledgers and its small GM tools (live push: tables/live.py,
+tables/consumers.py)."""
+
+import re
 
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from . import live, services
 from .access import campaign_for
 from .answers import back_to_table, respond
+from .models import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX, Character, PoolChange
 
 
 class NoteForm(forms.Form):
@@ -43,3 +47,96 @@ def table_note(request, pk: int):
         return back_to_table(request, campaign, error=error)
     context = {"campaign": campaign, "note_form": NoteForm() if event else form}
     return respond(request, membership, "tables/partials/note_form.html", context, [event])
+
+
+# --- Pool ledgers -------------------------------------------------------------------
+
+LEDGER_LIMIT = 50  # newest lines shown; the rest stay in the database
+LEDGER = "tables/pool_ledger.html"
+_CAMPAIGN_POOLS = {"group_momentum", "threat"}
+_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits that fit the database's integers
+
+
+class _Refused(Exception):
+    """A ledger link this viewer cannot follow: the message to show, and the status."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+@login_required
+@require_GET
+def pool_ledger(request, pk: int):
+    """A pool's history, newest first: who changed it, by how much, why, what the cap
+    took (PM-04, PM-13). `?pool=<pool>[&character=<id>]`; members only.
+
+    Players and observers never see a GM-only event's lines (TB-03), nor Threat
+    unless the GM shows it (MO-13). With htmx the answer is the ledger fragment
+    (the table page opens it in a dialog); otherwise a small page around it.
+    """
+    campaign, membership = campaign_for(request, pk)
+    audience = live.audience_for(membership)
+    try:
+        pool, character = _ledger_subject(request.GET, campaign, audience)
+    except _Refused as refusal:
+        context = {"campaign": campaign, "title": "Pool history", "ledger_error": str(refusal)}
+        return _ledger_answer(request, context, refusal.status)
+    lines = PoolChange.objects.filter(campaign=campaign, pool=pool, character=character)
+    if audience != live.GM:
+        lines = lines.filter(event__audience=live.ALL)
+    label = PoolChange.Pool(pool).label
+    context = {
+        "campaign": campaign,
+        "title": f"{character.name}'s {label}" if character is not None else label,
+        "pool": pool,
+        "character": character,
+        "value": getattr(character if character is not None else campaign, pool),
+        "cap": _cap(pool, character),
+        "lines": lines.select_related("event", "event__actor", "character")[:LEDGER_LIMIT],
+        "total": lines.count(),
+        "limit": LEDGER_LIMIT,
+    }
+    return _ledger_answer(request, context)
+
+
+def _ledger_subject(params, campaign, audience: str):
+    """(pool, character or None) named by the query string, else _Refused.
+
+    Any pool of the model is accepted, not only those the campaign uses now:
+    the economy is a setting, and the history of a pool outlives a change of it.
+    """
+    pool = params.get("pool", "")
+    if pool not in PoolChange.Pool.values:
+        raise _Refused(f"There is no pool called “{pool[:40]}”.", 400)
+    label = PoolChange.Pool(pool).label
+    raw = params.get("character", "").strip()
+    if pool in _CAMPAIGN_POOLS:
+        if raw:
+            raise _Refused(f"{label} is the table's, not a character's.", 400)
+        if pool == "threat" and not live.shows_threat(campaign, audience):
+            raise _Refused("Threat is the GM's pool; the GM has not shown it to players.", 403)
+        return pool, None
+    if not raw:
+        raise _Refused(f"Whose {label}? Name a character.", 400)
+    if not _ID.fullmatch(raw):
+        raise _Refused("A character is named by its number.", 400)
+    character = Character.objects.filter(campaign=campaign, pk=int(raw)).first()
+    if character is None:
+        raise _Refused("That character is not in this campaign.", 404)
+    return pool, character
+
+
+def _cap(pool: str, character) -> int | None:
+    if pool == "group_momentum":
+        return GROUP_POOL_MAX
+    if pool == "momentum":
+        return PERSONAL_MOMENTUM_MAX
+    if pool == "resolve":
+        return character.resolve_max
+    return None
+
+
+def _ledger_answer(request, context: dict, status: int = 200):
+    template = f"{LEDGER}#ledger" if request.htmx else LEDGER
+    return render(request, template, context, status=status)

@@ -185,6 +185,44 @@ def test_table_fits_a_375px_screen(table, app_server):
     assert alice.evaluate("document.documentElement.scrollWidth") <= 375
 
 
+def test_a_pool_opens_its_history_in_a_dialog_that_fits_a_phone(table, app_server):
+    """Issue 5: a player records trauma (PM-03, PM-04), then taps her Momentum: the
+    dialog shows who changed it, by how much, the value after and why; it closes."""
+    from playwright.sync_api import expect
+
+    alice = table["alice"][1]
+    iska = app_server.characters["alice"]
+    expect(alice.locator(READY_COMPOSER)).to_have_count(1)
+    trauma = alice.locator("#momenta-trauma")
+    trauma.locator("summary").click()
+    trauma.locator("select[name=character]").select_option(str(iska["id"]))
+    trauma.locator("input[name=points]").fill("6")
+    redraw(alice, lambda: trauma.locator("button[type=submit]").click())
+    momentum = alice.locator(f"#character-{iska['id']} [data-pool=momentum]")
+    expect(momentum.locator(".pool-value")).to_have_text("6")
+
+    dialog = alice.locator("#pool-ledger")
+    expect(dialog).to_be_hidden()
+    momentum.locator("a.pool-open").click()  # the card was swapped in by the answer
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text(f"History: {iska['name']}'s Momentum")
+    newest = dialog.locator(".ledger-line").first
+    expect(newest.locator(".ledger-actor")).to_have_text("alice")
+    expect(newest.locator(".ledger-after")).to_have_text("→ 6")
+    expect(newest.locator(".ledger-reason")).to_contain_text("trauma")
+    box = dialog.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 375
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+    # The GM's page opens the same history from its own (pushed) card.
+    gm = table["gm"][1]
+    gm.locator(f"#character-{iska['id']} [data-pool=momentum] a.pool-open").click()
+    expect(gm.locator("#pool-ledger .ledger-line").first).to_contain_text("alice")
+    gm.keyboard.press("Escape")
+    expect(gm.locator("#pool-ledger")).to_be_hidden()
+
+
 def test_a_phone_gets_the_roll_button_and_the_log_early_and_a_laptop_the_log_beside(
     table, app_server
 ):
