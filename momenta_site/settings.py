@@ -5,6 +5,7 @@ the in-memory channel layer, which only works with exactly one server process.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -100,6 +101,11 @@ else:
     }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
+    # Tests use a file too: an in-memory shared-cache database fails concurrent
+    # writers at once ("table is locked") instead of waiting like production.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"momenta-test-{os.getpid()}.sqlite3")
+    }
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

@@ -1,0 +1,69 @@
+"""Two people pressing at once: the pool lock means exactly one wins, nothing double-counts.
+
+These run real threads against the real database (SQLite IMMEDIATE transactions
+or PostgreSQL row locks, whichever the settings give), so transaction=True.
+"""
+
+import threading
+
+import pytest
+from django.db import connections
+
+from tables import services
+from tables.models import Campaign, PoolChange, TableEvent
+from tables.services import ServiceError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _race(*calls):
+    """Run the calls at the same moment, each in its own thread; return "ok"/"refused" each."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait(timeout=10)
+            call()
+            results[i] = "ok"
+        except ServiceError:
+            results[i] = "refused"
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return results
+
+
+def test_mo_06_two_gms_spending_the_last_group_point_cannot_both_win(d20_campaign, gm, cogm):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
+
+    def spend(actor):
+        return lambda: services.adjust_pool(d20_campaign.pk, actor, "group_momentum", -1, "race")
+
+    results = _race(spend(gm), spend(cogm))
+
+    assert sorted(results) == ["ok", "refused"]
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.group_momentum == 0
+    assert PoolChange.objects.filter(campaign=d20_campaign, pool="group_momentum").count() == 1
+
+
+def test_event_numbers_stay_gap_free_when_many_commands_race(d20_campaign, gm, cogm):
+    start = d20_campaign.last_seq
+
+    def gain(actor):
+        return lambda: services.adjust_pool(d20_campaign.pk, actor, "threat", 1, "race")
+
+    results = _race(*[gain(actor) for actor in (gm, cogm) * 4])
+
+    assert results == ["ok"] * 8
+    events = TableEvent.objects.filter(campaign=d20_campaign, seq__gt=start)
+    seqs = list(events.values_list("seq", flat=True))
+    assert seqs == list(range(start + 1, start + 9))
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 8 and d20_campaign.last_seq == start + 8
