@@ -77,7 +77,7 @@ def make_table(name, gm, players) -> tuple[int, list[tuple[object, int]]]:
     Returns the campaign id and [(player, character id)].
     """
     from tables.models import Campaign, Character, Membership
-    from tables.services import create_campaign
+    from tables.services.campaigns import create_campaign
 
     campaign = create_campaign(gm, name, Campaign.Preset.MOMENTA)
     seats = []
@@ -116,7 +116,8 @@ class Probe:
     def install(self):
         from django.db.backends.signals import connection_created
 
-        from tables import broadcast, live
+        from tables.live import broadcast
+        from tables.live import render as live
 
         real_announce = broadcast.announce
         real_render = live._render_event_fragments
@@ -271,7 +272,7 @@ class Table:
 async def roll(campaign_id, actor, character_id):
     from channels.db import database_sync_to_async
 
-    from tables.services_momenta import roll_momenta
+    from tables.services.momenta import roll_momenta
 
     # rng left out: the production source (system CSPRNG), as in the views.
     made = await database_sync_to_async(roll_momenta)(
@@ -419,7 +420,7 @@ async def bench_fanout(table: Table) -> dict:
 async def bench_catch_up(table: Table, out: dict) -> None:
     from channels.db import database_sync_to_async
 
-    from tables import live
+    from tables.live import render as live
 
     cid, seats = out["catchup_campaign"]
     # Fill a second table with exactly N_CATCHUP rolls: also a second baseline,
@@ -460,7 +461,7 @@ def render_timing(campaign_id: int, sample: int = 40) -> None:
     one database reconnect costs (a doorbell's aclose_old_connections closes it)."""
     from django.db import connection
 
-    from tables import live
+    from tables.live import render as live
     from tables.models import TableEvent
 
     events = list(

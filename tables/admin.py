@@ -3,23 +3,26 @@ use it to inspect and repair, not to play."""
 
 from django.contrib import admin
 
-from .models import (
+from tables.models import (
     Asset,
+    AssistRequest,
     Attribute,
     Campaign,
     Character,
     Contest,
+    CustomPattern,
     CustomSpend,
     D20Test,
     Membership,
+    MomentaRoll,
     PlaySession,
     PoolChange,
+    RollTemplate,
     Scene,
     Skill,
     TableEvent,
     Trait,
 )
-from .models_momenta import AssistRequest, CustomPattern, MomentaRoll, RollTemplate
 
 
 class MembershipInline(admin.TabularInline):

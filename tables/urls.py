@@ -1,9 +1,112 @@
-from django.urls import include, path
+"""Every URL of the app, one section per area of the views package."""
 
-# One URL module per area so that each can grow without touching the others.
-urlpatterns = [
-    path("", include("tables.urls_site")),
-    path("", include("tables.urls_table")),
-    path("", include("tables.urls_momenta")),
-    path("", include("tables.urls_d20")),
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from tables.views import d20, gm, momenta, site, table
+
+M = "campaigns/<int:pk>/momenta/"
+T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
+
+site_patterns = [
+    path("", site.home, name="home"),
+    path("signup/", site.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("join/<str:token>/", site.join, name="join"),
+    path("campaigns/new/", site.campaign_new, name="campaign_new"),
+    path("campaigns/<int:pk>/", site.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/settings/", site.campaign_settings, name="campaign_settings"),
+    path("campaigns/<int:pk>/invite/", site.invite_regenerate, name="invite_regenerate"),
+    path(
+        "campaigns/<int:pk>/members/<int:member_pk>/remove/",
+        site.member_remove,
+        name="member_remove",
+    ),
+    path(
+        "campaigns/<int:pk>/members/<int:member_pk>/promote/",
+        site.member_promote,
+        name="member_promote",
+    ),
+    path("campaigns/<int:pk>/sessions/start/", site.session_start, name="session_start"),
+    path("campaigns/<int:pk>/scenes/start/", site.scene_start, name="scene_start"),
+    path("campaigns/<int:pk>/scenes/end/", site.scene_end, name="scene_end"),
+    path("campaigns/<int:pk>/pools/", site.pool_adjust, name="pool_adjust"),
+    path("campaigns/<int:pk>/characters/new/", site.character_new, name="character_new"),
+    path(
+        "campaigns/<int:pk>/characters/<int:cpk>/edit/",
+        site.character_edit,
+        name="character_edit",
+    ),
 ]
+
+table_patterns = [
+    path("campaigns/<int:pk>/table/", table.table, name="table"),
+    path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
+    path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
+]
+
+momenta_patterns = [
+    path(M + "composer/", momenta.composer, name="momenta_composer"),
+    path(M + "odds/", momenta.odds, name="momenta_odds"),
+    path(M + "roll/", momenta.roll, name="momenta_roll"),
+    path(M + "rolls/<int:roll_pk>/allocate/", momenta.allocate, name="momenta_allocate"),
+    path(M + "rolls/<int:roll_pk>/reveal/", momenta.reveal, name="momenta_reveal"),
+    path(M + "assists/", momenta.assist_request, name="momenta_assist_request"),
+    path(
+        M + "assists/<int:assist_pk>/answer/", momenta.assist_answer, name="momenta_assist_answer"
+    ),
+    path(M + "trauma/", momenta.trauma, name="momenta_trauma"),
+    path(M + "templates/", momenta.template_save, name="momenta_template_save"),
+    path(
+        M + "templates/<int:template_pk>/delete/",
+        momenta.template_delete,
+        name="momenta_template_delete",
+    ),
+    path(M + "patterns/", momenta.pattern_save, name="momenta_pattern_save"),
+]
+
+d20_patterns = [
+    path("campaigns/<int:pk>/d20/composer/", d20.d20_composer, name="d20_composer"),
+    path("campaigns/<int:pk>/d20/odds/", d20.d20_odds, name="d20_odds"),
+    path("campaigns/<int:pk>/d20/roll/", d20.d20_roll, name="d20_roll"),
+    path(T, d20.d20_panel, name="d20_panel"),
+    path(T + "reroll/", d20.d20_reroll, name="d20_reroll"),
+    path(T + "spend/", d20.d20_spend, name="d20_spend"),
+    path(T + "spends/<int:index>/refund/", d20.d20_refund, name="d20_refund"),
+    path(T + "spends/<int:index>/veto/", d20.d20_veto, name="d20_veto"),
+    path(T + "permit/", d20.d20_permit, name="d20_permit"),
+    path(T + "resolve/", d20.d20_resolve, name="d20_resolve"),
+]
+
+gm_patterns = [
+    path("campaigns/<int:pk>/gm/", gm.gm_panel, name="gm_panel"),
+    path("campaigns/<int:pk>/gm/threat/", gm.gm_threat, name="gm_threat"),
+    path(
+        "campaigns/<int:pk>/gm/threat/visible/",
+        gm.gm_threat_visible,
+        name="gm_threat_visible",
+    ),
+    path("campaigns/<int:pk>/gm/pools/", gm.gm_pool, name="gm_pool"),
+    path("campaigns/<int:pk>/gm/session/", gm.gm_session_start, name="gm_session_start"),
+    path("campaigns/<int:pk>/gm/scene/end/", gm.gm_scene_end, name="gm_scene_end"),
+    path("campaigns/<int:pk>/gm/contests/", gm.gm_contest, name="gm_contest"),
+    path(
+        "campaigns/<int:pk>/gm/contests/<int:cid>/cancel/",
+        gm.gm_contest_cancel,
+        name="gm_contest_cancel",
+    ),
+    path("campaigns/<int:pk>/gm/tests/<int:tid>/reveal/", gm.gm_reveal, name="gm_reveal"),
+    path("campaigns/<int:pk>/gm/spends/", gm.gm_spend_save, name="gm_spend_save"),
+    path(
+        "campaigns/<int:pk>/gm/spends/<int:sid>/delete/",
+        gm.gm_spend_delete,
+        name="gm_spend_delete",
+    ),
+]
+
+urlpatterns = site_patterns + table_patterns + momenta_patterns + d20_patterns + gm_patterns

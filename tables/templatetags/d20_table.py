@@ -10,7 +10,7 @@ hands that back unchanged.
 
 from django import template
 
-from tables import wording
+from tables.services import wording
 
 register = template.Library()
 
@@ -19,7 +19,7 @@ register = template.Library()
 def d20_play_context(context):
     if context.get("d20") is not None:
         return context["d20"]
-    from tables.views_d20 import play_context
+    from tables.views.d20 import play_context
 
     return play_context(context["campaign"], context["membership"])
 
@@ -28,7 +28,7 @@ def d20_play_context(context):
 def gm_panel_context(context):
     if context.get("gmp") is not None:
         return context["gmp"]
-    from tables.views_gm import gm_panel_context as build
+    from tables.views.gm import gm_panel_context as build
 
     return build(context["campaign"], context["membership"])
 

@@ -31,7 +31,7 @@ def _render(context, name: str, build) -> str:
 @register.simple_tag(takes_context=True)
 def momenta_composer(context) -> str:
     """tables/partials/composer_momenta.html for the viewer (composer_context)."""
-    from ..composer_momenta import composer_context
+    from tables.presenters.momenta import composer_context
 
     return _render(context, "composer_momenta.html", composer_context)
 
@@ -39,7 +39,7 @@ def momenta_composer(context) -> str:
 @register.simple_tag(takes_context=True)
 def momenta_assist_queue(context) -> str:
     """tables/partials/assist_queue.html: open Assists and the GM's answers."""
-    from ..composer_momenta import assist_queue_context
+    from tables.presenters.momenta import assist_queue_context
 
     campaign, membership = _viewer(context)
     if membership is None or not membership.is_gm:
@@ -50,7 +50,7 @@ def momenta_assist_queue(context) -> str:
 @register.simple_tag(takes_context=True)
 def momenta_gm_tools(context) -> str:
     """tables/partials/gm_momenta_tools.html: roll templates and custom patterns."""
-    from ..composer_momenta import gm_tools_context
+    from tables.presenters.momenta import gm_tools_context
 
     campaign, membership = _viewer(context)
     if membership is None or not membership.is_gm:

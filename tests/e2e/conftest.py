@@ -41,7 +41,7 @@ import json
 import os
 from django.contrib.auth import get_user_model
 from tables.models import Campaign, Character, Membership
-from tables.services import PRESETS
+from tables.services.campaigns import PRESETS
 
 User = get_user_model()
 PASSWORD = os.environ["E2E_PASSWORD"]

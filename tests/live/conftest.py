@@ -18,8 +18,8 @@ from django.db import transaction
 from django.test import Client
 
 from momenta_site.asgi import application
-from tables import live
-from tables.services import append_event, change_pool, lock_campaign
+from tables.live import render as live
+from tables.services.core import append_event, change_pool, lock_campaign
 
 ORIGIN = b"http://testserver"
 TIMEOUT = 10

@@ -11,8 +11,10 @@ import pytest
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import live, services_d20, services_gm
-from tables import services_momenta as momenta
+from tables.live import render as live
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.services import momenta
 
 pytestmark = pytest.mark.django_db
 
@@ -135,9 +137,9 @@ def test_tb_03_a_secret_tests_later_events_push_nothing_to_players(d20_campaign,
 
 @pytest.fixture
 def table(momenta_campaign, hero, sidekick, gm):
-    from tables import services
+    from tables.services import sessions
 
-    services.start_session(momenta_campaign.pk, gm)
+    sessions.start_session(momenta_campaign.pk, gm)
     return momenta_campaign
 
 

@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables import live, presence
-from tables.broadcast import group_name
+from tables.live import presence
+from tables.live import render as live
+from tables.live.broadcast import group_name
 from tables.models import Character, Membership
 
 from .conftest import acommit_event
@@ -180,7 +181,7 @@ async def test_tb_04_consumer_fills_gaps_and_ignores_stale_doorbells(
     socket, _, _ = await connect(player, momenta_campaign)
     start = (await socket.ready())["seq"]
     # Three events whose doorbells are all lost.
-    monkeypatch.setattr("tables.broadcast.announce", lambda event: None)
+    monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
     events = [await acommit_event(momenta_campaign.pk, gm, payload={"n": n}) for n in range(3)]
     assert await socket.no_events()
 
@@ -203,7 +204,7 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
 ):
     socket, _, _ = await connect(player, momenta_campaign)
     await socket.ready()
-    monkeypatch.setattr("tables.broadcast.announce", lambda event: None)
+    monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
     event = await acommit_event(momenta_campaign.pk, gm, payload={"n": 1})
     assert await socket.no_events()
     assert await socket.sync() == event.seq

@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
-from tables import live
+from tables.live import render as live
 from tables.models import TableEvent
 
 from .conftest import acommit_event

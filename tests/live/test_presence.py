@@ -2,7 +2,7 @@
 
 import pytest
 
-from tables import presence
+from tables.live import presence
 
 CAMPAIGN = 987_654  # no such campaign: the store does not care, and no test shares it
 

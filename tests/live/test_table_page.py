@@ -11,9 +11,10 @@ from django.urls import reverse
 
 import tables
 from rules.dice import FixedDice
-from tables import live, services, services_d20
-from tables import services_momenta as momenta
+from tables.live import render as live
 from tables.models import TableEvent
+from tables.services import d20 as services_d20
+from tables.services import momenta, sessions
 
 from .conftest import commit_event
 
@@ -191,7 +192,7 @@ def appended_kinds() -> dict[str, str]:
     function assigns literals to (kind = "d20_resolved" … kind = "contest_resolved").
     """
     kinds = {}
-    for path in sorted(Path(tables.__file__).parent.glob("services*.py")):
+    for path in sorted(Path(tables.__file__).parent.glob("services/*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for func in ast.walk(tree):
             if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -292,7 +293,7 @@ def test_the_table_page_draws_100_log_entries_in_as_many_queries_as_10(
     else:
         campaign, characters = request.getfixturevalue("d20_campaign"), ("kara", "marcus")
         play = d20_play
-    services.start_session(campaign.pk, gm)
+    sessions.start_session(campaign.pk, gm)
     chars = [request.getfixturevalue(name) for name in characters]
     url = reverse("table", args=[campaign.pk])
     play(campaign, gm, player, player2, *chars, rolls=4)

@@ -12,9 +12,10 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import services_d20, services_gm
 from tables.models import Campaign, Contest, CustomSpend, PoolChange, TableEvent
-from tables.services import ServiceError
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.services.core import ServiceError
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

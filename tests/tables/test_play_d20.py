@@ -10,9 +10,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from rules.dice import FixedDice
-from tables import services_d20, services_gm
 from tables.models import Campaign, Character, Contest, D20Test, PoolChange, TableEvent
-from tables.services import ServiceError, StaleState
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.services.core import ServiceError, StaleState
 
 ALL, GM = TableEvent.Audience.ALL, TableEvent.Audience.GM
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 import rules.d20
 from rules.dice import FixedDice
-from tables import services_d20
 from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
+from tables.services import d20 as services_d20
 from tests.html_forms import form_fields
 
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -8,11 +8,16 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from rules.dice import FixedDice
-from tables import services
-from tables import services_momenta as momenta
-from tables.models import Character, PoolChange, TableEvent
-from tables.models_momenta import AssistRequest, MomentaRoll, RollTemplate
-from tables.services import ServiceError, StaleState
+from tables.models import (
+    AssistRequest,
+    Character,
+    MomentaRoll,
+    PoolChange,
+    RollTemplate,
+    TableEvent,
+)
+from tables.services import campaigns, momenta, sessions
+from tables.services.core import ServiceError, StaleState
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +77,7 @@ def raider(momenta_campaign, gm):
 def table(momenta_campaign, hero, sidekick, raider, gm):
     """A session has started: everyone holds 3 Momentum (PM-01)."""
     sidekick.attributes.create(name="GRIT", value=2)
-    services.start_session(momenta_campaign.pk, gm)
+    sessions.start_session(momenta_campaign.pk, gm)
     return momenta_campaign
 
 
@@ -205,7 +210,7 @@ def test_pm_02_disadvantage_roll_gains_one_at_the_table(table, player, hero):
 
 
 def test_pm_04_disadvantage_gain_at_the_cap_is_lost_and_logged(table, gm, player, hero):
-    services.adjust_pool(table.pk, gm, "momentum", 3, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", 3, "test", character_id=hero.pk)
     made = roll(table, player, hero, [1, 2, 3], disadvantage=True)
     assert ledger(table, made.event.seq) == [("Ash", "momentum", 0, 6, 1)]
     assert "lost above the cap" in PoolChange.objects.get(event=made.event).reason
@@ -224,7 +229,7 @@ def test_pm_06_several_sources_give_one_advantage_at_the_cheapest_cost(table, pl
 
 
 def test_pm_07_without_enough_momentum_the_roll_is_made_normally(table, gm, player, hero):
-    services.adjust_pool(table.pk, gm, "momentum", -2, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -2, "test", character_id=hero.pk)
     made = roll(table, player, hero, [1, 2, 3, 4], advantage_sources=["characteristic"])
     assert made.result["pool"] == 4 and made.spec["advantage"] is False
     assert ledger(table, made.event.seq) == []
@@ -261,7 +266,7 @@ def test_pm_08_a_helper_without_momentum_cannot_assist(table, gm, player, player
     """Spending Momentum that is not there: a clear message, nothing changed."""
     assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
     momenta.answer_assist(table.pk, gm, assist.pk, "accept")
-    services.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=sidekick.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=sidekick.pk)
     before = snapshot(table)
     with pytest.raises(ServiceError, match="Bo has no Momentum to lend"):
         roll(table, player, hero, [1] * 5, assist_id=assist.pk)
@@ -344,7 +349,7 @@ def test_pm_03_the_owner_records_trauma_but_not_on_others(table, player, hero, s
 
 
 def test_pm_r1_advantage_and_disadvantage_dice_follow_the_campaign(table, gm, player, hero):
-    services.update_campaign_settings(table.pk, gm, {"advantage_dice": 2, "disadvantage_dice": 3})
+    campaigns.update_campaign_settings(table.pk, gm, {"advantage_dice": 2, "disadvantage_dice": 3})
     made = roll(table, player, hero, [1] * 6, advantage_sources=["boon"])
     assert made.result["pool"] == 6
     made = roll(table, player, hero, [1], disadvantage=True)
@@ -423,7 +428,7 @@ def test_pat_r1_extra_success_stacks_only_when_the_ruling_is_on(table, gm, playe
     made = roll(table, player, hero, [5, 1, 1, 2, 2], modifiers=[1])  # 1 success, two Doubles
     momenta.choose_allocation(table.pk, player, made.pk, None)
     assert MomentaRoll.objects.get(pk=made.pk).applied["outcome"] == "Success with a Bonus"
-    services.update_campaign_settings(table.pk, gm, {"extra_success_stacks": False})
+    campaigns.update_campaign_settings(table.pk, gm, {"extra_success_stacks": False})
     made = roll(table, player, hero, [5, 1, 1, 2, 2], modifiers=[1])
     both = [("Extra Success", 1), ("Extra Success", 2)]
     momenta.choose_allocation(table.pk, player, made.pk, both)
@@ -431,7 +436,7 @@ def test_pat_r1_extra_success_stacks_only_when_the_ruling_is_on(table, gm, playe
 
 
 def test_pat_r2_the_narrative_template_reads_the_campaign_labels(table, gm, player, hero):
-    services.update_campaign_settings(table.pk, gm, {"band_label_0": "Trouble"})
+    campaigns.update_campaign_settings(table.pk, gm, {"band_label_0": "Trouble"})
     made = roll(table, player, hero, [1, 2, 3, 4])
     assert made.result["outcome"] == "Trouble"
 
@@ -537,7 +542,7 @@ def test_observers_and_outsiders_cannot_roll(table, hero, who, request):
 
 
 def test_a_stale_form_is_refused_with_the_new_value(table, gm, player, hero):
-    services.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
     before = snapshot(table)
     with pytest.raises(StaleState, match="Ash's Momentum changed to 2"):
         roll(table, player, hero, [1] * 5, advantage_sources=["boon"], expected_momentum=3)

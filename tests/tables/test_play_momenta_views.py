@@ -10,10 +10,8 @@ import pytest
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import services
-from tables import services_momenta as momenta
-from tables.models import Character, PoolChange, TableEvent
-from tables.models_momenta import AssistRequest, MomentaRoll
+from tables.models import AssistRequest, Character, MomentaRoll, PoolChange, TableEvent
+from tables.services import momenta, sessions
 from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +36,7 @@ def dice(monkeypatch):
 
 @pytest.fixture
 def table(momenta_campaign, hero, sidekick, gm):
-    services.start_session(momenta_campaign.pk, gm)
+    sessions.start_session(momenta_campaign.pk, gm)
     return momenta_campaign
 
 
@@ -245,7 +243,7 @@ def test_an_assist_from_a_helper_without_momentum_changes_nothing(
 ):
     assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
     momenta.answer_assist(table.pk, gm, assist.pk, "accept")
-    services.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=sidekick.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=sidekick.pk)
     before = state(table)
     html = (
         client_for("player")
@@ -258,7 +256,7 @@ def test_an_assist_from_a_helper_without_momentum_changes_nothing(
 
 def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
     data = roll_data(hero, advantage_sources="boon")  # drawn while Ash had 3
-    services.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
     before = state(table)
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
     assert "Ash&#x27;s Momentum changed to 2 since your page was drawn" in html

@@ -14,10 +14,12 @@ from django.db import transaction
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import live, services, services_d20, services_gm
-from tables import services_momenta as momenta
+from tables.live import render as live
 from tables.models import Campaign, Character, PoolChange, TableEvent
-from tables.views_table import LEDGER_LIMIT
+from tables.services import core, momenta, sessions
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.views.table import LEDGER_LIMIT
 
 pytestmark = pytest.mark.django_db
 
@@ -57,10 +59,10 @@ def text(response) -> str:
 def test_pm_04_pm_13_a_characters_momentum_ledger_shows_who_how_much_after_why_and_loss(
     client_for, momenta_campaign, gm, player, hero
 ):
-    services.adjust_pool(
+    sessions.adjust_pool(
         momenta_campaign.pk, gm, "momentum", -2, "Spent in the fight", character_id=hero.pk
     )  # 3 -> 1
-    services.start_session(momenta_campaign.pk, gm)  # PM-01: back to 3
+    sessions.start_session(momenta_campaign.pk, gm)  # PM-01: back to 3
     momenta.record_trauma(momenta_campaign.pk, player, hero.pk, 4)  # PM-03: +4, only 3 fit
 
     for role in ("player", "player2", "observer", "gm"):
@@ -90,8 +92,8 @@ def test_pm_04_the_trauma_line_is_the_services_own_reason(
 
 
 def test_resolve_ledger_is_a_characters_own(client_for, momenta_campaign, gm, hero, sidekick):
-    services.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "Shaken", character_id=hero.pk)
-    services.adjust_pool(
+    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "Shaken", character_id=hero.pk)
+    sessions.adjust_pool(
         momenta_campaign.pk, gm, "resolve", -1, "Bruised", character_id=sidekick.pk
     )
     response = get(client_for("player2"), momenta_campaign, "resolve", hero.pk)
@@ -101,8 +103,8 @@ def test_resolve_ledger_is_a_characters_own(client_for, momenta_campaign, gm, he
 
 
 def test_mo_06_the_group_pool_ledger_shows_the_overflow_lost(client_for, d20_campaign, gm):
-    services.adjust_pool(d20_campaign.pk, gm, "group_momentum", 8, "A great haul")
-    services.end_scene(d20_campaign.pk, gm)  # MO-07: the pool loses 1
+    sessions.adjust_pool(d20_campaign.pk, gm, "group_momentum", 8, "A great haul")
+    sessions.end_scene(d20_campaign.pk, gm)  # MO-07: the pool loses 1
     response = get(client_for("observer"), d20_campaign, "group_momentum", **HX)
     assert response.status_code == 200
     assert ledger_lines(response)[0].endswith("-1 → 5 End of Scene 1: pool loses 1 (MO-07)")
@@ -119,7 +121,7 @@ def test_the_ledger_shows_the_latest_50_and_says_how_many_there_are(
     client_for, momenta_campaign, gm, hero
 ):
     for i in range(LEDGER_LIMIT + 5):
-        services.adjust_pool(
+        sessions.adjust_pool(
             momenta_campaign.pk, gm, "momentum", 1 if i % 2 else -1, f"step {i}",
             character_id=hero.pk,
         )  # fmt: skip
@@ -138,8 +140,8 @@ def test_a_longer_ledger_costs_no_more_queries(
 
     def adjust(times):
         for _ in range(times):
-            services.adjust_pool(momenta_campaign.pk, gm, "resolve", 1, "r", character_id=hero.pk)
-            services.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "r", character_id=hero.pk)
+            sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", 1, "r", character_id=hero.pk)
+            sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "r", character_id=hero.pk)
 
     adjust(2)
     with CaptureQueriesContext(connection) as few:
@@ -156,9 +158,9 @@ def gm_only_change(campaign, gm, character, delta, reason):
     """A GM-only event that moves a character's pool, made as services make events
     (no service does this today: a secret roll moves no pool)."""
     with transaction.atomic():
-        locked = services.lock_campaign(campaign.pk)
-        change = services.change_pool(locked, "momentum", delta, reason, character=character)
-        return services.append_event(
+        locked = core.lock_campaign(campaign.pk)
+        change = core.change_pool(locked, "momentum", delta, reason, character=character)
+        return core.append_event(
             locked, "pool_adjusted", gm, {}, audience=TableEvent.Audience.GM, changes=[change]
         )
 
@@ -166,7 +168,7 @@ def gm_only_change(campaign, gm, character, delta, reason):
 def test_tb_03_a_gm_only_change_is_hidden_from_players_and_shown_to_gms(
     client_for, momenta_campaign, gm, hero
 ):
-    services.adjust_pool(momenta_campaign.pk, gm, "momentum", 1, "Open", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "momentum", 1, "Open", character_id=hero.pk)
     gm_only_change(momenta_campaign, gm, hero, -2, "Behind the screen")
     for role in ("player", "player2", "observer"):
         response = get(client_for(role), momenta_campaign, "momentum", hero.pk, **HX)
@@ -254,7 +256,7 @@ def stranger(gm):
 def test_bad_ledger_links_are_refused_with_a_message_and_change_nothing(
     client_for, momenta_campaign, gm, hero, stranger, pool, character, status, message
 ):
-    services.adjust_pool(momenta_campaign.pk, gm, "momentum", 1, "Open", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "momentum", 1, "Open", character_id=hero.pk)
     character = {"hero": hero.pk, "stranger": stranger.pk}.get(character, character)
     before = (TableEvent.objects.count(), PoolChange.objects.count(), Character.objects.count())
     for extra in ({}, HX):
@@ -271,7 +273,7 @@ def test_bad_ledger_links_are_refused_with_a_message_and_change_nothing(
 def test_htmx_gets_the_fragment_and_a_plain_get_the_page_around_it(
     client_for, momenta_campaign, gm, hero
 ):
-    services.adjust_pool(momenta_campaign.pk, gm, "momentum", 2, "Good news", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "momentum", 2, "Good news", character_id=hero.pk)
     client = client_for("player")
     fragment = get(client, momenta_campaign, "momentum", hero.pk, **HX).content.decode()
     page = get(client, momenta_campaign, "momentum", hero.pk).content.decode()
@@ -339,7 +341,7 @@ def test_every_pool_on_the_2d20_table_opens_its_ledger_threat_only_where_shown(
 
 
 def test_pushed_pools_and_cards_keep_their_ledger_links(momenta_campaign, gm, hero):
-    event = services.adjust_pool(
+    event = sessions.adjust_pool(
         momenta_campaign.pk, gm, "momentum", 1, "Pushed", character_id=hero.pk
     )
     html = live.render_event_fragments(event, "all")

@@ -6,7 +6,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import models, models_momenta
+from tables import models
+from tables import models as models_momenta
 
 MODELS = [
     models.Campaign,
@@ -50,8 +51,9 @@ def test_every_model_is_registered_with_lists_filters_and_search(model):
 def play_records(kara, marcus, hero, sidekick, gm, player, player2):
     """One of each play record: a Momenta roll, template, pattern and Assist; a 2d20
     test, a contest and a custom spend."""
-    from tables import services_d20, services_gm
-    from tables import services_momenta as momenta
+    from tables.services import d20 as services_d20
+    from tables.services import gm as services_gm
+    from tables.services import momenta
 
     marcus.attributes.create(name="Power", value=7)
     marcus.skills.create(name="Communicate", value=5)
@@ -73,11 +75,11 @@ def play_records(kara, marcus, hero, sidekick, gm, player, player2):
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
 def test_admin_changelists_open_and_search(model, admin_client_, kara, marcus, gm, play_records):
-    from tables import services
+    from tables.services import sessions
 
-    services.start_session(kara.campaign.pk, gm)
-    services.end_scene(kara.campaign.pk, gm)
-    services.adjust_pool(kara.campaign.pk, gm, "threat", 2, "ominous")
+    sessions.start_session(kara.campaign.pk, gm)
+    sessions.end_scene(kara.campaign.pk, gm)
+    sessions.adjust_pool(kara.campaign.pk, gm, "threat", 2, "ominous")
     opts = model._meta
     url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
     assert admin_client_.get(url).status_code == 200

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from tables import services
 from tables.models import Attribute, Campaign, Character, Membership, PoolChange, TableEvent
+from tables.services import sessions
 from tests.tables.test_site_permissions import settings_data, sheet_data
 
 pytestmark = pytest.mark.django_db
@@ -307,7 +307,7 @@ def test_sheet_save_does_not_undo_a_spend_made_meanwhile(client_for, momenta_cam
     """The page showed Resolve 3; a spend at the table made it 2; saving the
     name must not put 3 back."""
     data = _edit_data(hero, name="Ash the Bold")
-    services.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
     response = client_for("player").post(
         reverse("character_edit", args=[momenta_campaign.pk, hero.pk]), data
     )
@@ -320,7 +320,7 @@ def test_sheet_change_to_a_pool_that_moved_meanwhile_is_refused(
     client_for, momenta_campaign, hero, gm
 ):
     data = _edit_data(hero, resolve=4)
-    services.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
     events = TableEvent.objects.count()
     response = client_for("player").post(
         reverse("character_edit", args=[momenta_campaign.pk, hero.pk]), data

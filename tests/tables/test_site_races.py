@@ -9,9 +9,9 @@ import threading
 import pytest
 from django.db import connections
 
-from tables import services
 from tables.models import Campaign, PoolChange, TableEvent
-from tables.services import ServiceError
+from tables.services import sessions
+from tables.services.core import ServiceError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +43,7 @@ def test_mo_06_two_gms_spending_the_last_group_point_cannot_both_win(d20_campaig
     Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
 
     def spend(actor):
-        return lambda: services.adjust_pool(d20_campaign.pk, actor, "group_momentum", -1, "race")
+        return lambda: sessions.adjust_pool(d20_campaign.pk, actor, "group_momentum", -1, "race")
 
     results = _race(spend(gm), spend(cogm))
 
@@ -57,7 +57,7 @@ def test_event_numbers_stay_gap_free_when_many_commands_race(d20_campaign, gm, c
     start = d20_campaign.last_seq
 
     def gain(actor):
-        return lambda: services.adjust_pool(d20_campaign.pk, actor, "threat", 1, "race")
+        return lambda: sessions.adjust_pool(d20_campaign.pk, actor, "threat", 1, "race")
 
     results = _race(*[gain(actor) for actor in (gm, cogm) * 4])
 

@@ -3,9 +3,10 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from tables import services
 from tables.models import Campaign, Character, Membership, PlaySession, PoolChange, TableEvent
-from tables.services import InviteInvalid, ServiceError, StaleState
+from tables.services import campaigns, sessions
+from tables.services.campaigns import InviteInvalid
+from tables.services.core import ServiceError, StaleState
 
 
 def _set(obj, **fields):
@@ -24,7 +25,7 @@ def test_pm_01_session_start_resets_every_characters_momentum_to_3(
     npc = Character.objects.create(campaign=momenta_campaign, owner=gm, name="Vex", is_npc=True)
     _set(npc, momentum=1)
 
-    session = services.start_session(momenta_campaign.pk, gm)
+    session = sessions.start_session(momenta_campaign.pk, gm)
 
     assert session.number == 1
     for character in (hero, sidekick, npc):
@@ -36,7 +37,7 @@ def test_pm_01_unspent_momentum_does_not_carry_over_and_each_reset_is_a_ledger_l
     momenta_campaign, hero, sidekick, gm
 ):
     _set(hero, momentum=5)
-    services.start_session(momenta_campaign.pk, gm)
+    sessions.start_session(momenta_campaign.pk, gm)
     event = TableEvent.objects.get(kind="session_started")
     lines = {c.character.name: c for c in PoolChange.objects.filter(event=event)}
     assert set(lines) == {"Ash", "Bo"}
@@ -47,8 +48,8 @@ def test_pm_01_unspent_momentum_does_not_carry_over_and_each_reset_is_a_ledger_l
 
 
 def test_pm_01_next_session_ends_the_previous_one(momenta_campaign, gm):
-    first = services.start_session(momenta_campaign.pk, gm)
-    second = services.start_session(momenta_campaign.pk, gm)
+    first = sessions.start_session(momenta_campaign.pk, gm)
+    second = sessions.start_session(momenta_campaign.pk, gm)
     first.refresh_from_db()
     assert first.ended_at is not None
     assert second.number == 2 and second.ended_at is None
@@ -57,7 +58,7 @@ def test_pm_01_next_session_ends_the_previous_one(momenta_campaign, gm):
 
 def test_session_start_in_group_economy_leaves_personal_momentum_alone(d20_campaign, kara, gm):
     _set(kara, momentum=5)
-    services.start_session(d20_campaign.pk, gm)
+    sessions.start_session(d20_campaign.pk, gm)
     kara.refresh_from_db()
     assert kara.momentum == 5
     assert not PoolChange.objects.exists()
@@ -66,7 +67,7 @@ def test_session_start_in_group_economy_leaves_personal_momentum_alone(d20_campa
 def test_player_cannot_start_a_session(momenta_campaign, player, hero):
     _set(hero, momentum=5)
     with pytest.raises(PermissionDenied):
-        services.start_session(momenta_campaign.pk, player)
+        sessions.start_session(momenta_campaign.pk, player)
     hero.refresh_from_db()
     assert hero.momentum == 5
     assert not PlaySession.objects.exists()
@@ -77,7 +78,7 @@ def test_player_cannot_start_a_session(momenta_campaign, player, hero):
 
 def test_mo_07_scene_end_takes_one_from_the_group_pool(d20_campaign, gm):
     _set(d20_campaign, group_momentum=4)
-    event = services.end_scene(d20_campaign.pk, gm)
+    event = sessions.end_scene(d20_campaign.pk, gm)
     d20_campaign.refresh_from_db()
     assert d20_campaign.group_momentum == 3
     line = PoolChange.objects.get(event=event)
@@ -86,7 +87,7 @@ def test_mo_07_scene_end_takes_one_from_the_group_pool(d20_campaign, gm):
 
 
 def test_mo_07_scene_end_never_takes_the_pool_below_zero(d20_campaign, gm):
-    event = services.end_scene(d20_campaign.pk, gm)
+    event = sessions.end_scene(d20_campaign.pk, gm)
     d20_campaign.refresh_from_db()
     assert d20_campaign.group_momentum == 0
     assert event.kind == "scene_ended"
@@ -96,39 +97,39 @@ def test_mo_07_scene_end_never_takes_the_pool_below_zero(d20_campaign, gm):
 def test_mo_07_every_scene_end_takes_one(d20_campaign, gm):
     _set(d20_campaign, group_momentum=2)
     for expected in (1, 0, 0):
-        services.end_scene(d20_campaign.pk, gm)
+        sessions.end_scene(d20_campaign.pk, gm)
         d20_campaign.refresh_from_db()
         assert d20_campaign.group_momentum == expected
 
 
 def test_mo_10_scene_end_expires_temporary_assets_and_keeps_permanent_ones(d20_campaign, kara, gm):
-    event = services.end_scene(d20_campaign.pk, gm)
+    event = sessions.end_scene(d20_campaign.pk, gm)
     assert list(kara.assets.values_list("name", flat=True)) == ["Signet ring"]
     assert event.payload["expired_assets"] == [{"asset": "Quiet corner", "character": "Kara"}]
 
 
 def test_scene_end_ends_the_open_scene_or_makes_one(d20_campaign, gm):
-    opened = services.start_scene(d20_campaign.pk, gm, "The ball")
-    services.end_scene(d20_campaign.pk, gm)
+    opened = sessions.start_scene(d20_campaign.pk, gm, "The ball")
+    sessions.end_scene(d20_campaign.pk, gm)
     opened.refresh_from_db()
     assert opened.ended_at is not None
-    event = services.end_scene(d20_campaign.pk, gm)  # none open: made and ended
+    event = sessions.end_scene(d20_campaign.pk, gm)  # none open: made and ended
     assert event.payload["number"] == 2
     assert d20_campaign.scenes.filter(ended_at=None).count() == 0
 
 
 def test_one_scene_at_a_time(d20_campaign, gm):
-    services.start_session(d20_campaign.pk, gm)
-    scene = services.start_scene(d20_campaign.pk, gm)
+    sessions.start_session(d20_campaign.pk, gm)
+    scene = sessions.start_scene(d20_campaign.pk, gm)
     assert scene.play_session.number == 1
     with pytest.raises(ServiceError, match="still running"):
-        services.start_scene(d20_campaign.pk, gm)
+        sessions.start_scene(d20_campaign.pk, gm)
 
 
 def test_player_cannot_end_a_scene(d20_campaign, player):
     _set(d20_campaign, group_momentum=4)
     with pytest.raises(PermissionDenied):
-        services.end_scene(d20_campaign.pk, player)
+        sessions.end_scene(d20_campaign.pk, player)
     d20_campaign.refresh_from_db()
     assert d20_campaign.group_momentum == 4
 
@@ -137,7 +138,7 @@ def test_player_cannot_end_a_scene(d20_campaign, player):
 
 
 def test_gm_adjusts_a_character_pool_with_a_reason(momenta_campaign, hero, cogm):
-    event = services.adjust_pool(
+    event = sessions.adjust_pool(
         momenta_campaign.pk, cogm, "momentum", 2, "Great idea", character_id=hero.pk
     )
     hero.refresh_from_db()
@@ -147,14 +148,14 @@ def test_gm_adjusts_a_character_pool_with_a_reason(momenta_campaign, hero, cogm)
 
 
 def test_pm_04_adjust_over_the_cap_logs_what_is_lost(momenta_campaign, hero, gm):
-    services.adjust_pool(momenta_campaign.pk, gm, "momentum", 5, "windfall", character_id=hero.pk)
+    sessions.adjust_pool(momenta_campaign.pk, gm, "momentum", 5, "windfall", character_id=hero.pk)
     line = PoolChange.objects.get()
     assert (line.delta, line.after, line.lost) == (3, 6, 2)
 
 
 def test_mo_06_group_pool_never_exceeds_6(d20_campaign, gm):
     _set(d20_campaign, group_momentum=5)
-    services.adjust_pool(d20_campaign.pk, gm, "group_momentum", 3, "gift")
+    sessions.adjust_pool(d20_campaign.pk, gm, "group_momentum", 3, "gift")
     d20_campaign.refresh_from_db()
     assert d20_campaign.group_momentum == 6
     assert PoolChange.objects.get().lost == 2
@@ -164,20 +165,20 @@ def test_mo_06_group_pool_never_exceeds_6(d20_campaign, gm):
 def test_only_gms_adjust_pools(request, d20_campaign, who):
     actor = request.getfixturevalue(who)
     with pytest.raises(PermissionDenied):
-        services.adjust_pool(d20_campaign.pk, actor, "threat", 1, "mine now")
+        sessions.adjust_pool(d20_campaign.pk, actor, "threat", 1, "mine now")
     d20_campaign.refresh_from_db()
     assert d20_campaign.threat == 0
 
 
 def test_adjust_below_zero_is_refused(d20_campaign, gm):
     with pytest.raises(ServiceError, match="Not enough"):
-        services.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend")
+        sessions.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend")
 
 
 def test_adjust_with_a_stale_expected_value_is_refused(d20_campaign, gm):
     _set(d20_campaign, threat=4)
     with pytest.raises(StaleState):
-        services.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend", expected=5)
+        sessions.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend", expected=5)
     d20_campaign.refresh_from_db()
     assert d20_campaign.threat == 4
 
@@ -193,20 +194,20 @@ def test_adjust_with_a_stale_expected_value_is_refused(d20_campaign, gm):
 )
 def test_adjust_refuses_bad_commands(d20_campaign, gm, pool, delta, reason, message):
     with pytest.raises(ServiceError, match=message):
-        services.adjust_pool(d20_campaign.pk, gm, pool, delta, reason)
+        sessions.adjust_pool(d20_campaign.pk, gm, pool, delta, reason)
     assert not TableEvent.objects.exists()
 
 
 def test_adjust_refuses_a_character_of_another_campaign(momenta_campaign, d20_campaign, kara, gm):
     with pytest.raises(ServiceError, match="not in this campaign"):
-        services.adjust_pool(momenta_campaign.pk, gm, "determination", 1, "x", character_id=kara.pk)
+        sessions.adjust_pool(momenta_campaign.pk, gm, "determination", 1, "x", character_id=kara.pk)
 
 
 def test_mo_13_hidden_threat_changes_reach_only_the_gm(d20_campaign, gm):
-    hidden = services.adjust_pool(d20_campaign.pk, gm, "threat", 2, "ominous")
+    hidden = sessions.adjust_pool(d20_campaign.pk, gm, "threat", 2, "ominous")
     assert hidden.audience == TableEvent.Audience.GM
     _set(d20_campaign, threat_visible=True)
-    shown = services.adjust_pool(d20_campaign.pk, gm, "threat", 1, "ominous")
+    shown = sessions.adjust_pool(d20_campaign.pk, gm, "threat", 1, "ominous")
     assert shown.audience == TableEvent.Audience.ALL
 
 
@@ -214,7 +215,7 @@ def test_mo_13_hidden_threat_changes_reach_only_the_gm(d20_campaign, gm):
 
 
 def test_create_campaign_makes_the_creator_gm(outsider):
-    campaign = services.create_campaign(outsider, "  Dune  ", Campaign.Preset.D20)
+    campaign = campaigns.create_campaign(outsider, "  Dune  ", Campaign.Preset.D20)
     assert campaign.name == "Dune"
     assert (campaign.dice_system, campaign.economy) == ("d20", "group")
     assert Membership.objects.get(campaign=campaign).role == "gm"
@@ -222,7 +223,7 @@ def test_create_campaign_makes_the_creator_gm(outsider):
 
 
 def test_join_and_events(momenta_campaign, outsider):
-    services.join_campaign(momenta_campaign.invite_token, outsider, "player")
+    campaigns.join_campaign(momenta_campaign.invite_token, outsider, "player")
     event = TableEvent.objects.get()
     assert (event.kind, event.payload["user"], event.audience) == (
         "member_joined",
@@ -233,42 +234,42 @@ def test_join_and_events(momenta_campaign, outsider):
 
 def test_join_twice_is_refused_without_a_duplicate(momenta_campaign, player):
     with pytest.raises(ServiceError, match="already"):
-        services.join_campaign(momenta_campaign.invite_token, player, "observer")
+        campaigns.join_campaign(momenta_campaign.invite_token, player, "observer")
     assert momenta_campaign.memberships.filter(user=player).count() == 1
 
 
 def test_join_with_a_bad_token_is_refused(momenta_campaign, outsider):
     with pytest.raises(InviteInvalid):
-        services.join_campaign("nope", outsider, "player")
+        campaigns.join_campaign("nope", outsider, "player")
 
 
 def test_join_as_gm_is_refused(momenta_campaign, outsider):
     with pytest.raises(ServiceError):
-        services.join_campaign(momenta_campaign.invite_token, outsider, "gm")
+        campaigns.join_campaign(momenta_campaign.invite_token, outsider, "gm")
     assert not Membership.objects.filter(user=outsider).exists()
 
 
 def test_regenerate_invite_is_logged_for_the_gm_only_and_without_the_token(momenta_campaign, gm):
-    token = services.regenerate_invite(momenta_campaign.pk, gm)
+    token = campaigns.regenerate_invite(momenta_campaign.pk, gm)
     event = TableEvent.objects.get()
     assert (event.kind, event.audience) == ("invite_regenerated", "gm")
     assert token not in str(event.payload)
     with pytest.raises(InviteInvalid):
-        services.join_campaign(momenta_campaign.invite_token, gm, "player")
+        campaigns.join_campaign(momenta_campaign.invite_token, gm, "player")
 
 
 def test_remove_and_promote_are_logged(momenta_campaign, gm, player, player2):
     p2 = momenta_campaign.memberships.get(user=player2)
     p1 = momenta_campaign.memberships.get(user=player)
-    services.promote_member(momenta_campaign.pk, gm, p1.pk)
-    services.remove_member(momenta_campaign.pk, gm, p2.pk)
+    campaigns.promote_member(momenta_campaign.pk, gm, p1.pk)
+    campaigns.remove_member(momenta_campaign.pk, gm, p2.pk)
     kinds = list(TableEvent.objects.values_list("kind", flat=True))
     assert kinds == ["member_promoted", "member_removed"]
     assert momenta_campaign.memberships.get(user=player).role == "gm"
 
 
 def test_removed_players_characters_stay_for_the_gm(momenta_campaign, hero, gm, player):
-    services.remove_member(
+    campaigns.remove_member(
         momenta_campaign.pk, gm, momenta_campaign.memberships.get(user=player).pk
     )
     assert Character.objects.filter(pk=hero.pk).exists()
@@ -276,16 +277,16 @@ def test_removed_players_characters_stay_for_the_gm(momenta_campaign, hero, gm, 
 
 def test_co_gm_cannot_remove_the_owner(momenta_campaign, gm, cogm):
     with pytest.raises(ServiceError, match="owner"):
-        services.remove_member(
+        campaigns.remove_member(
             momenta_campaign.pk, cogm, momenta_campaign.memberships.get(user=gm).pk
         )
 
 
 def test_settings_service_refuses_unknown_fields(momenta_campaign, gm, player):
     with pytest.raises(ValueError):
-        services.update_campaign_settings(momenta_campaign.pk, gm, {"threat": 6})
+        campaigns.update_campaign_settings(momenta_campaign.pk, gm, {"threat": 6})
     with pytest.raises(PermissionDenied):
-        services.update_campaign_settings(
+        campaigns.update_campaign_settings(
             momenta_campaign.pk,
             Membership.objects.get(role="player", user__username="player").user,
             {"name": "Mine"},

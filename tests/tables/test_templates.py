@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables import services_d20
+from tables.services import d20 as services_d20
 
 ROOT = Path(__file__).resolve().parents[2]
 

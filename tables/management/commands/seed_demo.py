@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tables.models import Campaign, Character, Membership, Trait
-from tables.services import PRESETS
+from tables.services.campaigns import PRESETS
 
 PASSWORD = "momenta-demo"
 URL = "http://127.0.0.1:8000/"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .consumers import TableConsumer
+from tables.live.consumers import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/campaigns/<int:pk>/", TableConsumer.as_asgi()),

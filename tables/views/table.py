@@ -9,14 +9,15 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import live, services
-from .access import campaign_for
-from .answers import back_to_table, respond
-from .models import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX, Character, PoolChange
+from tables.live import render as live
+from tables.models import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX, Character, PoolChange
+from tables.services import core, sessions
+from tables.views.access import campaign_for
+from tables.views.answers import back_to_table, respond
 
 
 class NoteForm(forms.Form):
-    text = forms.CharField(max_length=services.NOTE_MAX_LENGTH, strip=True)
+    text = forms.CharField(max_length=sessions.NOTE_MAX_LENGTH, strip=True)
 
 
 @login_required
@@ -39,8 +40,8 @@ def table_note(request, pk: int):
     event = None
     if form.is_valid():
         try:
-            event = services.post_note(campaign.pk, request.user, form.cleaned_data["text"])
-        except (services.ServiceError, PermissionDenied) as error:
+            event = sessions.post_note(campaign.pk, request.user, form.cleaned_data["text"])
+        except (core.ServiceError, PermissionDenied) as error:
             form.add_error("text", str(error))
     if not request.htmx:
         error = "" if event else " ".join(form.errors.get("text", ["Note not posted."]))
@@ -53,7 +54,7 @@ def table_note(request, pk: int):
 
 LEDGER_LIMIT = 50  # newest lines shown; the rest stay in the database
 LEDGER = "tables/pool_ledger.html"
-_CAMPAIGN_POOLS = {"group_momentum", "threat"}
+CAMPAIGN_POOLS = {"group_momentum", "threat"}
 _ID = re.compile(r"[0-9]{1,18}")  # ASCII digits that fit the database's integers
 
 
@@ -111,7 +112,7 @@ def _ledger_subject(params, campaign, audience: str):
         raise _Refused(f"There is no pool called “{pool[:40]}”.", 400)
     label = PoolChange.Pool(pool).label
     raw = params.get("character", "").strip()
-    if pool in _CAMPAIGN_POOLS:
+    if pool in CAMPAIGN_POOLS:
         if raw:
             raise _Refused(f"{label} is the table's, not a character's.", 400)
         if pool == "threat" and not live.shows_threat(campaign, audience):

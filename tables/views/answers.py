@@ -16,9 +16,9 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django_htmx.middleware import HtmxDetails
 
-from . import live
-from .models import Membership
-from .services import ServiceError
+from tables.live import render as live
+from tables.models import Membership
+from tables.services.core import ServiceError
 
 
 class HtmxHttpRequest(HttpRequest):

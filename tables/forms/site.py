@@ -9,7 +9,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 
-from .models import (
+from tables.models import (
     PERSONAL_MOMENTUM_MAX,
     Asset,
     Attribute,
@@ -20,7 +20,7 @@ from .models import (
     Skill,
     Trait,
 )
-from .services import SETTINGS_FIELDS
+from tables.services.campaigns import SETTINGS_FIELDS
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20

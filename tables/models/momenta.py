@@ -11,7 +11,8 @@ from django.db.models import F, Q
 
 from rules.templates import RollTemplate as RulesTemplate
 
-from .models import Campaign, Character, TableEvent
+from .core import Campaign, Character
+from .events import TableEvent
 
 __all__ = ["AssistRequest", "CustomPattern", "MomentaRoll", "RollTemplate"]
 

@@ -17,10 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import services
-from .access import campaign_for, can_control, character_for, membership_of
-from .answers import HtmxHttpRequest, back_with_message
-from .forms import (
+from tables.forms.site import (
     CampaignForm,
     CampaignSettingsForm,
     CharacterForm,
@@ -29,8 +26,12 @@ from .forms import (
     SignupForm,
     sheet_formsets,
 )
-from .models import Campaign, Character, Membership, PoolChange, Trait
-from .services import ServiceError
+from tables.models import Campaign, Character, Membership, PoolChange, Trait
+from tables.services import campaigns, characters, sessions
+from tables.services.access import can_control, membership_of
+from tables.services.core import ServiceError
+from tables.views.access import campaign_for, character_for
+from tables.views.answers import HtmxHttpRequest, back_with_message
 
 # --- Accounts -----------------------------------------------------------------
 
@@ -63,7 +64,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def campaign_new(request: HtmxHttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        campaign = services.create_campaign(
+        campaign = campaigns.create_campaign(
             request.user, form.cleaned_data["name"], form.cleaned_data["preset"]
         )
         messages.success(request, f"{campaign.name} is ready. Share the invite link below.")
@@ -88,7 +89,7 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         Prefetch("traits", queryset=Trait.objects.order_by("kind", "text")),
     )
     is_gm = membership.is_gm
-    pools = services.pools_for(campaign)
+    pools = sessions.pools_for(campaign)
     labels = dict(PoolChange.Pool.choices)
     context = {
         "campaign": campaign,
@@ -104,7 +105,7 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         ],
         "character_pools": [(p, labels[p]) for p in pools["character"]],
         "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": services.current_scene(campaign),
+        "scene": sessions.current_scene(campaign),
         "invite_url": request.build_absolute_uri(reverse("join", args=[campaign.invite_token]))
         if is_gm
         else None,
@@ -134,7 +135,7 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = CampaignSettingsForm(request.POST or None, instance=campaign)
     if request.method == "POST" and form.is_valid():
         values = {name: form.cleaned_data[name] for name in form.changed_data}
-        event = services.update_campaign_settings(campaign.pk, request.user, values)
+        event = campaigns.update_campaign_settings(campaign.pk, request.user, values)
         messages.success(request, "Settings saved." if event else "Nothing changed.")
         return redirect("campaign_detail", campaign.pk)
     return render(request, "tables/campaign_settings.html", {"campaign": campaign, "form": form})
@@ -157,8 +158,8 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     form = JoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.join_campaign(token, request.user, form.cleaned_data["role"])
-        except services.InviteInvalid:
+            campaigns.join_campaign(token, request.user, form.cleaned_data["role"])
+        except campaigns.InviteInvalid:
             return _invite_invalid(request)
         except ServiceError as error:
             messages.info(request, str(error))
@@ -174,7 +175,7 @@ def _invite_invalid(request) -> HttpResponse:
 @require_POST
 def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request, pk, role="gm")
-    services.regenerate_invite(campaign.pk, request.user)
+    campaigns.regenerate_invite(campaign.pk, request.user)
     messages.success(request, "New invite link made; the old one no longer works.")
     return redirect("campaign_detail", campaign.pk)
 
@@ -183,14 +184,14 @@ def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_remove(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request, pk, role="gm")
-    return _member_action(request, campaign, services.remove_member, member_pk, "removed")
+    return _member_action(request, campaign, campaigns.remove_member, member_pk, "removed")
 
 
 @login_required
 @require_POST
 def member_promote(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request, pk, role="gm")
-    return _member_action(request, campaign, services.promote_member, member_pk, "made co-GM")
+    return _member_action(request, campaign, campaigns.promote_member, member_pk, "made co-GM")
 
 
 def _member_action(request, campaign, service, member_pk: int, done: str) -> HttpResponse:
@@ -210,7 +211,7 @@ def _member_action(request, campaign, service, member_pk: int, done: str) -> Htt
 @require_POST
 def session_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    session = services.start_session(campaign.pk, request.user)
+    session = sessions.start_session(campaign.pk, request.user)
     return _play_done(request, campaign.pk, membership, notice=f"{session} started.")
 
 
@@ -220,7 +221,7 @@ def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
     title = request.POST.get("title", "")[:100]
     try:
-        scene = services.start_scene(campaign.pk, request.user, title)
+        scene = sessions.start_scene(campaign.pk, request.user, title)
     except ServiceError as error:
         return _play_done(request, campaign.pk, membership, error=str(error))
     return _play_done(request, campaign.pk, membership, notice=f"{scene} started.")
@@ -230,7 +231,7 @@ def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def scene_end(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    event = services.end_scene(campaign.pk, request.user)
+    event = sessions.end_scene(campaign.pk, request.user)
     notice = f"Scene {event.payload['number']} ended."
     return _play_done(request, campaign.pk, membership, notice=notice)
 
@@ -239,11 +240,11 @@ def scene_end(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def pool_adjust(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    form = PoolAdjustForm(request.POST, campaign=campaign, pools=services.pools_for(campaign))
+    form = PoolAdjustForm(request.POST, campaign=campaign, pools=sessions.pools_for(campaign))
     if not form.is_valid():
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=400)
     try:
-        services.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
+        sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
     except ServiceError as error:
         form.add_error(None, str(error))
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=409)
@@ -292,7 +293,7 @@ def _character_form(request, campaign: Campaign, character: Character) -> HttpRe
     formsets = sheet_formsets(campaign, character, data)
     if data is not None and form.is_valid() and all(fs.is_valid() for fs in formsets):
         try:
-            saved = services.save_character(campaign.pk, request.user, form, formsets)
+            saved = characters.save_character(campaign.pk, request.user, form, formsets)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:

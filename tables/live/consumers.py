@@ -25,9 +25,10 @@ from urllib.parse import parse_qs
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from . import live, presence
-from .access import membership_of
-from .broadcast import group_name
+from tables.live import presence
+from tables.live import render as live
+from tables.live.broadcast import group_name
+from tables.services.access import membership_of
 
 REFUSED = 4403  # close code: not (or no longer) a member of this table
 MEMBERSHIP_KINDS = {"member_removed", "member_promoted", "member_joined"}

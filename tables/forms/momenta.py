@@ -13,12 +13,10 @@ from django import forms
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
-
-from .access import can_control
-from .models import Campaign, Character, Membership, Trait
-from .models_momenta import AssistRequest, RollTemplate
-from .services import ServiceError
-from .services_momenta import MAX_POOL, MAX_TRAUMA, SOURCE_LABELS, parse_modifiers
+from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
+from tables.services.access import can_control
+from tables.services.core import ServiceError
+from tables.services.momenta import MAX_POOL, MAX_TRAUMA, SOURCE_LABELS, parse_modifiers
 
 ADVANTAGE_CHOICES = [
     (

@@ -27,17 +27,18 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from .models import (
+from tables.models import (
     GROUP_POOL_MAX,
     PERSONAL_MOMENTUM_MAX,
+    AssistRequest,
     Campaign,
     Character,
     D20Test,
     Membership,
+    MomentaRoll,
     PoolChange,
     TableEvent,
 )
-from .models_momenta import AssistRequest, MomentaRoll
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value

@@ -22,9 +22,7 @@ from rules.odds import (
     success_distribution,
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
-
-from .access import default_character
-from .forms_momenta import (
+from tables.forms.momenta import (
     AssistRequestForm,
     CustomPatternForm,
     MomentaRollForm,
@@ -32,11 +30,11 @@ from .forms_momenta import (
     TraumaForm,
     controllable_characters,
 )
-from .models import Campaign, Character, Membership
-from .models_momenta import AssistRequest, CustomPattern, MomentaRoll
-from .services import ServiceError
-from .services_momenta import RollPlan, plan_roll, result_of, roll_templates
-from .wording import count
+from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
+from tables.services.access import default_character
+from tables.services.core import ServiceError
+from tables.services.momenta import RollPlan, plan_roll, result_of, roll_templates
+from tables.services.wording import count
 
 MAX_LISTED_ALLOCATIONS = 60
 

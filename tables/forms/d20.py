@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
-from .access import can_control, default_character
-from .models import Campaign, Character, Contest, Membership
-from .wording import spend_price
+from tables.models import Campaign, Character, Contest, Membership
+from tables.services.access import can_control, default_character
+from tables.services.wording import spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10

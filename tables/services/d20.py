@@ -65,21 +65,20 @@ from rules.momentum import (
     d20_purchase_cost,
     spend_catalogue,
 )
-
-from .access import can_control
-from .models import Campaign, Character, Contest, D20Test, Membership, PoolChange, TableEvent
-from .services import (
+from tables.models import Campaign, Character, Contest, D20Test, Membership, PoolChange, TableEvent
+from tables.services.access import can_control
+from tables.services.core import (
     Change,
     ServiceError,
-    _require_gm,
-    _require_playing,
     append_event,
     change_pool,
     character_in,
     lock_campaign,
     players_see,
+    require_gm,
+    require_playing,
 )
-from .wording import count, spend_paid, successes
+from tables.services.wording import count, spend_paid, successes
 
 NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200
 
@@ -617,7 +616,7 @@ def roll_d20_test(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         _require_d20(campaign)
         character = character_in(campaign, character_id)
         _require_control(membership, character)
@@ -719,7 +718,7 @@ def determination_reroll(
     own pool (never assistance dice). Only before any Momentum is spent."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         character = record.character
         _require_control(membership, character)
@@ -797,7 +796,7 @@ def spend_momentum(
     note = (note or "").strip()[:NOTE_MAX]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         _require_control(membership, holder)
@@ -859,7 +858,7 @@ def _spend_summary(name: str, spend: Spend) -> str:
 def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = "") -> TableEvent:
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_gm(campaign, actor)
+        membership = require_gm(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         ledger = ledger_of(record)
@@ -917,7 +916,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         if not can_control(membership, holder):
@@ -1019,7 +1018,7 @@ def contest_opposer_roll(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_gm(campaign, actor)
+        membership = require_gm(campaign, actor)
         _require_d20(campaign)
         opposer = character_in(campaign, opposer_id)
         active = character_in(campaign, active_id)
@@ -1107,7 +1106,7 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
     """The GM calls off a contest nobody has answered yet (no roll is undone)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         contest = _open_contest(campaign, contest_id)
         if contest.state != Contest.State.AWAITING:
             raise ServiceError(f"{contest.active.name} has rolled: close their test instead.")

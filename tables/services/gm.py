@@ -14,19 +14,12 @@ from django.db import transaction
 
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
-
-from .models import CustomSpend, TableEvent
-from .services import (
-    ServiceError,
-    _require_gm,
-    append_event,
-    change_pool,
-    lock_campaign,
-    require_hidden,
-    update_campaign_settings,
-)
-from .services_d20 import catalogue, refused_by_rules, visible_test_record
-from .wording import successes
+from tables.models import CustomSpend, TableEvent
+from tables.services.campaigns import update_campaign_settings
+from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
+from tables.services.d20 import catalogue, refused_by_rules, visible_test_record
+from tables.services.reveal import require_hidden
+from tables.services.wording import successes
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50
@@ -71,7 +64,7 @@ def _change_threat(campaign_id, actor, amount, reason, expected, *, spend: bool)
     amount, reason = _amount(amount), _reason(reason)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         with refused_by_rules():
             threat = Threat(campaign.threat)
             _, entry = (
@@ -99,7 +92,7 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
     """T-04: the GM gives leave to spend Determination on this test."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_gm(campaign, actor)
+        membership = require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         if record.determination_permitted:
             raise ServiceError("Determination is already allowed on this test.")
@@ -124,7 +117,7 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
     """TB-03: show a secret roll to everyone; from now on its events reach all."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_gm(campaign, actor)
+        membership = require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         require_hidden(record)
         record.revealed = True
@@ -172,7 +165,7 @@ def save_custom_spend(
         raise ServiceError("A spend costs 1 to 20 Momentum.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         if spend_id is None:
             spend = CustomSpend(campaign=campaign)
         else:
@@ -209,7 +202,7 @@ def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:
     """MO-14: the GM removes a custom spend; uses already made keep their record."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         spend = CustomSpend.objects.filter(campaign=campaign, pk=spend_id).first()
         if spend is None:
             raise ServiceError("There is no such custom spend.")

@@ -16,13 +16,14 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from rules.errors import RulesError
-
-from . import services_d20, services_gm
-from .access import campaign_for, can_control
-from .answers import back_to_table, command, form_errors, respond
-from .forms_d20 import D20RollForm, RerollForm, SpendForm, VetoForm
-from .models import Campaign, Character, D20Test, Membership
-from .services import ServiceError
+from tables.forms.d20 import D20RollForm, RerollForm, SpendForm, VetoForm
+from tables.models import Campaign, Character, D20Test, Membership
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.services.access import can_control
+from tables.services.core import ServiceError
+from tables.views.access import campaign_for
+from tables.views.answers import back_to_table, command, form_errors, respond
 
 PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"

@@ -18,19 +18,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import services_momenta as momenta
-from .access import campaign_for, character_for
-from .answers import HtmxHttpRequest, back_to_table, command, form_errors, respond
-from .composer_momenta import (
-    assist_queue_context,
-    composer_context,
-    gm_tools_context,
-    initial_from,
-    pick_character,
-    preview,
-    roll_form,
-)
-from .forms_momenta import (
+from tables.forms.momenta import (
     AllocationForm,
     AssistAnswerForm,
     AssistRequestForm,
@@ -39,9 +27,20 @@ from .forms_momenta import (
     TraumaForm,
     controllable_characters,
 )
-from .models import Campaign, Character, Membership, TableEvent
-from .models_momenta import CustomPattern
-from .services import ServiceError
+from tables.models import Campaign, Character, CustomPattern, Membership, TableEvent
+from tables.presenters.momenta import (
+    assist_queue_context,
+    composer_context,
+    gm_tools_context,
+    initial_from,
+    pick_character,
+    preview,
+    roll_form,
+)
+from tables.services import momenta
+from tables.services.core import ServiceError
+from tables.views.access import campaign_for, character_for
+from tables.views.answers import HtmxHttpRequest, back_to_table, command, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
 

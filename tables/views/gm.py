@@ -2,7 +2,7 @@
 secret rolls and custom spends. GM only: everyone else gets a 403.
 
 Session start, scene end and pool changes call the services the campaign page
-uses (services.start_session, services.end_scene, services.adjust_pool).
+uses (sessions.start_session, sessions.end_scene, sessions.adjust_pool).
 """
 
 from __future__ import annotations
@@ -12,13 +12,15 @@ from functools import partial
 from django.contrib.auth.decorators import login_required
 from django.views.decorators.http import require_GET, require_POST
 
-from . import services, services_d20, services_gm
-from .access import campaign_for
-from .answers import back_to_table, command, respond
-from .forms import PoolAdjustForm
-from .forms_d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
-from .models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
-from .views_d20 import campaign_plays_d20
+from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
+from tables.forms.site import PoolAdjustForm
+from tables.models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
+from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
+from tables.services import sessions
+from tables.views.access import campaign_for
+from tables.views.answers import back_to_table, command, respond
+from tables.views.d20 import campaign_plays_d20
 
 PANEL = "tables/partials/gm_panel.html"
 
@@ -26,7 +28,7 @@ PANEL = "tables/partials/gm_panel.html"
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
     """What gm_panel.html shows; forms given in `extra` (with their errors) win."""
     campaign.refresh_from_db()
-    pools = services.pools_for(campaign)
+    pools = sessions.pools_for(campaign)
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -44,7 +46,7 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
             campaign=campaign, secret=True, revealed=False
         ).select_related("character"),
         "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": services.current_scene(campaign),
+        "scene": sessions.current_scene(campaign),
         "sheet_names": _sheet_names(campaign),
         "error": "",
         "notice": "",
@@ -121,15 +123,15 @@ def gm_threat_visible(request, pk: int):
 @login_required
 @require_POST
 def gm_pool(request, pk: int):
-    """Change any pool by hand, with a reason (services.adjust_pool)."""
+    """Change any pool by hand, with a reason (sessions.adjust_pool)."""
     campaign, membership = _gm(request, pk)
-    pools = services.pools_for(campaign)
+    pools = sessions.pools_for(campaign)
     form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools, auto_id="adjust-%s")
     return _command(
         request,
         campaign,
         membership,
-        lambda: services.adjust_pool(campaign.pk, request.user, **form.service_kwargs()),
+        lambda: sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs()),
         form=form,
         form_name="adjust_form",
         notice="Pool changed.",
@@ -139,9 +141,9 @@ def gm_pool(request, pk: int):
 @login_required
 @require_POST
 def gm_session_start(request, pk: int):
-    """A new session (services.start_session)."""
+    """A new session (sessions.start_session)."""
     campaign, membership = _gm(request, pk)
-    session = services.start_session(campaign.pk, request.user)
+    session = sessions.start_session(campaign.pk, request.user)
     event = campaign.events.order_by("-seq").first()
     return _done(request, campaign, membership, events=[event], notice=f"{session} started.")
 
@@ -149,9 +151,9 @@ def gm_session_start(request, pk: int):
 @login_required
 @require_POST
 def gm_scene_end(request, pk: int):
-    """End the scene: the group pool loses 1 (MO-07) (services.end_scene)."""
+    """End the scene: the group pool loses 1 (MO-07) (sessions.end_scene)."""
     campaign, membership = _gm(request, pk)
-    event = services.end_scene(campaign.pk, request.user)
+    event = sessions.end_scene(campaign.pk, request.user)
     notice = f"Scene {event.payload['number']} ended."
     return _done(request, campaign, membership, events=[event], notice=notice)
 

@@ -43,23 +43,32 @@ from rules.personal import (
 )
 from rules.templates import InvalidTemplate
 from rules.templates import RollTemplate as RulesTemplate
-
-from .access import can_control
-from .models import Attribute, Campaign, Character, Membership, TableEvent, Trait
-from .models_momenta import AssistRequest, CustomPattern, MomentaRoll, RollTemplate
-from .services import (
+from tables.models import (
+    AssistRequest,
+    Attribute,
+    Campaign,
+    Character,
+    CustomPattern,
+    Membership,
+    MomentaRoll,
+    RollTemplate,
+    TableEvent,
+    Trait,
+)
+from tables.services.access import can_control
+from tables.services.core import (
     Change,
     ServiceError,
     StaleState,
-    _require_gm,
-    _require_playing,
     append_event,
     change_pool,
     character_in,
     lock_campaign,
-    require_hidden,
+    require_gm,
+    require_playing,
 )
-from .wording import successes
+from tables.services.reveal import require_hidden
+from tables.services.wording import successes
 
 MAX_POOL = 30  # dice; the roll card and the allocation list stay readable
 MAX_MODIFIER = 20
@@ -178,7 +187,7 @@ def save_roll_template(
         raise ServiceError("Give the template a name.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         _require_d6(campaign)
         _seed_templates(campaign)
         record = _edited(RollTemplate, campaign, template_id, name, "roll template")
@@ -207,7 +216,7 @@ def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEven
     """The GM removes a roll template; rolls made with it keep their copy."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         record = RollTemplate.objects.filter(campaign=campaign, pk=template_id).first()
         if record is None:
             raise ServiceError("That roll template is not in this campaign.")
@@ -240,7 +249,7 @@ def save_custom_pattern(
         raise ServiceError(f"{name} is a pattern every character has; choose another name.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        _require_gm(campaign, actor)
+        require_gm(campaign, actor)
         _require_d6(campaign)
         record = _edited(CustomPattern, campaign, pattern_id, name, "pattern")
         creating = record is None
@@ -513,7 +522,7 @@ def roll_momenta(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         _require_d6(campaign)
         character = _controlled_character(campaign, membership, character_id)
         if not membership.is_gm:
@@ -784,7 +793,7 @@ def choose_allocation(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         roll = _roll(campaign, membership, roll_id)
         if not can_control(membership, roll.character):
             raise PermissionDenied("Only the roller chooses the patterns.")
@@ -855,7 +864,7 @@ def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
     """TB-03: the GM shows a secret roll to everyone; its later events reach all."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_gm(campaign, actor)
+        membership = require_gm(campaign, actor)
         roll = _roll(campaign, membership, roll_id)
         require_hidden(roll)
         roll.revealed = True
@@ -889,7 +898,7 @@ def request_assist(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         _require_d6(campaign)
         roller = character_in(campaign, roller_id)
         helper = character_in(campaign, helper_id)
@@ -953,7 +962,7 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
         raise ServiceError("Answer accept, decline, call a test, or record its result.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         assist = (
             AssistRequest.objects.select_related("roller", "helper")
             .filter(campaign=campaign, pk=assist_id)
@@ -1010,7 +1019,7 @@ def record_trauma(
         raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _require_playing(campaign, actor)
+        membership = require_playing(campaign, actor)
         _require_d6(campaign)
         character = _controlled_character(campaign, membership, character_id)
         _check_seen(character, "momentum", expected)

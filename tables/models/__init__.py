@@ -1,0 +1,6 @@
+"""Every model of the app, importable from one place (the app label stays `tables`)."""
+
+from .core import *  # noqa: F401,F403
+from .d20 import *  # noqa: F401,F403
+from .events import *  # noqa: F401,F403
+from .momenta import *  # noqa: F401,F403

@@ -1,0 +1,65 @@
+"""The ordered event log and the pool ledger."""
+
+from django.conf import settings
+from django.db import models
+
+from .core import Campaign, Character
+
+
+class TableEvent(models.Model):
+    """One committed state change. seq is unique and gap-free per campaign."""
+
+    class Audience(models.TextChoices):
+        ALL = "all", "Everyone at the table"
+        GM = "gm", "GM only"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=40)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    payload = models.JSONField(default=dict, blank=True)
+    audience = models.CharField(max_length=5, choices=Audience.choices, default=Audience.ALL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="unique_event_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
+
+
+class PoolChange(models.Model):
+    """One line of a pool's ledger: who changed it, by how much, why, what was lost."""
+
+    class Pool(models.TextChoices):
+        GROUP_MOMENTUM = "group_momentum", "Group Momentum"
+        THREAT = "threat", "Threat"
+        MOMENTUM = "momentum", "Momentum"
+        RESOLVE = "resolve", "Resolve"
+        DETERMINATION = "determination", "Determination"
+
+    event = models.ForeignKey(TableEvent, on_delete=models.CASCADE, related_name="changes")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pool_changes")
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="pool_changes"
+    )
+    pool = models.CharField(max_length=20, choices=Pool.choices)
+    delta = models.IntegerField()
+    after = models.IntegerField()
+    lost = models.PositiveIntegerField(default=0)
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-event__seq", "-id"]
+
+    def __str__(self) -> str:
+        who = self.character or self.campaign
+        return f"{who} {self.pool} {self.delta:+d} ({self.reason})"
+
+
+# Play records live in their own modules; imported here so Django finds them.

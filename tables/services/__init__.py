@@ -1,0 +1,1 @@
+"""The only code that changes game state: one module per domain, one function per command."""

@@ -1,0 +1,187 @@
+"""Campaigns, their settings and who is in them."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from tables.models import (
+    Campaign,
+    Membership,
+    TableEvent,
+    new_invite_token,
+)
+from tables.services.access import membership_of
+from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+
+PRESETS = {
+    Campaign.Preset.MOMENTA: (Campaign.DiceSystem.D6, Campaign.Economy.PERSONAL),
+    Campaign.Preset.D20: (Campaign.DiceSystem.D20, Campaign.Economy.GROUP),
+}
+
+
+def create_campaign(owner, name: str, preset: str) -> Campaign:
+    """A new campaign whose creator is its GM; the preset fills dice and economy."""
+    if preset not in PRESETS:
+        raise ServiceError("Choose a ruleset preset.")
+    dice_system, economy = PRESETS[preset]
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            name=name.strip(),
+            owner=owner,
+            preset=preset,
+            dice_system=dice_system,
+            economy=economy,
+        )
+        Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.GM)
+        campaign = lock_campaign(campaign.pk)
+        append_event(campaign, "campaign_created", owner, {"name": campaign.name})
+    return campaign
+
+
+# Fields the GM may change on the settings page: the choices behind the
+# preset and every ruling (RULES.md clauses ending in R…, and T-03).
+SETTINGS_FIELDS = (
+    "name",
+    "dice_system",
+    "economy",
+    "threat_visible",
+    "extra_success_stacks",
+    "band_label_0",
+    "band_label_1",
+    "band_label_2",
+    "band_label_3",
+    "advantage_dice",
+    "disadvantage_dice",
+    "complication_range",
+    "assistance_needs_leader_success",
+    "gm_momentum_to_threat",
+)
+
+
+def update_campaign_settings(campaign_id: int, actor, values: dict) -> TableEvent | None:
+    """Change campaign settings and rulings (PAT-R1, PAT-R2, PM-R1, T-R1, T-03, CT-R1).
+
+    Returns the event, or None when nothing changed.
+    """
+    unknown = set(values) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"not a campaign setting: {sorted(unknown)}")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        changed = {}
+        for field, value in values.items():
+            old = getattr(campaign, field)
+            if old != value:
+                changed[field] = [old, value]
+                setattr(campaign, field, value)
+        if not changed:
+            return None
+        # update_fields: never write the pools or last_seq from this stale copy.
+        campaign.save(update_fields=list(changed))
+        return append_event(campaign, "settings_changed", actor, {"fields": changed})
+
+
+# --- Membership ---------------------------------------------------------------
+
+
+class InviteInvalid(ServiceError):
+    """The invite token matches no campaign (never issued, or regenerated since)."""
+
+
+def join_campaign(token: str, user, role: str) -> Membership:
+    """A signed-in person joins through the invite link as player or observer."""
+    if role not in (Membership.Role.PLAYER, Membership.Role.OBSERVER):
+        raise ServiceError("Join as a player or as an observer.")
+    if not getattr(user, "is_authenticated", False):
+        raise PermissionDenied("Log in to join a campaign.")
+    campaign_id = Campaign.objects.filter(invite_token=token).values_list("pk", flat=True).first()
+    if campaign_id is None:
+        raise InviteInvalid(_INVITE_INVALID)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        # Re-checked under the lock: a regeneration that committed between the
+        # lookup and the lock must still turn this old link away.
+        if campaign.invite_token != token:
+            raise InviteInvalid(_INVITE_INVALID)
+        existing = membership_of(user, campaign)
+        if existing is not None:
+            raise ServiceError(
+                f"You are already in {campaign.name} as {existing.get_role_display()}."
+            )
+        membership = Membership.objects.create(campaign=campaign, user=user, role=role)
+        append_event(
+            campaign,
+            "member_joined",
+            user,
+            {"user": user.get_username(), "user_id": user.pk, "role": role},
+        )
+    return membership
+
+
+_INVITE_INVALID = (
+    "This invite link is not valid. It may have been replaced by a new one: "
+    "ask your GM for the current link."
+)
+
+
+def regenerate_invite(campaign_id: int, actor) -> str:
+    """A new invite token; the old link stops working at once."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        campaign.invite_token = new_invite_token()
+        campaign.save(update_fields=["invite_token"])
+        # The token itself stays out of the log: the log outlives the link.
+        append_event(campaign, "invite_regenerated", actor, audience=TableEvent.Audience.GM)
+    return campaign.invite_token
+
+
+def _member_of(campaign: Campaign, membership_id: int) -> Membership:
+    membership = (
+        Membership.objects.select_related("user")
+        .filter(campaign=campaign, pk=membership_id)
+        .first()
+    )
+    if membership is None:
+        raise ServiceError("That person is not a member of this campaign.")
+    return membership
+
+
+def remove_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
+    """The GM removes a member; the owner cannot be removed. Their characters stay."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        membership = _member_of(campaign, membership_id)
+        if membership.user_id == campaign.owner_id:
+            raise ServiceError("The campaign's owner cannot be removed.")
+        payload = {
+            "user": membership.user.get_username(),
+            "user_id": membership.user_id,
+            "role": membership.role,
+        }
+        membership.delete()
+        return append_event(campaign, "member_removed", actor, payload)
+
+
+def promote_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
+    """The GM makes a player a co-GM (role gm)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        membership = _member_of(campaign, membership_id)
+        if membership.role != Membership.Role.PLAYER:
+            raise ServiceError(
+                f"Only players can be made co-GM; {membership.user} is "
+                f"{membership.get_role_display()}."
+            )
+        membership.role = Membership.Role.GM
+        membership.save(update_fields=["role"])
+        return append_event(
+            campaign,
+            "member_promoted",
+            actor,
+            {"user": membership.user.get_username(), "user_id": membership.user_id, "role": "gm"},
+        )

@@ -1,0 +1,204 @@
+"""Sessions, scenes, hand-made pool changes and table notes."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tables.models import (
+    Asset,
+    Campaign,
+    Membership,
+    PlaySession,
+    Scene,
+    TableEvent,
+)
+from tables.services.access import membership_of
+from tables.services.core import (
+    CAMPAIGN_POOLS,
+    CHARACTER_POOLS,
+    ServiceError,
+    append_event,
+    change_pool,
+    character_in,
+    lock_campaign,
+    require_gm,
+)
+
+# --- Sessions, scenes, pools -------------------------------------------------
+
+SESSION_START_MOMENTUM = 3  # PM-01
+
+
+def start_session(campaign_id: int, actor) -> PlaySession:
+    """Start a play session: every character's Momentum resets to 3 (PM-01).
+
+    Unspent Momentum does not carry over. The reset applies in the personal
+    economy only; each character gets a ledger line, even when already at 3,
+    so the log shows the reset happened (PM-13).
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        now = timezone.now()
+        PlaySession.objects.filter(campaign=campaign, ended_at__isnull=True).update(ended_at=now)
+        last = PlaySession.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
+        session = PlaySession.objects.create(campaign=campaign, number=(last or 0) + 1)
+        changes = []
+        if campaign.economy == Campaign.Economy.PERSONAL:
+            for character in campaign.characters.order_by("name"):
+                delta = SESSION_START_MOMENTUM - character.momentum
+                changes.append(
+                    change_pool(
+                        campaign,
+                        "momentum",
+                        delta,
+                        "New session: Momentum resets to 3 (PM-01)",
+                        character=character,
+                    )
+                )
+        append_event(
+            campaign, "session_started", actor, {"number": session.number}, changes=changes
+        )
+    return session
+
+
+def _current_session(campaign: Campaign) -> PlaySession | None:
+    return campaign.play_sessions.filter(ended_at__isnull=True).order_by("-number").first()
+
+
+def current_scene(campaign: Campaign) -> Scene | None:
+    return campaign.scenes.filter(ended_at__isnull=True).order_by("-number").first()
+
+
+def _new_scene(campaign: Campaign, title: str = "") -> Scene:
+    last = Scene.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
+    return Scene.objects.create(
+        campaign=campaign,
+        play_session=_current_session(campaign),
+        number=(last or 0) + 1,
+        title=title.strip(),
+    )
+
+
+def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
+    """Open the next scene (one at a time)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        running = current_scene(campaign)
+        if running is not None:
+            raise ServiceError(f"{running} is still running; end it first.")
+        scene = _new_scene(campaign, title)
+        append_event(
+            campaign, "scene_started", actor, {"number": scene.number, "title": scene.title}
+        )
+    return scene
+
+
+def end_scene(campaign_id: int, actor) -> TableEvent:
+    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10).
+
+    With no scene open, one is created and ended at once, so scenes need not
+    be started by hand.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        scene = current_scene(campaign) or _new_scene(campaign)
+        scene.ended_at = timezone.now()
+        scene.save(update_fields=["ended_at"])
+        changes = []
+        if campaign.group_momentum > 0:
+            changes.append(
+                change_pool(campaign, "group_momentum", -1, f"End of {scene}: pool loses 1 (MO-07)")
+            )
+        expiring = Asset.objects.filter(character__campaign=campaign, permanent=False)
+        expired = [
+            {"asset": a.name, "character": a.character.name}
+            for a in expiring.select_related("character").order_by("character__name", "name")
+        ]
+        expiring.delete()
+        return append_event(
+            campaign,
+            "scene_ended",
+            actor,
+            {"number": scene.number, "title": scene.title, "expired_assets": expired},
+            changes=changes,
+        )
+
+
+def pools_for(campaign: Campaign) -> dict[str, list[str]]:
+    """Which pools this campaign's dice and economy use: campaign pools and character pools."""
+    campaign_pools, character_pools = [], []
+    if campaign.economy == Campaign.Economy.GROUP:
+        campaign_pools += ["group_momentum", "threat"]
+    else:
+        character_pools.append("momentum")
+    if campaign.dice_system == Campaign.DiceSystem.D6:
+        character_pools.append("resolve")
+    else:
+        character_pools.append("determination")
+    return {"campaign": campaign_pools, "character": character_pools}
+
+
+def adjust_pool(
+    campaign_id: int,
+    actor,
+    pool: str,
+    delta: int,
+    reason: str,
+    character_id: int | None = None,
+    expected: int | None = None,
+) -> TableEvent:
+    """The GM changes a pool by hand, with a reason for the log (PM-13).
+
+    Caps still apply and what overflows is logged as lost (PM-04, MO-06);
+    a spend below 0 is refused. Threat changes reach only the GM unless
+    Threat is shown to players (MO-13).
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("Give a reason: every pool change is logged with one.")
+    if delta == 0:
+        raise ServiceError("A change of 0 changes nothing.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        character = None if character_id is None else character_in(campaign, character_id)
+        valid = CHARACTER_POOLS if character is not None else CAMPAIGN_POOLS
+        if pool not in valid:
+            whose = "a character's" if character is not None else "the campaign's"
+            raise ServiceError(f"{pool!r} is not one of {whose} pools.")
+        change = change_pool(campaign, pool, delta, reason, character=character, expected=expected)
+        secret = pool == "threat" and not campaign.threat_visible
+        return append_event(
+            campaign,
+            "pool_adjusted",
+            actor,
+            {"pool": pool, "character_id": character_id},
+            audience=TableEvent.Audience.GM if secret else TableEvent.Audience.ALL,
+            changes=[change],
+        )
+
+
+# --- Table notes (issue 6: live push) ------------------------------------------
+
+NOTE_MAX_LENGTH = 500
+
+
+def post_note(campaign_id: int, actor, text: str) -> TableEvent:
+    """The GM posts a short note to the table log; it reaches every screen live (TB-01)."""
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError("Write the note first.")
+    if len(text) > NOTE_MAX_LENGTH:
+        raise ServiceError(f"A note holds at most {NOTE_MAX_LENGTH} characters.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = membership_of(actor, campaign)
+        if membership is None or membership.role != Membership.Role.GM:
+            raise PermissionDenied("Only the GM can post table notes.")
+        return append_event(campaign, "note", actor, {"text": text})

@@ -1,0 +1,30 @@
+"""Fetch-and-check for views: one call fetches a campaign *and* checks the viewer's role.
+
+No view can forget the check, because the fetch is the check.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from tables.models import Campaign, Character, Membership
+from tables.services.access import ALLOWED, can_control, membership_of
+
+
+def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Membership]:
+    """The campaign and the viewer's membership; 404 if absent, 403 if the role is short."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    membership = membership_of(request.user, campaign)
+    if membership is None or membership.role not in ALLOWED[role]:
+        raise PermissionDenied("You do not have that role at this table.")
+    return campaign, membership
+
+
+def character_for(request, pk: int, character_pk: int) -> tuple[Campaign, Membership, Character]:
+    """A character of the campaign that the viewer controls, else 404/403."""
+    campaign, membership = campaign_for(request, pk)
+    character = get_object_or_404(Character, pk=character_pk, campaign=campaign)
+    if not can_control(membership, character):
+        raise PermissionDenied("That character is not yours.")
+    return campaign, membership, character
