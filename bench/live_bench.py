@@ -6,12 +6,16 @@ running services: it migrates a temporary SQLite file, seats a GM and 7 players
 against momenta_site.asgi.application, all in this process's one event loop.
 Channel layer: in-memory, or channels_redis if REDIS_URL is set (printed).
 
-Rolls go through tables.services_momenta.roll_momenta with the production
+Rolls go through tables.services.momenta.roll_momenta with the production
 random source, called the way consumers reach the database
 (database_sync_to_async: one shared thread). "Commit" is when the service
-rings the doorbell (tables.broadcast.announce, wrapped here to take the time;
+rings the doorbell (tables.live.broadcast.announce, wrapped here to take the time;
 it runs right after commit). Figures only, each against a baseline measured
 in the same run; nothing here asserts on time.
+
+This is the default mode. `live_bench.py side [--tables ...]` (or any option)
+runs the side-by-side bench instead: real servers, real sockets, against a bare
+Channels relay (bench/side_by_side.py).
 """
 
 from __future__ import annotations
@@ -272,11 +276,11 @@ class Table:
 async def roll(campaign_id, actor, character_id):
     from channels.db import database_sync_to_async
 
-    from tables.services.momenta import roll_momenta
+    from tables.services.momenta import RollRequest, roll_momenta
 
     # rng left out: the production source (system CSPRNG), as in the views.
     made = await database_sync_to_async(roll_momenta)(
-        campaign_id, actor, character_id, attribute="WITS"
+        campaign_id, actor, character_id, RollRequest(attribute="WITS")
     )
     return made.event.seq
 
@@ -543,5 +547,16 @@ def run() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def dispatch(argv: list[str]) -> None:
+    """No arguments (or `inprocess`): this in-process bench. `side` or any option:
+    the side-by-side bench against a bare relay (bench/side_by_side.py)."""
+    if not argv or argv == ["inprocess"]:
+        run()
+        return
+    import side_by_side
+
+    side_by_side.main(argv[1:] if argv[0] == "side" else argv)
+
+
 if __name__ == "__main__":
-    run()
+    dispatch(sys.argv[1:])

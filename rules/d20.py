@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from . import pools
 from .errors import RulesError
 from .ledger import DETERMINATION, LedgerEntry, NotEnoughInPool
 
@@ -277,17 +278,19 @@ def determination_reroll(
     indices = tuple(indices)
     if not gm_permits:
         raise RerollRefused("The GM has not allowed a Determination spend on this test.")
-    if determination < 1:
-        raise NotEnoughInPool(f"{holder} has no Determination left to spend.")
+    try:
+        step = pools.change(DETERMINATION, determination, -1)
+    except NotEnoughInPool:
+        raise NotEnoughInPool(f"{holder} has no Determination left to spend.") from None
     new = reroll(result, indices, rng=rng, faces=faces)
     entry = LedgerEntry(
         DETERMINATION,
         holder,
-        -1,
+        step.delta,
         f"Determination: reroll {len(indices)} {'die' if len(indices) == 1 else 'dice'} (T-04)",
-        after=determination - 1,
+        after=step.after,
     )
-    return DeterminationReroll(new, determination - 1, (entry,))
+    return DeterminationReroll(new, step.after, (entry,))
 
 
 # --- exact chances (T-05) -------------------------------------------------

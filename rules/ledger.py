@@ -11,26 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Self
 
+from . import pools
 from .errors import RulesError
 
-# Pool names, spelled as tables.models.PoolChange.Pool spells them.
-GROUP_MOMENTUM = "group_momentum"
-THREAT = "threat"
-MOMENTUM = "momentum"
-DETERMINATION = "determination"
+# Pool names and refusals live with the caps in rules.pools; re-exported here.
+from .pools import DETERMINATION as DETERMINATION
+from .pools import GROUP_MOMENTUM as GROUP_MOMENTUM
+from .pools import MOMENTUM as MOMENTUM
+from .pools import THREAT as THREAT
+from .pools import NotEnoughInPool as NotEnoughInPool
+from .pools import PoolOutOfBounds as PoolOutOfBounds
 
 # Actor roles an operation may be asked to act for.
 GM = "gm"
 PLAYER = "player"
 ROLES = (GM, PLAYER)
-
-
-class NotEnoughInPool(RulesError):
-    """A spend asks for more than the pool holds."""
-
-
-class PoolOutOfBounds(RulesError):
-    """A pool value outside what the pool may hold."""
 
 
 class UnknownRole(RulesError):
@@ -54,6 +49,11 @@ class LedgerEntry:
     lost: int = 0
     after: int | None = None
 
+    @property
+    def requested(self) -> int:
+        """The change the operation asked for: what applied plus what the cap took."""
+        return self.delta + self.lost
+
 
 def total_delta(entries, pool: str, holder: str | None = None) -> int:
     """Sum of the deltas the entries make to one pool (of one holder)."""
@@ -64,24 +64,23 @@ def total_delta(entries, pool: str, holder: str | None = None) -> int:
 class Pool:
     """A bounded counter: 0 ≤ value ≤ cap (no cap when cap is None).
 
-    Subclasses name the pool and its cap. Operations return (new pool, entry)
-    and never change self, so a refused operation changes nothing.
+    Subclasses name the pool; its cap comes from rules.pools, which also works
+    out every change. Operations return (new pool, entry) and never change
+    self, so a refused operation changes nothing.
     """
 
     value: int = 0
     holder: str | None = None
 
     pool: ClassVar[str] = ""
-    cap: ClassVar[int | None] = None
     label: ClassVar[str] = "the pool"
 
     def __post_init__(self) -> None:
-        if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise PoolOutOfBounds(f"{self.title()} must hold a whole number.")
-        if self.value < 0:
-            raise PoolOutOfBounds(f"{self.title()} cannot go below 0.")
-        if self.cap is not None and self.value > self.cap:
-            raise PoolOutOfBounds(f"{self.title()} holds at most {self.cap}.")
+        pools.check_value(self.pool, self.value, title=self.title())
+
+    @property
+    def cap(self) -> int | None:
+        return pools.cap_of(self.pool)
 
     def title(self) -> str:
         if self.holder:
@@ -91,28 +90,24 @@ class Pool:
     def _entry(self, new: int, reason: str, lost: int = 0) -> LedgerEntry:
         return LedgerEntry(self.pool, self.holder, new - self.value, reason, lost, new)
 
+    def _step(self, delta: int, reason: str, **kw) -> tuple[Self, LedgerEntry]:
+        step = pools.change(self.pool, self.value, delta, title=self.title(), **kw)
+        return replace(self, value=step.after), self._entry(step.after, reason, lost=step.lost)
+
     def gain(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
         """Add `amount`; what does not fit under the cap is lost and reported."""
         _check_amount(amount)
-        wanted = self.value + amount
-        new = wanted if self.cap is None else min(self.cap, wanted)
-        return replace(self, value=new), self._entry(new, reason, lost=wanted - new)
+        return self._step(amount, reason)
 
     def spend(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
         """Take `amount` out; refused when the pool holds less."""
         _check_amount(amount)
-        if amount > self.value:
-            raise NotEnoughInPool(
-                f"{self.title()} holds {self.value}; this needs {amount}. Nothing was spent."
-            )
-        new = self.value - amount
-        return replace(self, value=new), self._entry(new, reason)
+        return self._step(-amount, reason)
 
     def drain(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
         """Take up to `amount` out, stopping at 0 (a loss, not a spend)."""
         _check_amount(amount)
-        new = max(0, self.value - amount)
-        return replace(self, value=new), self._entry(new, reason)
+        return self._step(-amount, reason, stop_at_floor=True)
 
     def set_to(self, value: int, reason: str) -> tuple[Self, LedgerEntry]:
         """Reset to `value` (a session start, a GM correction)."""

@@ -22,8 +22,7 @@ from .ledger import (
     Pool,
     check_role,
 )
-
-GROUP_POOL_MAX = 6  # MO-06
+from .pools import GROUP_POOL_MAX as GROUP_POOL_MAX  # MO-06, defined in rules.pools
 
 PLAYERS_SIDE = "players"
 GM_SIDE = "gm"
@@ -50,7 +49,6 @@ class GroupPool(Pool):
     """The players' shared Momentum pool, 0–6 (MO-06)."""
 
     pool: ClassVar[str] = GROUP_MOMENTUM
-    cap: ClassVar[int | None] = GROUP_POOL_MAX
     label: ClassVar[str] = "the group Momentum pool"
 
 
@@ -59,7 +57,6 @@ class Threat(Pool):
     """The GM's pool, 0 or more. Anyone adds to it; only the GM spends it (MO-13)."""
 
     pool: ClassVar[str] = THREAT
-    cap: ClassVar[int | None] = None
     label: ClassVar[str] = "Threat"
 
     def add(self, amount: int, reason: str) -> tuple[Threat, LedgerEntry]:
@@ -264,17 +261,30 @@ class Resolution:
         return self.lost_overflow + self.lost_bonus + self.lost_unsaved
 
     def summary(self) -> str:
-        parts = []
-        if self.saved:
-            where = "Threat" if self.ledger.side == GM_SIDE else "the pool"
-            parts.append(f"{self.saved} saved to {where}")
-        if self.lost_overflow:
-            parts.append(f"{self.lost_overflow} lost (pool full)")
-        if self.lost_bonus:
-            parts.append(f"{self.lost_bonus} bonus Momentum lost")
-        if self.lost_unsaved:
-            parts.append(f"{self.lost_unsaved} lost")
-        return "; ".join(parts) or "Nothing left to save"
+        return resolution_summary(
+            self.ledger.side, self.saved, self.lost_overflow, self.lost_bonus, self.lost_unsaved
+        )
+
+
+def resolution_summary(
+    side: str, saved: int, lost_overflow: int, lost_bonus: int, lost_unsaved: int
+) -> str:
+    """MO-04, MO-05, CT-R1: where a test's unspent Momentum went, as a player reads it.
+
+    The one wording of a resolution: a service feeds it what it wrote, so the
+    text always matches the ledger lines.
+    """
+    parts = []
+    if saved:
+        where = "Threat" if side == GM_SIDE else "the group pool"
+        parts.append(f"{saved} saved to {where}")
+    if lost_overflow:
+        parts.append(f"{lost_overflow} lost (pool full)")
+    if lost_bonus:
+        parts.append(f"{lost_bonus} bonus Momentum lost")
+    if lost_unsaved:
+        parts.append(f"{lost_unsaved} lost")
+    return "; ".join(parts) or "nothing left to save"
 
 
 @dataclass(frozen=True)

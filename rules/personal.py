@@ -15,9 +15,8 @@ from typing import ClassVar
 
 from .errors import RulesError
 from .ledger import MOMENTUM, LedgerEntry, Pool
+from .pools import PERSONAL_MOMENTUM_MAX, SESSION_START_MOMENTUM  # PM-04, PM-01
 
-PERSONAL_MOMENTUM_MAX = 6  # PM-04
-SESSION_START_MOMENTUM = 3  # PM-01
 ASSIST_COST = 1  # PM-08
 
 
@@ -56,7 +55,6 @@ class PersonalMomentum(Pool):
     """One character's Momentum, 0–6 (PM-04); `holder` names the character."""
 
     pool: ClassVar[str] = MOMENTUM
-    cap: ClassVar[int | None] = PERSONAL_MOMENTUM_MAX
     label: ClassVar[str] = "Momentum"
 
 

@@ -1,8 +1,19 @@
-"""Admin for operators. Edits here bypass services.py (no ledger lines, no live push):
-use it to inspect and repair, not to play."""
+"""Admin for operators: inspect and repair, not play.
 
-from django.contrib import admin
+The event log and its ledger lines are read-only here, and so are the pools they
+account for: a pool correction goes through the service (CampaignAdmin.correct_pool),
+so it gets a ledger line, an event and a live push like any other change. Other
+edits (sheets, settings, memberships) bypass the services: no log, no push.
+"""
 
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from tables.forms.site import PoolAdjustForm
 from tables.models import (
     Asset,
     AssistRequest,
@@ -23,6 +34,21 @@ from tables.models import (
     TableEvent,
     Trait,
 )
+from tables.services import sessions
+from tables.services.core import ServiceError
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable, never added, edited or deleted here: the log only grows, by services."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class MembershipInline(admin.TabularInline):
@@ -46,8 +72,97 @@ class CampaignAdmin(admin.ModelAdmin):
     ]
     list_filter = ["preset", "dice_system", "economy", "threat_visible"]
     search_fields = ["name", "owner__username"]
-    readonly_fields = ["last_seq", "created_at"]
+    # The pools change only through services (the correction form); last_seq only
+    # by appending an event, or replay would skip or repeat events.
+    readonly_fields = ["group_momentum", "threat", "last_seq", "created_at"]
     inlines = [MembershipInline]
+
+    def get_deleted_objects(self, objs, request):
+        # A campaign goes with its whole log: not a hole in it, so the log's
+        # refusal to delete single events does not block this.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed -= {TableEvent._meta.verbose_name, PoolChange._meta.verbose_name}
+        return deleted, counts, perms_needed, protected
+
+    def get_urls(self):
+        correct = self.admin_site.admin_view(self.correct_pool)
+        return [
+            path("<path:object_id>/pools/", correct, name="tables_campaign_pools"),
+            *super().get_urls(),
+        ]
+
+    def correct_pool(self, request, object_id):
+        """Correct a pool through sessions.adjust_pool: caps apply, and the change gets a
+        ledger line, an event and a live push. The operator must be a GM of the
+        campaign (the service's rule), so the log names a person who may do it."""
+        campaign = self.get_object(request, unquote(object_id))
+        if campaign is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_change_permission(request, campaign):
+            raise PermissionDenied
+        pools = sessions.pools_for(campaign)
+        if request.method == "POST":
+            form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools)
+            if form.is_valid():
+                try:
+                    event = sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
+                except PermissionDenied:
+                    self.message_user(request, _not_gm(campaign), messages.ERROR)
+                except ServiceError as error:
+                    self.message_user(request, str(error), messages.ERROR)
+                else:
+                    self.message_user(request, _corrected(event), messages.SUCCESS)
+                    return redirect(request.path)
+        else:
+            form = PoolAdjustForm(
+                initial={"character": request.GET.get("character")},
+                campaign=campaign,
+                pools=pools,
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correct a pool of {campaign}",
+            "opts": self.opts,
+            "original": campaign,
+            "form": form,
+            "pools": _pool_values(campaign, pools),
+            "is_gm": campaign.memberships.filter(
+                user=request.user, role=Membership.Role.GM
+            ).exists(),
+            "not_gm": _not_gm(campaign),
+            "ledger": PoolChange.objects.filter(campaign=campaign)
+            .select_related("event__actor", "character")
+            .order_by("-event__seq", "-pk")[:10],
+        }
+        return TemplateResponse(request, "admin/tables/campaign/pool_correction.html", context)
+
+
+def _not_gm(campaign: Campaign) -> str:
+    return (
+        f"Only a GM of {campaign} can correct its pools, so the log names who did it. "
+        "Add yourself as a GM under the campaign's memberships, then try again."
+    )
+
+
+def _corrected(event: TableEvent) -> str:
+    change = event.changes.get()
+    whose = f"{change.character.name}'s " if change.character else ""
+    lost = f" ({change.lost} lost to the cap)" if change.lost else ""
+    return (
+        f"#{event.seq}: {whose}{change.get_pool_display()} {change.delta:+d} → {change.after}"
+        f"{lost}, logged and pushed to the table."
+    )
+
+
+def _pool_values(campaign: Campaign, pools: dict) -> list[tuple[str, int]]:
+    """The pools as they are now, for the operator to read before correcting one."""
+    labels = dict(PoolChange.Pool.choices)
+    values = [(labels[p], getattr(campaign, p)) for p in pools["campaign"]]
+    for character in campaign.characters.order_by("name"):
+        values += [
+            (f"{character.name}: {labels[p]}", getattr(character, p)) for p in pools["character"]
+        ]
+    return values
 
 
 @admin.register(Membership)
@@ -91,6 +206,7 @@ class CharacterAdmin(admin.ModelAdmin):
     ]
     list_filter = ["campaign", "is_npc", "in_creation"]
     search_fields = ["name", "owner__username", "campaign__name"]
+    readonly_fields = ["momentum", "resolve", "determination"]
     inlines = [AttributeInline, SkillInline, TraitInline, AssetInline]
 
 
@@ -145,16 +261,15 @@ class PoolChangeInline(admin.TabularInline):
 
 
 @admin.register(TableEvent)
-class TableEventAdmin(admin.ModelAdmin):
+class TableEventAdmin(ReadOnlyAdmin):
     list_display = ["seq", "campaign", "kind", "actor", "audience", "created_at"]
     list_filter = ["kind", "audience", "campaign"]
     search_fields = ["kind", "campaign__name", "actor__username"]
-    readonly_fields = ["created_at"]
     inlines = [PoolChangeInline]
 
 
 @admin.register(PoolChange)
-class PoolChangeAdmin(admin.ModelAdmin):
+class PoolChangeAdmin(ReadOnlyAdmin):
     list_display = ["event", "campaign", "character", "pool", "delta", "after", "lost", "reason"]
     list_filter = ["pool", "campaign"]
     search_fields = ["reason", "character__name", "campaign__name"]

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
 
 from tables.models import Campaign, Character, Membership
+from tables.services.roll_templates import seed_default_templates
 
 # These machines are noisy: never fail a property test on wall-clock time.
 hypothesis_settings.register_profile("momenta", deadline=None, print_blob=True)
@@ -55,6 +56,7 @@ def outsider(db):
 
 def _campaign(gm, cogm, player, player2, observer, **fields):
     campaign = Campaign.objects.create(owner=gm, **fields)
+    seed_default_templates(campaign)  # as campaigns.create_campaign does (D6-04)
     for user, role in [
         (gm, Membership.Role.GM),
         (cogm, Membership.Role.GM),

@@ -6,83 +6,29 @@ Starts the demo (`manage.py demo 127.0.0.1:PORT`) on a free loopback port with
 a fresh SQLite file in a temporary folder (DATABASE_URL and REDIS_URL ignored),
 has the GM and two players play a little through the pages, saves full-page
 PNGs from headless Debian chromium next to this file, and stops the server.
+The server and the browser launch are tables.devtools', shared with tests/e2e.
 The dice are real, so every run shows other faces.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+# Run as a script from any folder: import this checkout's tables, not another one.
+sys.path.insert(0, str(ROOT))
+
+from tables.devtools import browser as devtools_browser  # noqa: E402
+from tables.devtools.server import ServerProcess  # noqa: E402
+
 PASSWORD = "momenta-demo"  # tables/management/commands/seed_demo.py
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 MAX_BYTES = 1_000_000  # above this, the PNG is clipped to a few screens
 TIMEOUT_MS = 20_000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class DemoServer:
-    def __init__(self, folder: Path):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "server.log"
-        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        self.env.update(SQLITE_PATH=str(folder / "db.sqlite3"), PYTHONUNBUFFERED="1")
-        self.process: subprocess.Popen | None = None
-
-    def __enter__(self) -> DemoServer:
-        with open(self.log, "w") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "demo", f"127.0.0.1:{self.port}"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 90
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError("the demo server stopped:\n" + self.log.read_text())
-            try:
-                urllib.request.urlopen(self.base + "/static/tables/live.js", timeout=2)
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-
-    def __exit__(self, *exc) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 # --- Driving the pages -------------------------------------------------------------------
@@ -314,9 +260,10 @@ def main() -> None:
 
     playwright_expect.set_options(timeout=TIMEOUT_MS)
     with tempfile.TemporaryDirectory(prefix="momenta-shots-") as folder:
-        with DemoServer(Path(folder)) as server, sync_playwright() as playwright:
+        demo = ServerProcess(Path(folder), ["demo"])
+        with demo as server, sync_playwright() as playwright:
             print(f"Demo server on {server.base}")
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = devtools_browser.launch(playwright)
             gm, alice, bob = (log_in(browser, server.base, n) for n in ("gm", "alice", "bob"))
             everyone = (gm, alice, bob)
 

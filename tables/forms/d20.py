@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from tables.models import Campaign, Character, Contest, Membership
-from tables.services.access import can_control, default_character
+from tables.services.access import controllable, default_character
 from tables.services.wording import spend_price
 
 FACTOR_MAX = 5
@@ -18,12 +18,6 @@ def _int(data, name, default=None):
         return int(data.get(name))
     except (TypeError, ValueError, AttributeError):
         return default
-
-
-def playable_characters(campaign: Campaign, membership: Membership) -> list[Character]:
-    """The characters this member may roll for: their own; a GM also every NPC."""
-    characters = campaign.characters.select_related("owner").order_by("is_npc", "name")
-    return [c for c in characters if can_control(membership, c)]
 
 
 class D20RollForm(forms.Form):
@@ -75,7 +69,7 @@ class D20RollForm(forms.Form):
         super().__init__(data, initial=initial, auto_id="d20-%s")
         self.campaign = campaign
         self.membership = membership
-        self.characters = playable_characters(campaign, membership)
+        self.characters = controllable(campaign, membership)
         wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
         by_id = {c.pk: c for c in self.characters}
         self.chosen = by_id.get(wanted) or default_character(self.characters, membership)

@@ -3,10 +3,13 @@
 Choices depend on the campaign, the viewer and the chosen character, so each
 form takes them as keyword arguments. Forms check shape (numbers, choices);
 the rules and the services decide the rest and their refusals come back as
-non-field errors.
+non-field errors. Forms know models, rules and access, never the services: the
+views turn a valid form into the services' plain arguments.
 """
 
 from __future__ import annotations
+
+import re
 
 from django import forms
 
@@ -14,26 +17,35 @@ from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
-from tables.services.access import can_control
-from tables.services.core import ServiceError
-from tables.services.momenta import MAX_POOL, MAX_TRAUMA, SOURCE_LABELS, parse_modifiers
+from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
+from tables.services.access import controllable
 
+SOURCE_CHOICES = {
+    AdvantageSource.CHARACTERISTIC: "A characteristic",
+    AdvantageSource.BOON: "A Boon",
+    AdvantageSource.SITUATIONAL: "A GM-called edge",
+}
 ADVANTAGE_CHOICES = [
-    (
-        s.value,
-        f"{SOURCE_LABELS[s.value][0].upper()}{SOURCE_LABELS[s.value][1:]} "
-        f"({ADVANTAGE_COST[s]} Momentum)",
-    )
-    for s in AdvantageSource
+    (s.value, f"{SOURCE_CHOICES[s]} ({ADVANTAGE_COST[s]} Momentum)") for s in AdvantageSource
 ]
 KIND_CHOICES = [("action", "Action"), ("attack", "Attack")]
 PLAY_CHOICES = [("narrative", "Narrative"), ("structured", "Structured")]
 
 
-def controllable_characters(campaign: Campaign, membership: Membership) -> list[Character]:
-    """The characters this member may roll for: GMs any, players their own, observers none."""
-    characters = Character.objects.filter(campaign=campaign).select_related("owner")
-    return [c for c in characters if can_control(membership, c)]
+def parse_modifiers(text: str) -> tuple[int, ...]:
+    """'+1 -2', '1, -2' or '' -> (1, -2) (D6-06); anything else is refused."""
+    text = (text or "").strip()
+    if not text:
+        return ()
+    parts = [p for p in re.split(r"[\s,;]+", text) if p]
+    if not all(re.fullmatch(r"[+-]?\d{1,3}d?", p, flags=re.IGNORECASE) for p in parts):
+        raise forms.ValidationError("Write dice modifiers like +1 or -2, separated by spaces.")
+    values = tuple(int(p.lower().rstrip("d")) for p in parts)
+    if len(values) > MAX_MODIFIERS or any(abs(v) > MAX_MODIFIER for v in values):
+        raise forms.ValidationError(
+            f"At most {MAX_MODIFIERS} modifiers, each of at most {MAX_MODIFIER} dice."
+        )
+    return values
 
 
 def open_assists(character: Character):
@@ -100,7 +112,7 @@ class MomentaRollForm(forms.Form):
         self.is_gm = membership.is_gm
         self.templates = list(templates)
         self.fields["character"].choices = [
-            (c.pk, c.name) for c in controllable_characters(campaign, membership)
+            (c.pk, c.name) for c in controllable(campaign, membership)
         ]
         self.fields["template"].choices = [("", "Default for the roll")] + [
             (t.pk, t.name) for t in templates
@@ -153,10 +165,7 @@ class MomentaRollForm(forms.Form):
         return self.initial.get(name)
 
     def clean_modifiers(self):
-        try:
-            return parse_modifiers(self.cleaned_data.get("modifiers", ""))
-        except ServiceError as error:
-            raise forms.ValidationError(str(error)) from None
+        return parse_modifiers(self.cleaned_data.get("modifiers", ""))
 
     def clean(self):
         data = super().clean()
@@ -178,8 +187,8 @@ class MomentaRollForm(forms.Form):
             (spender.pk, self.cleaned_data.get(name) or 0) for name, spender in self.resolve_fields
         ]
 
-    def service_kwargs(self) -> dict:
-        """The cleaned data as roll_momenta's keyword arguments."""
+    def roll_values(self) -> dict:
+        """The cleaned data as plain values: the fields of services.momenta.RollRequest."""
         d = self.cleaned_data
         return {
             "attribute": d["attribute"],
@@ -194,6 +203,9 @@ class MomentaRollForm(forms.Form):
             "resolve_spend": self.resolve_spend(),
             "opposition_successes": d.get("opposition_successes"),
             "opposition_pool": d.get("opposition_pool"),
+            "secret": d.get("secret", False),
+            "expected_momentum": d.get("expected_momentum"),
+            "expected_resolve": d.get("expected_resolve"),
         }
 
 

@@ -9,8 +9,9 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 
+from rules.pools import PERSONAL_MOMENTUM_MAX
 from tables.models import (
-    PERSONAL_MOMENTUM_MAX,
+    SETTINGS_FIELDS,
     Asset,
     Attribute,
     Campaign,
@@ -20,7 +21,6 @@ from tables.models import (
     Skill,
     Trait,
 )
-from tables.services.campaigns import SETTINGS_FIELDS
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20

@@ -25,13 +25,15 @@ from urllib.parse import parse_qs
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from tables import events
 from tables.live import presence
 from tables.live import render as live
 from tables.live.broadcast import group_name
 from tables.services.access import membership_of
 
 REFUSED = 4403  # close code: not (or no longer) a member of this table
-MEMBERSHIP_KINDS = {"member_removed", "member_promoted", "member_joined"}
+# Kinds after which a socket re-checks its member: it may be gone or see more now.
+MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membership)
 
 
 def _as_seq(value) -> int | None:

@@ -6,7 +6,10 @@ update cannot drift. A pushed event is a string of hx-swap-oob fragments:
     <div hx-swap-oob="afterbegin:#roll-log"><li id="event-N" data-seq="N">…</li></div>
     <section id="pools" hx-swap-oob="true" data-seq="N">…</section>
     <article id="character-7" hx-swap-oob="true" data-seq="N">…</article>  (each affected one)
-    …plus tables/partials/push/<kind>.html if that template exists.
+    …plus tables/partials/push/<kind>.html if the kind has one.
+
+What each kind of event means (its label, whether it refreshes every card, the
+play record it is about, its templates) is its entry in tables/events.py.
 
 There are two audiences: "gm" (GMs and co-GMs) and "all" (players and
 observers). Pushed partials may depend on the audience, never on the person,
@@ -19,7 +22,6 @@ state block again: docs/live.md, "Cards that change after the event".
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -27,9 +29,9 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
+from tables import events as kinds
 from tables.models import (
-    GROUP_POOL_MAX,
-    PERSONAL_MOMENTUM_MAX,
     AssistRequest,
     Campaign,
     Character,
@@ -45,61 +47,6 @@ ALL = TableEvent.Audience.ALL.value
 
 LOG_LIMIT = 100  # entries on a freshly drawn page; older ones stay in the database
 REPLAY_BATCH = 200
-
-# Kinds that can add, remove or reshape character cards: push the whole list.
-REFRESH_CHARACTERS = {
-    "character_created",
-    "character_deleted",
-    "character_removed",
-    "session_started",
-    "settings_changed",
-}
-
-# The log's name for each kind of event. Every kind a service appends has one
-# (tests/live/test_table_page.py reads the services' source to check).
-KIND_LABELS = {
-    # The site (services.py)
-    "note": "Table note",
-    "secret_roll": "Secret roll",
-    "roll_revealed": "Roll revealed",
-    "pool_adjusted": "Pool adjusted",
-    "campaign_created": "Campaign created",
-    "settings_changed": "Settings changed",
-    "member_joined": "Joined the table",
-    "member_removed": "Member removed",
-    "member_promoted": "Made co-GM",
-    "invite_regenerated": "New invite link",
-    "session_started": "Session started",
-    "scene_started": "Scene started",
-    "scene_ended": "Scene ended",
-    "character_created": "Character created",
-    "character_updated": "Character updated",
-    # Momenta play (services_momenta.py)
-    "momenta_roll": "Roll",
-    "momenta_patterns": "Patterns chosen",
-    "assist_requested": "Assist asked",
-    "assist_answered": "Assist answered",
-    "trauma": "Trauma",
-    "roll_template_saved": "Roll template saved",
-    "roll_template_deleted": "Roll template removed",
-    "custom_pattern_saved": "Pattern saved",
-    # 2d20 play (services_d20.py)
-    "d20_test": "Skill test",
-    "d20_reroll": "Determination reroll",
-    "d20_spend": "Momentum spent",
-    "d20_refund": "Momentum refunded",
-    "d20_veto": "Spend vetoed",
-    "d20_resolved": "Momentum resolved",
-    "contest_opened": "Contest opened",
-    "contest_resolved": "Contest resolved",
-    "contest_cancelled": "Contest called off",
-    # The GM panel (services_gm.py)
-    "threat_added": "Threat added",
-    "threat_spent": "Threat spent",
-    "determination_permitted": "Determination allowed",
-    "custom_spend_saved": "Spend saved",
-    "custom_spend_deleted": "Spend removed",
-}
 
 
 def ws_path(campaign_id: int) -> str:
@@ -120,7 +67,9 @@ def shows_threat(campaign: Campaign, audience: str) -> bool:
 
 
 def kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind) or kind.replace("_", " ").strip().capitalize()
+    """The log's name for a kind; a row older than the registry gets its name in words."""
+    entry = kinds.get(kind)
+    return entry.label if entry else kind.replace("_", " ").strip().capitalize()
 
 
 # --- Log entries ----------------------------------------------------------------
@@ -159,10 +108,15 @@ class LogEntry:
     record: Any = None
 
 
-def _template_names(folder: str, kind: str, fallback: str) -> tuple[str, ...]:
-    # Kinds come from code, but a template path is no place to trust a string.
-    safe = re.sub(r"[^a-z0-9_]", "", kind.lower())
-    return (f"tables/partials/{folder}/{safe}.html", f"tables/partials/{folder}/{fallback}")
+def _log_templates(kind: str) -> tuple[str, ...]:
+    # An unregistered kind (a row older than the registry) never names a template path.
+    entry = kinds.get(kind)
+    return entry.log_templates if entry else ("tables/partials/events/generic.html",)
+
+
+def _push_templates(kind: str) -> tuple[str, ...]:
+    entry = kinds.get(kind)
+    return entry.push_templates if entry else ("tables/partials/push/none.html",)
 
 
 def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[ChangeLine]:
@@ -197,9 +151,9 @@ def _summary(event: TableEvent) -> str:
         return str(p["summary"])
     if "text" in p:
         return str(p["text"])
-    if kind == "session_started":
+    if kind == kinds.SESSION_STARTED.name:
         return f"Session {p.get('number', '')} begins."
-    if kind in ("scene_started", "scene_ended"):
+    if kind in (kinds.SCENE_STARTED.name, kinds.SCENE_ENDED.name):
         title = f": {p['title']}" if p.get("title") else ""
         text = f"Scene {p.get('number', '')}{title}"
         expired = p.get("expired_assets") or []
@@ -207,11 +161,11 @@ def _summary(event: TableEvent) -> str:
             names = ", ".join(f"{a.get('asset')} ({a.get('character')})" for a in expired)
             text += f". Assets expired: {names}"
         return text
-    if kind in ("member_joined", "member_removed", "member_promoted"):
+    if kind in (kinds.MEMBER_JOINED.name, kinds.MEMBER_REMOVED.name, kinds.MEMBER_PROMOTED.name):
         return f"{p.get('user', '')} ({p.get('role', '')})"
-    if kind.startswith("character_"):
+    if kind in (kinds.CHARACTER_CREATED.name, kinds.CHARACTER_UPDATED.name):
         return str(p.get("name", ""))
-    if kind == "settings_changed":
+    if kind == kinds.SETTINGS_CHANGED.name:
         fields = p.get("fields") or []
         return ", ".join(str(f) for f in fields) if isinstance(fields, list) else str(fields)
     simple = [
@@ -222,34 +176,30 @@ def _summary(event: TableEvent) -> str:
     return "; ".join(simple)
 
 
-# Which play record an event is about, by the payload key that names it (first match).
-RECORD_KEYS = (
-    ("test_id", D20Test.objects.all()),
-    ("roll_id", MomentaRoll.objects.select_related("patterns_event", "assist")),
-    ("assist_id", AssistRequest.objects.all()),
-)
+# Where each kind of play record is read (tables/events.py says which an event is about).
+RECORDS = {
+    kinds.TEST: D20Test.objects.all(),
+    kinds.ROLL: MomentaRoll.objects.select_related("patterns_event", "assist"),
+    kinds.ASSIST: AssistRequest.objects.all(),
+}
 
 
-def _record_key(event: TableEvent) -> tuple[int, int] | None:
-    """(index in RECORD_KEYS, record id) for an event about a play record, else None."""
-    payload = event.payload or {}
-    for index, (key, _) in enumerate(RECORD_KEYS):
-        value = payload.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return index, value
-    return None
+def _record_key(event: TableEvent) -> tuple[str, int] | None:
+    """(record, id) for an event about a play record, else None."""
+    entry = kinds.get(event.kind)
+    return entry.record_of(event.payload) if entry else None
 
 
 def _records(events) -> dict[int, Any]:
     """{event pk: its play record}: one query per kind of record, however many events."""
-    wanted: dict[int, set[int]] = {}
+    wanted: dict[str, set[int]] = {}
     for event in events:
         found = _record_key(event)
         if found is not None:
             wanted.setdefault(found[0], set()).add(found[1])
     by_key = {
-        index: RECORD_KEYS[index][1].filter(campaign_id=events[0].campaign_id).in_bulk(ids)
-        for index, ids in wanted.items()
+        record: RECORDS[record].filter(campaign_id=events[0].campaign_id).in_bulk(ids)
+        for record, ids in wanted.items()
     }
     records = {}
     for event in events:
@@ -282,7 +232,7 @@ def log_entry(
         summary=_summary(event),
         changes=_change_lines(event, campaign, audience),
         gm_only=event.audience == GM,
-        templates=_template_names("events", event.kind, "generic.html"),
+        templates=_log_templates(event.kind),
         payload=event.payload or {},
         record=record,
     )
@@ -378,7 +328,8 @@ def _affected_character_ids(event: TableEvent) -> list[int]:
 def _render_event_fragments(event: TableEvent, audience: str) -> str:
     campaign = Campaign.objects.get(pk=event.campaign_id)
     context = _base_context(campaign, audience)
-    refresh_all = event.kind in REFRESH_CHARACTERS or event.payload.get("refresh") == "characters"
+    entry = kinds.get(event.kind)
+    refresh_all = entry is not None and entry.refreshes_all_characters
     characters = _characters(campaign)
     if not refresh_all:
         characters = characters.filter(pk__in=_affected_character_ids(event))
@@ -388,7 +339,7 @@ def _render_event_fragments(event: TableEvent, audience: str) -> str:
         seq=event.seq,
         refresh_characters=refresh_all,
         characters=list(characters),
-        push_templates=_template_names("push", event.kind, "none.html"),
+        push_templates=_push_templates(event.kind),
     )
     return render_to_string("tables/partials/push.html", context)
 

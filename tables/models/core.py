@@ -6,12 +6,33 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-GROUP_POOL_MAX = 6  # MO-06
-PERSONAL_MOMENTUM_MAX = 6  # PM-04
+# The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
+from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
 
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+# Campaign fields the GM may change on the settings page: the choices behind the
+# preset and every ruling (RULES.md clauses ending in R…, and T-03). The settings
+# form shows these; services.campaigns.update_campaign_settings accepts only these.
+SETTINGS_FIELDS = (
+    "name",
+    "dice_system",
+    "economy",
+    "threat_visible",
+    "extra_success_stacks",
+    "band_label_0",
+    "band_label_1",
+    "band_label_2",
+    "band_label_3",
+    "advantage_dice",
+    "disadvantage_dice",
+    "complication_range",
+    "assistance_needs_leader_success",
+    "gm_momentum_to_threat",
+)
 
 
 class Campaign(models.Model):

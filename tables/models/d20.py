@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .secret import SecretRecord
+
 __all__ = ["Contest", "CustomSpend", "D20Test"]
 
 
@@ -59,7 +61,7 @@ class Contest(models.Model):
         return self.state in (self.State.AWAITING, self.State.ROLLED)
 
 
-class D20Test(models.Model):
+class D20Test(SecretRecord):
     """One 2d20 skill test (T-R1 … T-05) and its Momentum (MO-01 … MO-12, CT-03, CT-04).
 
     spec:   target, attribute, skill, focus_name, focus, difficulty, factors,
@@ -111,21 +113,9 @@ class D20Test(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.ROLLED)
     # T-04: Determination needs the GM's leave, given per test.
     determination_permitted = models.BooleanField(default=False)
-    # TB-03: a secret test reaches GMs only until revealed.
-    secret = models.BooleanField(default=False)
-    revealed = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.character} test #{self.pk}"
-
-    @property
-    def hidden(self) -> bool:
-        """GM-only right now (TB-03)."""
-        return self.secret and not self.revealed
 
     @property
     def is_open(self) -> bool:

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from tables import events
+
 from .core import Campaign, Character
 
 
@@ -15,7 +17,8 @@ class TableEvent(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveBigIntegerField()
-    kind = models.CharField(max_length=40)
+    # Choices from the registry: a kind means what its entry in tables/events.py says.
+    kind = models.CharField(max_length=40, choices=events.choices())
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )

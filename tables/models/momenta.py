@@ -13,6 +13,7 @@ from rules.templates import RollTemplate as RulesTemplate
 
 from .core import Campaign, Character
 from .events import TableEvent
+from .secret import SecretRecord
 
 __all__ = ["AssistRequest", "CustomPattern", "MomentaRoll", "RollTemplate"]
 
@@ -115,7 +116,7 @@ class AssistRequest(models.Model):
         )
 
 
-class MomentaRoll(models.Model):
+class MomentaRoll(SecretRecord):
     """One Momenta roll as it fell (TB-02: dice rolled on the server)."""
 
     class State(models.TextChoices):
@@ -148,12 +149,6 @@ class MomentaRoll(models.Model):
     state = models.CharField(
         max_length=20, choices=State.choices, default=State.AWAITING_ALLOCATION
     )
-    secret = models.BooleanField(default=False)
-    revealed = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.character} roll #{self.pk} ({self.state})"
@@ -161,8 +156,3 @@ class MomentaRoll(models.Model):
     @property
     def awaiting(self) -> bool:
         return self.state == self.State.AWAITING_ALLOCATION
-
-    @property
-    def hidden(self) -> bool:
-        """Only GMs may see it (TB-03)."""
-        return self.secret and not self.revealed

@@ -22,18 +22,19 @@ from rules.odds import (
     success_distribution,
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
+from rules.pools import MOMENTUM, cap_of
 from tables.forms.momenta import (
     AssistRequestForm,
     CustomPatternForm,
     MomentaRollForm,
     RollTemplateForm,
     TraumaForm,
-    controllable_characters,
 )
 from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
-from tables.services.access import default_character
+from tables.services.access import controllable, default_character, seen_by, still_secret
 from tables.services.core import ServiceError
-from tables.services.momenta import RollPlan, plan_roll, result_of, roll_templates
+from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
+from tables.services.roll_templates import roll_templates
 from tables.services.wording import count
 
 MAX_LISTED_ALLOCATIONS = 60
@@ -158,7 +159,8 @@ def cost_lines(plan: RollPlan) -> list[str]:
     if s.advantage_refused:
         lines.append(s.advantage_refused)
     if s.disadvantage and not s.creation:
-        full = " (at the cap of 6: it will be lost, PM-04)" if roller.momentum >= 6 else ""
+        cap = cap_of(MOMENTUM)
+        full = f" (at the cap of {cap}: it will be lost, PM-04)" if roller.momentum >= cap else ""
         lines.append(
             f"Disadvantage (-{plan.spec.advantage_dice}d): {roller.name} gains 1 Momentum "
             f"after the roll (PM-02){full}."
@@ -250,10 +252,14 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
 # --- The composer ----------------------------------------------------------------------
 
 
+def roll_request(form: MomentaRollForm) -> RollRequest:
+    """The roll a valid composer form asks for, as the services take it."""
+    return RollRequest(**form.roll_values())
+
+
 def plan_from_form(form: MomentaRollForm) -> RollPlan:
     """Plan the roll a valid form describes (no change is made)."""
-    character = form.roller
-    return plan_roll(form.campaign, character, **form.service_kwargs())
+    return plan_roll(form.campaign, form.roller, roll_request(form))
 
 
 def preview(form: MomentaRollForm) -> Odds | None:
@@ -270,7 +276,7 @@ def preview(form: MomentaRollForm) -> Odds | None:
 def pick_character(campaign: Campaign, membership: Membership, wanted=None) -> Character | None:
     """The character the composer shows: the one asked for if the viewer controls it,
     else the viewer's own (access.default_character)."""
-    characters = controllable_characters(campaign, membership)
+    characters = controllable(campaign, membership)
     for character in characters:
         if str(character.pk) == str(wanted):
             return character
@@ -368,18 +374,19 @@ def composer_context(
     (gm_tools_context, assist_queue_context), not here.
     """
     is_gm = membership.is_gm
-    controllable = controllable_characters(campaign, membership)
+    mine = controllable(campaign, membership)
     context = {
         "composer": True,
         "campaign": campaign,
         "membership": membership,
         "is_gm": is_gm,
-        "can_roll": bool(controllable),
+        "can_roll": bool(mine),
         "is_observer": membership.role == Membership.Role.OBSERVER,
         "error": error,
         "notice": notice,
+        "personal_max": cap_of(MOMENTUM),
     }
-    if not controllable:
+    if not mine:
         return context
     if form is None:
         # Read again: the pools may have moved (this very request's roll, say),
@@ -392,7 +399,7 @@ def composer_context(
     context["odds"] = (None if error else preview(form)) if form.is_bound else _initial_odds(form)
     pending = MomentaRoll.objects.filter(
         campaign=campaign,
-        character__in=controllable,
+        character__in=mine,
         state=MomentaRoll.State.AWAITING_ALLOCATION,
     ).select_related("character", "event")
     # Each person chooses for their own rolls: a player for their characters' (never a
@@ -400,10 +407,10 @@ def composer_context(
     user_id = membership.user_id
     context["choosers"] = [
         chooser_for(r)
-        for r in pending
-        if (r.actor_id == user_id or r.character.owner_id == user_id) and (is_gm or not r.hidden)
+        for r in seen_by(membership, pending)
+        if r.actor_id == user_id or r.character.owner_id == user_id
     ]
-    ids = {c.pk for c in controllable}
+    ids = {c.pk for c in mine}
     context["assists"] = (
         []
         if is_gm
@@ -419,10 +426,10 @@ def composer_context(
         initial={"roller": form.roller.pk if form.roller else None},
     )
     context["trauma_form"] = trauma_form or TraumaForm(
-        characters=controllable,
+        characters=mine,
         initial={"character": form.roller.pk if form.roller else None},
     )
-    context["trauma_characters"] = controllable
+    context["trauma_characters"] = mine
     return context
 
 
@@ -472,9 +479,9 @@ def gm_tools_context(
         or RollTemplateForm(initial={"harm": "damage", "rounding": "down", "overflow_damage": 0}),
         "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
         "pattern_form": pattern_form or CustomPatternForm(),
-        "secret_rolls": MomentaRoll.objects.filter(
-            campaign=campaign, secret=True, revealed=False
-        ).select_related("character", "event"),
+        "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
+            "character", "event"
+        ),
     }
 
 

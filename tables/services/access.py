@@ -1,12 +1,16 @@
-"""Who may do what at a table: membership, roles, control of a character.
+"""Who may do what at a table: membership, roles, control of a character, secrecy.
 
-Services, views and consumers all ask here, so a rule about who may act is
-written once.
+Services, views, presenters, forms and consumers all ask here, so a rule about
+who may act, or see, is written once. Only models are imported: forms may
+depend on this module without depending on services.
 """
 
 from __future__ import annotations
 
-from tables.models import Campaign, Character, Membership
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+
+from tables.models import Campaign, Character, Membership, TableEvent
 
 # Roles that satisfy each requirement.
 ALLOWED = {
@@ -23,11 +27,36 @@ def membership_of(user, campaign: Campaign | int) -> Membership | None:
     return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
 
 
+def has_role(membership: Membership | None, role: str) -> bool:
+    """Does the membership satisfy `role` ("member", "player": GMs and players, "gm")?"""
+    return membership is not None and membership.role in ALLOWED[role]
+
+
+# --- Control of a character -------------------------------------------------------------
+
+
 def can_control(membership: Membership, character: Character) -> bool:
     """Owner and GMs act for a character (roll, edit); observers never do."""
     if membership.role == Membership.Role.GM:
         return True
     return membership.role == Membership.Role.PLAYER and character.owner_id == membership.user_id
+
+
+def require_control(
+    membership: Membership | None,
+    character: Character,
+    refusal: str = "That character is not yours.",
+) -> None:
+    """can_control, or PermissionDenied with `refusal`."""
+    if membership is None or not can_control(membership, character):
+        raise PermissionDenied(refusal)
+
+
+def controllable(campaign: Campaign, membership: Membership) -> list[Character]:
+    """The characters this member may roll for: GMs any, players their own, observers none.
+    Player characters first, then NPCs, each by name."""
+    characters = campaign.characters.select_related("owner").order_by("is_npc", "name")
+    return [c for c in characters if can_control(membership, c)]
 
 
 def default_character(characters, membership: Membership) -> Character | None:
@@ -39,3 +68,27 @@ def default_character(characters, membership: Membership) -> Character | None:
         return (npcs or characters or [None])[0]
     own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
     return (own or characters or [None])[0]
+
+
+# --- Secrecy (TB-03) ----------------------------------------------------------------------
+# A secret roll not yet revealed is visible only to the GM. The records that can be
+# secret (D20Test, MomentaRoll) share tables.models.secret.SecretRecord, whose
+# `hidden` property is the same condition as HIDDEN, for one record.
+
+HIDDEN = Q(secret=True, revealed=False)
+
+
+def seen_by(membership: Membership, records: QuerySet) -> QuerySet:
+    """The secret-capable records of `records` this member may see: GMs all, others
+    none still hidden. Every read of a test or roll for a person goes through here."""
+    return records if membership.is_gm else records.exclude(HIDDEN)
+
+
+def still_secret(records: QuerySet) -> QuerySet:
+    """The records still hidden: what the GM panel offers to reveal."""
+    return records.filter(HIDDEN)
+
+
+def audience_of(record) -> str:
+    """Who may see an event about `record`: GMs only while it is hidden."""
+    return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL

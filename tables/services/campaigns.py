@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from tables import events
 from tables.models import (
+    SETTINGS_FIELDS,
     Campaign,
     Membership,
     TableEvent,
@@ -13,6 +15,7 @@ from tables.models import (
 )
 from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+from tables.services.roll_templates import seed_default_templates
 
 PRESETS = {
     Campaign.Preset.MOMENTA: (Campaign.DiceSystem.D6, Campaign.Economy.PERSONAL),
@@ -35,28 +38,9 @@ def create_campaign(owner, name: str, preset: str) -> Campaign:
         )
         Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.GM)
         campaign = lock_campaign(campaign.pk)
-        append_event(campaign, "campaign_created", owner, {"name": campaign.name})
+        seed_default_templates(campaign)  # D6-04: the composer never seeds on a GET
+        append_event(campaign, events.CAMPAIGN_CREATED, owner, {"name": campaign.name})
     return campaign
-
-
-# Fields the GM may change on the settings page: the choices behind the
-# preset and every ruling (RULES.md clauses ending in R…, and T-03).
-SETTINGS_FIELDS = (
-    "name",
-    "dice_system",
-    "economy",
-    "threat_visible",
-    "extra_success_stacks",
-    "band_label_0",
-    "band_label_1",
-    "band_label_2",
-    "band_label_3",
-    "advantage_dice",
-    "disadvantage_dice",
-    "complication_range",
-    "assistance_needs_leader_success",
-    "gm_momentum_to_threat",
-)
 
 
 def update_campaign_settings(campaign_id: int, actor, values: dict) -> TableEvent | None:
@@ -80,7 +64,9 @@ def update_campaign_settings(campaign_id: int, actor, values: dict) -> TableEven
             return None
         # update_fields: never write the pools or last_seq from this stale copy.
         campaign.save(update_fields=list(changed))
-        return append_event(campaign, "settings_changed", actor, {"fields": changed})
+        if "dice_system" in changed:
+            seed_default_templates(campaign)  # switched to d6: templates to roll with (D6-04)
+        return append_event(campaign, events.SETTINGS_CHANGED, actor, {"fields": changed})
 
 
 # --- Membership ---------------------------------------------------------------
@@ -113,7 +99,7 @@ def join_campaign(token: str, user, role: str) -> Membership:
         membership = Membership.objects.create(campaign=campaign, user=user, role=role)
         append_event(
             campaign,
-            "member_joined",
+            events.MEMBER_JOINED,
             user,
             {"user": user.get_username(), "user_id": user.pk, "role": role},
         )
@@ -134,7 +120,7 @@ def regenerate_invite(campaign_id: int, actor) -> str:
         campaign.invite_token = new_invite_token()
         campaign.save(update_fields=["invite_token"])
         # The token itself stays out of the log: the log outlives the link.
-        append_event(campaign, "invite_regenerated", actor, audience=TableEvent.Audience.GM)
+        append_event(campaign, events.INVITE_REGENERATED, actor, audience=TableEvent.Audience.GM)
     return campaign.invite_token
 
 
@@ -163,7 +149,7 @@ def remove_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
             "role": membership.role,
         }
         membership.delete()
-        return append_event(campaign, "member_removed", actor, payload)
+        return append_event(campaign, events.MEMBER_REMOVED, actor, payload)
 
 
 def promote_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
@@ -181,7 +167,7 @@ def promote_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
         membership.save(update_fields=["role"])
         return append_event(
             campaign,
-            "member_promoted",
+            events.MEMBER_PROMOTED,
             actor,
             {"user": membership.user.get_username(), "user_id": membership.user_id, "role": "gm"},
         )

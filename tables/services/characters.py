@@ -1,72 +1,78 @@
-"""Character sheets."""
+"""Character sheets: create or edit one, with its rows, under the campaign lock."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from tables.models import (
-    Character,
-    Membership,
-    PoolChange,
-)
-from tables.services.access import can_control, membership_of
+from tables import events
+from tables.models import Character, PoolChange
+from tables.services.access import has_role, membership_of, require_control
 from tables.services.core import Change, ServiceError, StaleState, append_event, lock_campaign
 
-# --- Character sheets ---------------------------------------------------------
-
 SHEET_POOLS = ("momentum", "resolve", "determination")
+# The sheet's rows, by the character's related name.
+ROW_KINDS = ("attributes", "skills", "traits", "assets")
 
 
-def save_character(campaign_id: int, actor, form, formsets=()) -> Character:
-    """Create or edit a character sheet from validated forms, under the campaign lock.
+@dataclass(frozen=True)
+class SheetRows:
+    """Changes to one kind of row: `save` holds (row id or None for a new row, its
+    field values); `delete` the ids of rows to remove. Rows not named stay as they are."""
+
+    kind: str  # one of ROW_KINDS
+    save: tuple[tuple[int | None, dict], ...] = ()
+    delete: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A validated sheet as plain values.
+
+    `fields`: the character's own fields (name, notes, pools…) as the page sent them.
+    `touched`: the pools the person changed, each with the value their page showed
+    (None if not sent); a pool not touched keeps its current value.
+    """
+
+    fields: dict
+    touched: dict[str, int | None] = field(default_factory=dict)
+    rows: tuple[SheetRows, ...] = ()
+
+
+def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | None = None):
+    """Create (character_id None) or edit a character sheet, under the campaign lock.
 
     Pool values the person did not touch keep their current value (a spend at
     the table meanwhile is not overwritten); a pool they did change must
     still hold what their page showed (StaleState otherwise). Each pool change
-    is a ledger line (PM-13). Players own their characters; GMs may edit any.
+    is a ledger line (PM-13). Players own their characters; GMs may edit any,
+    and a character a GM creates is an NPC.
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = membership_of(actor, campaign)
-        character = form.instance
-        creating = character.pk is None
+        creating = character_id is None
         if creating:
-            if membership is None or membership.role not in (
-                Membership.Role.GM,
-                Membership.Role.PLAYER,
-            ):
+            if not has_role(membership, "player"):
                 raise PermissionDenied("Observers cannot create characters.")
-            character.campaign = campaign
+            character = Character(campaign=campaign, owner=actor, is_npc=membership.is_gm)
             before = {}
         else:
-            if character.campaign_id != campaign.pk:
+            character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+            if character is None:
                 raise PermissionDenied("That character is not in this campaign.")
-            if membership is None or not can_control(membership, character):
-                raise PermissionDenied("That character is not yours.")
-            before = Character.objects.values(*SHEET_POOLS).get(pk=character.pk)
-            for pool in SHEET_POOLS:
-                if pool not in form.changed_data:
-                    setattr(character, pool, before[pool])
-                    continue
-                seen = _seen_value(form, pool)
-                if seen is not None and seen != before[pool]:
-                    raise StaleState(
-                        f"{character.name}'s {PoolChange.Pool(pool).label} changed to "
-                        f"{before[pool]} since your page was drawn; check it and save again."
-                    )
-        if character.resolve > character.resolve_max:
-            raise ServiceError(
-                f"Resolve ({character.resolve}) cannot be above its maximum "
-                f"({character.resolve_max})."
-            )
-        clash = Character.objects.filter(campaign=campaign, name__iexact=character.name)
-        if clash.exclude(pk=character.pk).exists():
-            raise ServiceError(f"This campaign already has a character named {character.name}.")
+            require_control(membership, character)
+            before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
+            _check_touched(character, sheet.touched)
+        for name, value in sheet.fields.items():
+            if creating or name not in SHEET_POOLS or name in sheet.touched:
+                setattr(character, name, value)
+        _check_sheet(campaign, character)
         character.save()
-        for formset in formsets:
-            formset.instance = character
-            formset.save()
+        for rows in sheet.rows:
+            _save_rows(character, rows)
         changes = [
             Change(
                 pool=pool,
@@ -80,7 +86,7 @@ def save_character(campaign_id: int, actor, form, formsets=()) -> Character:
         ]
         append_event(
             campaign,
-            "character_created" if creating else "character_updated",
+            events.CHARACTER_CREATED if creating else events.CHARACTER_UPDATED,
             actor,
             {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc},
             changes=changes,
@@ -88,10 +94,36 @@ def save_character(campaign_id: int, actor, form, formsets=()) -> Character:
     return character
 
 
-def _seen_value(form, field: str) -> int | None:
-    """The value the person's page showed (Django's hidden initial input), if sent."""
-    raw = form.data.get(form.add_initial_prefix(field))
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        return None
+def _check_touched(character: Character, touched: dict[str, int | None]) -> None:
+    """A pool the person changed must still hold what their page showed."""
+    for pool, seen in touched.items():
+        current = getattr(character, pool)
+        if seen is not None and seen != current:
+            raise StaleState(
+                f"{character.name}'s {PoolChange.Pool(pool).label} changed to "
+                f"{current} since your page was drawn; check it and save again."
+            )
+
+
+def _check_sheet(campaign, character: Character) -> None:
+    """RS-01: Resolve stays within its maximum; names are unique in a campaign."""
+    if character.resolve > character.resolve_max:
+        raise ServiceError(
+            f"Resolve ({character.resolve}) cannot be above its maximum ({character.resolve_max})."
+        )
+    clash = Character.objects.filter(campaign=campaign, name__iexact=character.name)
+    if clash.exclude(pk=character.pk).exists():
+        raise ServiceError(f"This campaign already has a character named {character.name}.")
+
+
+def _save_rows(character: Character, rows: SheetRows) -> None:
+    if rows.kind not in ROW_KINDS:
+        raise ValueError(f"unknown sheet rows {rows.kind!r}")
+    # Only this character's rows: an id from another sheet matches nothing.
+    own = getattr(character, rows.kind)
+    own.filter(pk__in=rows.delete).delete()
+    for row_id, values in rows.save:
+        if row_id is None:
+            own.create(**values)
+        else:
+            own.filter(pk=row_id).update(**values)

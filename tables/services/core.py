@@ -8,16 +8,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 
+from rules import pools
+from tables import events
 from tables.models import (
-    GROUP_POOL_MAX,
-    PERSONAL_MOMENTUM_MAX,
     Campaign,
     Character,
     Membership,
     PoolChange,
     TableEvent,
 )
-from tables.services.access import membership_of
+from tables.services.access import has_role, membership_of
 
 
 class ServiceError(Exception):
@@ -49,8 +49,9 @@ def lock_campaign(campaign_id: int) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=campaign_id)
 
 
-CAMPAIGN_POOLS = {"group_momentum": GROUP_POOL_MAX, "threat": None}
-CHARACTER_POOLS = {"momentum": PERSONAL_MOMENTUM_MAX, "resolve": None, "determination": None}
+# Which pools change_pool accepts, and where each lives; their caps are rules.pools'.
+CAMPAIGN_POOLS = pools.CAMPAIGN_POOLS
+CHARACTER_POOLS = pools.CHARACTER_POOLS
 
 
 def change_pool(
@@ -64,50 +65,52 @@ def change_pool(
 ) -> Change:
     """Add delta to a pool inside the caller's transaction.
 
-    Gains beyond the cap are lost and reported (PM-04, MO-04); a spend below 0
-    raises and changes nothing. `expected` is the value the person saw; if the
-    pool moved since, StaleState is raised.
+    rules.pools.change decides (PM-04, MO-04, MO-06, RS-01): gains beyond the
+    cap are lost and reported; a spend below 0 raises and changes nothing.
+    This only reads the pool and writes what the rules say. `expected` is the
+    value the person saw; if the pool moved since, StaleState is raised.
     """
     if character is None:
         if pool not in CAMPAIGN_POOLS:
             raise ValueError(f"unknown campaign pool {pool!r}")
-        model, pk, cap = Campaign, campaign.pk, CAMPAIGN_POOLS[pool]
+        model, pk = Campaign, campaign.pk
     else:
         if pool not in CHARACTER_POOLS:
             raise ValueError(f"unknown character pool {pool!r}")
-        model, pk, cap = Character, character.pk, CHARACTER_POOLS[pool]
-        if pool == "resolve":
-            cap = model.objects.values_list("resolve_max", flat=True).get(pk=pk)
-    current = model.objects.values_list(pool, flat=True).get(pk=pk)
+        model, pk = Character, character.pk
+    own_cap = None
+    if pools.CAPS[pool] == pools.PER_CHARACTER:  # Resolve: the sheet holds the cap (RS-01)
+        current, own_cap = model.objects.values_list(pool, "resolve_max").get(pk=pk)
+    else:
+        current = model.objects.values_list(pool, flat=True).get(pk=pk)
+    label = _pool_label(pool, character)
     if expected is not None and expected != current:
         raise StaleState(
-            f"{_pool_label(pool, character)} changed to {current} since your page was drawn; "
+            f"{label} changed to {current} since your page was drawn; "
             "check the new value and try again."
         )
-    target = current + delta
-    if target < 0:
+    try:
+        step = pools.change(pool, current, delta, own_cap=own_cap, title=label)
+    except pools.NotEnoughInPool as error:
         raise ServiceError(
-            f"Not enough {_pool_label(pool, character)}: {current} available, {-delta} needed."
-        )
-    lost = 0
-    if cap is not None and target > cap:
-        lost, target = target - cap, cap
+            f"Not enough {label}: {error.available} available, {error.needed} needed."
+        ) from error
+    except pools.PoolOutOfBounds as error:
+        raise ServiceError(str(error)) from error
     # Conditional update: a concurrent writer that slipped past the lock
     # (select_for_update is a no-op on SQLite) makes this match 0 rows.
-    updated = model.objects.filter(pk=pk, **{pool: current}).update(
-        **{pool: F(pool) + (target - current)}
-    )
+    updated = model.objects.filter(pk=pk, **{pool: current}).update(**{pool: F(pool) + step.delta})
     if updated != 1:
-        raise StaleState(f"{_pool_label(pool, character)} changed meanwhile; try again.")
+        raise StaleState(f"{label} changed meanwhile; try again.")
     obj = character if character is not None else campaign
-    setattr(obj, pool, target)
+    setattr(obj, pool, step.after)
     return Change(
         pool=pool,
-        delta=target - current,
-        after=target,
+        delta=step.delta,
+        after=step.after,
         reason=reason,
         character=character,
-        lost=lost,
+        lost=step.lost,
     )
 
 
@@ -123,14 +126,21 @@ def _pool_label(pool: str, character: Character | None) -> str:
 
 def append_event(
     campaign: Campaign,
-    kind: str,
+    kind: events.EventKind,
     actor,
     payload: dict | None = None,
     *,
     audience: str = TableEvent.Audience.ALL,
     changes: list[Change] | tuple[Change, ...] = (),
 ) -> TableEvent:
-    """Append the campaign's next event (and its ledger lines); the caller holds the lock."""
+    """Append the campaign's next event (and its ledger lines); the caller holds the lock.
+
+    `kind` is an entry of tables.events; a string or an unregistered entry raises
+    before anything is written, so no event of an unknown kind can reach the log.
+    """
+    kind = events.registered(kind)
+    if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
+        raise ValueError(f"{kind.name} events are for the GM only")
     Campaign.objects.filter(pk=campaign.pk).update(last_seq=F("last_seq") + 1)
     seq = Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign.pk)
     campaign.last_seq = seq
@@ -153,7 +163,7 @@ def append_event(
     event = TableEvent.objects.create(
         campaign=campaign,
         seq=seq,
-        kind=kind,
+        kind=kind.name,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         payload=payload,
         audience=audience,
@@ -186,21 +196,22 @@ def _announce(event: TableEvent) -> None:
 _GM_ONLY = "Only the GM can do that."
 
 
-def require_role(campaign: Campaign, actor, *roles: str) -> Membership:
-    """The actor's membership if its role is one of `roles`, else PermissionDenied."""
+def require_role(campaign: Campaign, actor, role: str) -> Membership:
+    """The actor's membership if it has `role` ("member", "player" or "gm", as
+    access.has_role and the views' campaign_for read it), else PermissionDenied."""
     membership = membership_of(actor, campaign)
-    if membership is None or membership.role not in roles:
-        raise PermissionDenied(_GM_ONLY if roles == (Membership.Role.GM,) else "Not allowed.")
+    if not has_role(membership, role):
+        raise PermissionDenied(_GM_ONLY if role == "gm" else "Not allowed.")
     return membership
 
 
 def require_gm(campaign: Campaign, actor) -> Membership:
-    return require_role(campaign, actor, Membership.Role.GM)
+    return require_role(campaign, actor, "gm")
 
 
 def require_playing(campaign: Campaign, actor) -> Membership:
     """GMs and players play (roll, spend, ask for help); observers only watch."""
-    return require_role(campaign, actor, Membership.Role.GM, Membership.Role.PLAYER)
+    return require_role(campaign, actor, "player")
 
 
 def character_in(campaign: Campaign, character_id) -> Character:

@@ -63,13 +63,16 @@ from rules.momentum import (
     buy_d20s,
     custom_spend,
     d20_purchase_cost,
+    resolution_summary,
     spend_catalogue,
 )
+from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, Membership, PoolChange, TableEvent
-from tables.services.access import can_control
+from tables.services.access import audience_of, can_control, require_control, seen_by
 from tables.services.core import (
     Change,
     ServiceError,
+    StaleState,
     append_event,
     change_pool,
     character_in,
@@ -103,18 +106,13 @@ def _require_d20(campaign: Campaign) -> None:
         )
 
 
-def _require_control(membership: Membership, character: Character) -> None:
-    if not can_control(membership, character):
-        raise PermissionDenied(f"{character.name} is not yours to play.")
-
-
 def _side(character: Character) -> str:
     """NPCs are the GM's characters (MO-13, CT-R1)."""
     return GM_SIDE if character.is_npc else PLAYERS_SIDE
 
 
-def _audience(record: D20Test) -> str:
-    return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL
+# resolve_test's name for access.audience_of (TB-03: events about a hidden test reach GMs).
+_audience = audience_of
 
 
 def _keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instead: str) -> None:
@@ -132,12 +130,9 @@ def _keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instea
 
 def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> D20Test:
     """A test of this campaign that the member may see (TB-03: secret ones are GM-only)."""
-    record = (
-        D20Test.objects.select_related("character", "contest", "contest__opposer")
-        .filter(campaign=campaign, pk=test_id)
-        .first()
-    )
-    if record is None or (record.hidden and not membership.is_gm):
+    tests = D20Test.objects.select_related("character", "contest", "contest__opposer")
+    record = seen_by(membership, tests.filter(campaign=campaign)).filter(pk=test_id).first()
+    if record is None:
         raise ServiceError("There is no such test at this table.")
     return record
 
@@ -167,17 +162,22 @@ def _apply(
     """
     changes = []
     for entry in entries:
-        # change_pool applies the cap itself and reports what it swallowed,
-        # so hand it what the rules wanted to add, not what fitted.
-        wanted = entry.delta + entry.lost
         reason = f"{who}: {entry.reason}"[:200]
         if entry.pool in (GROUP_MOMENTUM, THREAT):
             expected = expected_momentum if entry.pool == GROUP_MOMENTUM else None
-            changes.append(change_pool(campaign, entry.pool, wanted, reason, expected=expected))
+            owner = None
         elif entry.pool == DETERMINATION:
-            changes.append(change_pool(campaign, entry.pool, wanted, reason, character=character))
+            expected, owner = None, character
         else:  # pragma: no cover - the 2d20 rules touch no other pool
             raise ValueError(f"unexpected pool {entry.pool!r}")
+        # Hand change_pool what the rules asked for; rules.pools works out the
+        # cap for both, so the line written is the entry, or the pool moved.
+        change = change_pool(
+            campaign, entry.pool, entry.requested, reason, character=owner, expected=expected
+        )
+        if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
+            raise StaleState("The pools changed while this was worked out; try again.")
+        changes.append(change)
     return changes
 
 
@@ -619,7 +619,7 @@ def roll_d20_test(
         membership = require_playing(campaign, actor)
         _require_d20(campaign)
         character = character_in(campaign, character_id)
-        _require_control(membership, character)
+        require_control(membership, character, f"{character.name} is not yours to play.")
         if secret and not membership.is_gm:
             raise PermissionDenied("Only the GM can roll secretly.")
         contest = None
@@ -674,10 +674,10 @@ def roll_d20_test(
             extra["contest"] = _contest_view(contest)
         event = append_event(
             campaign,
-            "d20_test",
+            events.D20_TEST,
             actor,
             _roll_payload(record, **extra),
-            audience=_audience(record),
+            audience=audience_of(record),
             changes=changes,
         )
         record.event = event
@@ -721,7 +721,7 @@ def determination_reroll(
         membership = require_playing(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         character = record.character
-        _require_control(membership, character)
+        require_control(membership, character, f"{character.name} is not yours to play.")
         if record.role == D20Test.Role.OPPOSER:
             raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
         if record.state != D20Test.State.ROLLED:
@@ -757,7 +757,12 @@ def determination_reroll(
             f"{'passes' if record.result['passed'] else 'fails'}."
         )
         return append_event(
-            campaign, "d20_reroll", actor, payload, audience=_audience(record), changes=changes
+            campaign,
+            events.D20_REROLL,
+            actor,
+            payload,
+            audience=audience_of(record),
+            changes=changes,
         )
 
 
@@ -799,7 +804,7 @@ def spend_momentum(
         membership = require_playing(campaign, actor)
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
-        _require_control(membership, holder)
+        require_control(membership, holder, f"{holder.name} is not yours to play.")
         kind = catalogue(campaign).get(kind_key)
         if kind is None:
             raise ServiceError("Choose a spend from the list.")
@@ -829,10 +834,10 @@ def spend_momentum(
         summary = _spend_summary(holder.name, outcome.spend)
         return append_event(
             campaign,
-            "d20_spend",
+            events.D20_SPEND,
             actor,
             _spend_payload(record, holder, outcome.spend, summary),
-            audience=_audience(record),
+            audience=audience_of(record),
             changes=changes,
         )
 
@@ -884,10 +889,10 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         )
         return append_event(
             campaign,
-            "d20_veto" if veto else "d20_refund",
+            events.D20_VETO if veto else events.D20_REFUND,
             actor,
             _spend_payload(record, holder, spend, summary),
-            audience=_audience(record),
+            audience=audience_of(record),
             changes=changes,
         )
 
@@ -935,14 +940,17 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             changes,
             "Reveal the test before its unspent Momentum is saved, or spend it first.",
         )
-        # change_pool is the authority on what fitted under the cap.
+        # What the player reads is worked out from the lines just written, in the
+        # rules' one wording, so text and ledger cannot disagree.
         saved = sum(c.delta for c in changes)
         lost_overflow = sum(c.lost for c in changes)
-        summary = _resolution_summary(resolution, saved, lost_overflow)
+        summary = resolution_summary(
+            ledger.side, saved, lost_overflow, resolution.lost_bonus, resolution.lost_unsaved
+        )
         data = _ledger_json(resolution.ledger, record.ledger)
         data["resolution"] = {
             "saved": saved,
-            "saved_to": "threat" if ledger.side == GM_SIDE else "group_momentum",
+            "saved_to": THREAT if ledger.side == GM_SIDE else GROUP_MOMENTUM,
             "lost_overflow": lost_overflow,
             "lost_bonus": resolution.lost_bonus,
             "lost_unsaved": resolution.lost_unsaved,
@@ -960,13 +968,13 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "spends": data["spends"],
             "summary": f"{holder.name}'s Momentum is resolved: {summary}.",
         }
-        kind = "d20_resolved"
+        kind = events.D20_RESOLVED
         if record.role == D20Test.Role.ACTIVE:
             contest = record.contest
             contest.state = Contest.State.RESOLVED
             contest.active_won = bool(data.get("contest_won"))
             contest.save(update_fields=["state", "active_won"])
-            kind = "contest_resolved"
+            kind = events.CONTEST_RESOLVED
             payload["contest"] = _contest_view(contest)
             winner = record.character if contest.active_won else contest.opposer
             payload["summary"] = (
@@ -976,20 +984,6 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         return append_event(
             campaign, kind, actor, payload, audience=_audience(record), changes=changes
         )
-
-
-def _resolution_summary(resolution: Resolution, saved: int, lost_overflow: int) -> str:
-    parts = []
-    if saved:
-        where = "Threat" if resolution.ledger.side == GM_SIDE else "the group pool"
-        parts.append(f"{saved} saved to {where}")
-    if lost_overflow:
-        parts.append(f"{lost_overflow} lost (pool full)")
-    if resolution.lost_bonus:
-        parts.append(f"{resolution.lost_bonus} bonus Momentum lost")
-    if resolution.lost_unsaved:
-        parts.append(f"{resolution.lost_unsaved} lost")
-    return "; ".join(parts) or "nothing left to save"
 
 
 # --- contests -----------------------------------------------------------------------
@@ -1020,47 +1014,16 @@ def contest_opposer_roll(
         campaign = lock_campaign(campaign_id)
         membership = require_gm(campaign, actor)
         _require_d20(campaign)
-        opposer = character_in(campaign, opposer_id)
-        active = character_in(campaign, active_id)
-        if opposer.pk == active.pk:
-            raise ServiceError("A character cannot oppose themselves.")
-        waiting = Contest.objects.filter(
-            campaign=campaign, active=active, state=Contest.State.AWAITING
-        ).first()
-        if waiting is not None:
-            raise ServiceError(
-                f"{active.name} already faces {waiting.opposer.name} in a contest; "
-                "finish or call it off first."
-            )
-        if isinstance(hindrances, bool) or not isinstance(hindrances, int) or hindrances < 0:
-            raise ServiceError("Factors hindering the opposer must be 0 or more.")
-        spec, _ = build_spec(
-            campaign,
-            opposer,
-            attribute=attribute,
-            skill=skill,
-            focus=focus,
-            bought_dice=bought_dice,
-            assistants=assistants,
-            opposer=True,
+        opposer, active = _contest_sides(campaign, opposer_id, active_id, hindrances)
+        spec, test = _opposing_test(
+            campaign, opposer, attribute, skill, focus, bought_dice, assistants
         )
-        test = opposing_test(
-            spec["target"],
-            focus=spec["focus"],
-            complication_range=spec["complication_range"],
-            bought_dice=bought_dice,
-            assistants=tuple(
-                Assistant(a["name"], a["target"], a["focus"]) for a in spec["assistants"]
-            ),
-            assistance_needs_leader_success=spec["assistance_needs_leader_success"],
-        )
-        paid, changes = _buy(
+        spec["paid"], changes = _buy(
             campaign, opposer, membership, bought_dice, buy_from_momentum, expected_momentum
         )
-        spec["paid"] = paid
         with refused_by_rules():
             result = roll_test(test, rng)
-            difficulty = contest_difficulty(result, hindrances)
+            difficulty = contest_difficulty(result, hindrances)  # CT-02
         contest = Contest.objects.create(
             campaign=campaign,
             opposer=opposer,
@@ -1079,27 +1042,80 @@ def contest_opposer_roll(
             result=_result_json(result, spec),
             state=D20Test.State.RESOLVED,
         )
-        hindered = f", less {hindrances} for factors against {opposer.name}" if hindrances else ""
-        event = append_event(
-            campaign,
-            "contest_opened",
-            actor,
-            {
-                "test_id": record.pk,
-                "character_id": opposer.pk,
-                "character": opposer.name,
-                "contest": _contest_view(contest),
-                "spec": spec,
-                "result": record.result,
-                "summary": f"{opposer.name} opposes {active.name}: "
-                f"{successes(result.successes)}{hindered}. "
-                f"{active.name} needs Difficulty {difficulty}.",
-            },
-            changes=changes,
-        )
-        record.event = event
+        record.event = _announce_contest(campaign, actor, contest, record, changes)
         record.save(update_fields=["event"])
     return contest
+
+
+def _contest_sides(
+    campaign: Campaign, opposer_id, active_id, hindrances
+) -> tuple[Character, Character]:
+    """The opposer and the active character of a new contest, or why there can be none."""
+    opposer = character_in(campaign, opposer_id)
+    active = character_in(campaign, active_id)
+    if opposer.pk == active.pk:
+        raise ServiceError("A character cannot oppose themselves.")
+    waiting = Contest.objects.filter(
+        campaign=campaign, active=active, state=Contest.State.AWAITING
+    ).first()
+    if waiting is not None:
+        raise ServiceError(
+            f"{active.name} already faces {waiting.opposer.name} in a contest; "
+            "finish or call it off first."
+        )
+    if isinstance(hindrances, bool) or not isinstance(hindrances, int) or hindrances < 0:
+        raise ServiceError("Factors hindering the opposer must be 0 or more.")
+    return opposer, active
+
+
+def _opposing_test(
+    campaign: Campaign, opposer: Character, attribute, skill, focus, bought_dice, assistants
+) -> tuple[dict, SkillTest]:
+    """The opposer's spec and test (CT-01): bought dice and assistants (CT-05), no Difficulty."""
+    spec, _ = build_spec(
+        campaign,
+        opposer,
+        attribute=attribute,
+        skill=skill,
+        focus=focus,
+        bought_dice=bought_dice,
+        assistants=assistants,
+        opposer=True,
+    )
+    test = opposing_test(
+        spec["target"],
+        focus=spec["focus"],
+        complication_range=spec["complication_range"],
+        bought_dice=bought_dice,
+        assistants=tuple(Assistant(a["name"], a["target"], a["focus"]) for a in spec["assistants"]),
+        assistance_needs_leader_success=spec["assistance_needs_leader_success"],
+    )
+    return spec, test
+
+
+def _announce_contest(
+    campaign: Campaign, actor, contest: Contest, record: D20Test, changes: list[Change]
+) -> TableEvent:
+    """The event that opens the contest: the opposer's roll and the Difficulty it sets."""
+    opposer, active, hindrances = contest.opposer, contest.active, contest.hindrances
+    hindered = f", less {hindrances} for factors against {opposer.name}" if hindrances else ""
+    return append_event(
+        campaign,
+        events.CONTEST_OPENED,
+        actor,
+        {
+            "test_id": record.pk,
+            "character_id": opposer.pk,
+            "character": opposer.name,
+            "contest": _contest_view(contest),
+            "spec": record.spec,
+            "result": record.result,
+            "summary": f"{opposer.name} opposes {active.name}: "
+            f"{successes(record.result['successes'])}{hindered}. "
+            f"{active.name} needs Difficulty {contest.difficulty}.",
+        },
+        changes=changes,
+    )
 
 
 def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
@@ -1114,7 +1130,7 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
         contest.save(update_fields=["state"])
         return append_event(
             campaign,
-            "contest_cancelled",
+            events.CONTEST_CANCELLED,
             actor,
             {
                 "contest": _contest_view(contest),

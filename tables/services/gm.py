@@ -14,11 +14,13 @@ from django.db import transaction
 
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
+from tables import events
 from tables.models import CustomSpend, TableEvent
+from tables.services.access import audience_of
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
 from tables.services.d20 import catalogue, refused_by_rules, visible_test_record
-from tables.services.reveal import require_hidden
+from tables.services.reveal import reveal
 from tables.services.wording import successes
 
 REASON_MAX = 200
@@ -74,7 +76,7 @@ def _change_threat(campaign_id, actor, amount, reason, expected, *, spend: bool)
         verb = "spends" if spend else "adds"
         return append_event(
             campaign,
-            "threat_spent" if spend else "threat_added",
+            events.THREAT_SPENT if spend else events.THREAT_ADDED,
             actor,
             {"amount": amount, "summary": f"The GM {verb} {amount} Threat: {reason}"},
             audience=_threat_audience(campaign),
@@ -101,7 +103,7 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
         name = record.character.name
         return append_event(
             campaign,
-            "determination_permitted",
+            events.DETERMINATION_PERMITTED,
             actor,
             {
                 "test_id": record.pk,
@@ -109,39 +111,35 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
                 "character": name,
                 "summary": f"The GM allows {name} to spend Determination on this test.",
             },
-            audience=TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL,
+            audience=audience_of(record),
         )
 
 
 def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
-    """TB-03: show a secret roll to everyone; from now on its events reach all."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_gm(campaign, actor)
-        record = visible_test_record(campaign, membership, test_id)
-        require_hidden(record)
-        record.revealed = True
-        record.save(update_fields=["revealed"])
-        result = record.result
-        name = record.character.name
+    """TB-03: show a secret test to everyone; from now on its events reach all."""
+
+    def announce(record) -> dict:
+        result, name = record.result, record.character.name
         verdict = "passed" if result["passed"] else "failed"
-        return append_event(
-            campaign,
-            "roll_revealed",
-            actor,
-            {
-                "test_id": record.pk,
-                "character_id": record.character_id,
-                "character": name,
-                "revealed_seq": record.event.seq if record.event_id else None,
-                "spec": record.spec,
-                "result": result,
-                "state": record.state,
-                "summary": f"The GM reveals a secret roll: {name} scored "
-                f"{successes(result['successes'])} against Difficulty {result['difficulty']} "
-                f"and {verdict}.",
-            },
-        )
+        return {
+            "test_id": record.pk,
+            "character_id": record.character_id,
+            "character": name,
+            "revealed_seq": record.event.seq if record.event_id else None,
+            "spec": record.spec,
+            "result": result,
+            "state": record.state,
+            "summary": f"The GM reveals a secret roll: {name} scored "
+            f"{successes(result['successes'])} against Difficulty {result['difficulty']} "
+            f"and {verdict}.",
+        }
+
+    return reveal(
+        campaign_id,
+        actor,
+        lambda campaign, membership: visible_test_record(campaign, membership, test_id),
+        announce,
+    )
 
 
 def save_custom_spend(
@@ -184,7 +182,7 @@ def save_custom_spend(
         spend.save()
         append_event(
             campaign,
-            "custom_spend_saved",
+            events.CUSTOM_SPEND_SAVED,
             actor,
             {
                 "spend_id": spend.pk,
@@ -210,7 +208,7 @@ def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:
         spend.delete()
         return append_event(
             campaign,
-            "custom_spend_deleted",
+            events.CUSTOM_SPEND_DELETED,
             actor,
             {"name": name, "summary": f"Momentum spend removed: {name}."},
         )

@@ -13,7 +13,6 @@ the same rule for the pools players see (services_d20).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -31,9 +30,14 @@ from rules.d6 import (
 )
 from rules.dice import RandomSource, system_random
 from rules.errors import RulesError
-from rules.patterns import BUILTIN_PATTERNS, IllegalAllocation, InvalidPattern, Pattern
+from rules.patterns import (
+    BUILTIN_PATTERNS,
+    ROLL_KINDS,
+    IllegalAllocation,
+    InvalidPattern,
+    Pattern,
+)
 from rules.personal import (
-    AdvantageSource,
     AssistOffer,
     PersonalMomentum,
     PersonalMomentumError,
@@ -43,6 +47,7 @@ from rules.personal import (
 )
 from rules.templates import InvalidTemplate
 from rules.templates import RollTemplate as RulesTemplate
+from tables import events
 from tables.models import (
     AssistRequest,
     Attribute,
@@ -55,7 +60,8 @@ from tables.models import (
     TableEvent,
     Trait,
 )
-from tables.services.access import can_control
+from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
+from tables.services.access import audience_of, can_control, require_control, seen_by
 from tables.services.core import (
     Change,
     ServiceError,
@@ -67,80 +73,14 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
-from tables.services.reveal import require_hidden
-from tables.services.wording import successes
+from tables.services.reveal import reveal
+from tables.services.roll_templates import seed_default_templates
 
-MAX_POOL = 30  # dice; the roll card and the allocation list stay readable
-MAX_MODIFIER = 20
-MAX_TRAUMA = 20
-ROLL_KIND_LABELS = {"action": "action roll", "attack": "attack", "luck": "luck roll"}
-SOURCE_LABELS = {
-    AdvantageSource.CHARACTERISTIC.value: "a characteristic",
-    AdvantageSource.BOON.value: "a Boon",
-    AdvantageSource.SITUATIONAL.value: "a GM-called edge",
-}
 _ALL = TableEvent.Audience.ALL
 _GM = TableEvent.Audience.GM
 
 
 # --- Roll templates and custom patterns -----------------------------------------
-
-ATTACK_BANDS = ("Graze", "Hit", "Strong hit", "Devastating hit")
-# A sensible starting set; the GM edits or replaces them (D6-04).
-DEFAULT_TEMPLATES: tuple[tuple[str, bool, RulesTemplate], ...] = (
-    ("Narrative action", True, RulesTemplate(name="Narrative action")),
-    (
-        "Attack (damage)",
-        False,
-        RulesTemplate(
-            name="Attack (damage)",
-            bands=ATTACK_BANDS,
-            overflow="+1 damage per success above 3",
-            damage=(1, 2, 3, 4),
-            harm="damage",
-            overflow_damage=1,
-        ),
-    ),
-    (
-        "Attack (strain)",
-        False,
-        RulesTemplate(
-            name="Attack (strain)",
-            bands=ATTACK_BANDS,
-            overflow="+1 Strain per success above 3",
-            damage=(1, 2, 3, 4),
-            harm="strain",
-            overflow_damage=1,
-        ),
-    ),
-)
-
-
-def _seed_templates(campaign: Campaign) -> None:
-    """Create the default templates once; the caller holds the campaign lock."""
-    if RollTemplate.objects.filter(campaign=campaign).exists():
-        return
-    RollTemplate.objects.bulk_create(
-        RollTemplate(
-            campaign=campaign,
-            name=name,
-            data=template.to_dict(),
-            campaign_labels=labels,
-            position=i,
-        )
-        for i, (name, labels, template) in enumerate(DEFAULT_TEMPLATES)
-    )
-
-
-def roll_templates(campaign: Campaign) -> list[RollTemplate]:
-    """The campaign's roll templates, seeded with the defaults on first use."""
-    templates = list(RollTemplate.objects.filter(campaign=campaign))
-    if templates:
-        return templates
-    with transaction.atomic():
-        # Under the lock: two first page loads at once seed the defaults once.
-        _seed_templates(lock_campaign(campaign.pk))
-    return list(RollTemplate.objects.filter(campaign=campaign))
 
 
 def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
@@ -189,7 +129,7 @@ def save_roll_template(
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         _require_d6(campaign)
-        _seed_templates(campaign)
+        seed_default_templates(campaign)
         record = _edited(RollTemplate, campaign, template_id, name, "roll template")
         creating = record is None
         if creating:
@@ -201,7 +141,7 @@ def save_roll_template(
         record.save()
         return append_event(
             campaign,
-            "roll_template_saved",
+            events.ROLL_TEMPLATE_SAVED,
             actor,
             {
                 "template_id": record.pk,
@@ -226,7 +166,7 @@ def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEven
         record.delete()
         return append_event(
             campaign,
-            "roll_template_deleted",
+            events.ROLL_TEMPLATE_DELETED,
             actor,
             {"name": name, "summary": f"Roll template {name} removed."},
         )
@@ -261,7 +201,7 @@ def save_custom_pattern(
         state = "" if active else " (inactive)"
         return append_event(
             campaign,
-            "custom_pattern_saved",
+            events.CUSTOM_PATTERN_SAVED,
             actor,
             {
                 "pattern_id": record.pk,
@@ -274,6 +214,43 @@ def save_custom_pattern(
 
 
 # --- Planning a roll ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What a person asks of a roll, as plain values (D6-06..D6-11, PM-05..PM-12,
+    RS-01, TB-03): the views build it from the composer's form, plan_roll (and so
+    the odds preview) and roll_momenta read it.
+
+    `resolve_spend` is ((character id, points), ...); `expected_*` are the
+    roller's pools as the form showed them (None: not checked).
+    """
+
+    attribute: str
+    kind: str = "action"
+    modifiers: tuple[int, ...] = ()
+    thread: int | None = None
+    play: str = "narrative"
+    template_id: int | None = None
+    advantage_sources: tuple[str, ...] = ()
+    disadvantage: bool = False
+    assist_id: int | None = None
+    resolve_spend: tuple[tuple[int, int], ...] = ()
+    opposition_successes: int | None = None
+    opposition_pool: int | None = None
+    secret: bool = False
+    expected_momentum: int | None = None
+    expected_resolve: int | None = None
+
+    def __post_init__(self):
+        # Lists from forms and tests become tuples, so a request cannot change later.
+        object.__setattr__(self, "modifiers", tuple(self.modifiers))
+        object.__setattr__(self, "advantage_sources", tuple(map(str, self.advantage_sources)))
+        object.__setattr__(self, "resolve_spend", tuple(map(tuple, self.resolve_spend)))
+
+    @property
+    def sets_opposition(self) -> bool:
+        return self.opposition_successes is not None or self.opposition_pool is not None
 
 
 @dataclass(frozen=True)
@@ -297,81 +274,124 @@ class RollPlan:
         return self.character
 
 
-def parse_modifiers(text: str) -> tuple[int, ...]:
-    """'+1 -2', '1, -2' or '' -> (1, -2) (D6-06); anything else is refused."""
-    text = (text or "").strip()
-    if not text:
-        return ()
-    parts = [p for p in re.split(r"[\s,;]+", text) if p]
-    if not all(re.fullmatch(r"[+-]?\d{1,3}d?", p, flags=re.IGNORECASE) for p in parts):
-        raise ServiceError("Write dice modifiers like +1 or -2, separated by spaces.")
-    values = tuple(int(p.lower().rstrip("d")) for p in parts)
-    if len(values) > 10 or any(abs(v) > MAX_MODIFIER for v in values):
-        raise ServiceError(f"At most 10 modifiers, each of at most {MAX_MODIFIER} dice.")
-    return values
-
-
-def plan_roll(
-    campaign: Campaign,
-    character: Character,
-    *,
-    attribute: str,
-    kind: str = "action",
-    modifiers: Sequence[int] = (),
-    thread: int | None = None,
-    play: str = "narrative",
-    template_id: int | None = None,
-    advantage_sources: Iterable[str] = (),
-    disadvantage: bool = False,
-    assist_id: int | None = None,
-    resolve_spend: Iterable[tuple[int, int]] = (),
-    opposition_successes: int | None = None,
-    opposition_pool: int | None = None,
-) -> RollPlan:
+def plan_roll(campaign: Campaign, character: Character, request: RollRequest) -> RollPlan:
     """Decide a roll before it is made, without changing anything (D6-06..D6-11,
     PM-05..PM-12, PM-R1, RS-01). The odds preview uses it as it is; roll_momenta
     uses it under the lock. Refusals are ServiceErrors a player can read."""
-    attr = character.attributes.filter(name__iexact=(attribute or "").strip()).first()
-    if attr is None:
-        raise ServiceError(f"{character.name} has no attribute called {attribute!r}.")
-    if attr.is_luck:
-        kind = "luck"  # D6-11: LUCK is used for luck rolls and nothing else
+    attribute, kind = _attribute_and_kind(character, request)
+    _check_modifiers(request.modifiers)
+    thread = _thread(character, request.thread)
+    template = _template(campaign, request.template_id, kind)
+    assist = _accepted_assist(campaign, character, request.assist_id)
+    helper = assist.helper if assist is not None else None
+    settlement = _settle(character, assist, request)
+    resolve = _resolve_spenders(
+        character, helper, request.resolve_spend, kind=kind, play=request.play
+    )
+    spec = _spec(
+        campaign,
+        request,
+        kind=kind,
+        attribute=attribute,
+        thread=thread,
+        template=template,
+        settlement=settlement,
+        resolve=resolve,
+    )
+    return RollPlan(
+        character=character,
+        attribute=attribute,
+        thread=thread,
+        template=template,
+        assist=assist,
+        helper=helper,
+        settlement=settlement,
+        resolve=resolve,
+        spec=spec,
+        sources=tuple(dict.fromkeys(request.advantage_sources)),
+    )
+
+
+def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Attribute, str]:
+    """The attribute rolled and the kind of roll it makes (D6-11: LUCK, and only LUCK,
+    makes a luck roll, a straight roll with nothing added)."""
+    name = (request.attribute or "").strip()
+    attribute = character.attributes.filter(name__iexact=name).first()
+    if attribute is None:
+        raise ServiceError(f"{character.name} has no attribute called {request.attribute!r}.")
+    kind = request.kind
+    if attribute.is_luck:
+        kind = "luck"
     elif kind == "luck":
         raise ServiceError("A luck roll uses the LUCK attribute (D6-11).")
-    if kind not in ROLL_KIND_LABELS:
+    if kind not in ROLL_KINDS:
         raise ServiceError("Choose an action roll, an attack or a luck roll.")
-    modifiers = tuple(modifiers)
-    sources = [str(s) for s in advantage_sources]
-    if kind == "luck" and (any(modifiers) or thread or sources or disadvantage or assist_id):
+    extras = (
+        any(request.modifiers),
+        request.thread,
+        request.advantage_sources,
+        request.disadvantage,
+        request.assist_id,
+    )
+    if kind == "luck" and any(extras):
         raise ServiceError(
             "A luck roll is a straight roll of LUCK: no modifiers, Thread, Advantage, "
             "Disadvantage or Assist (D6-11)."
         )
-    trait = None
-    if thread:
-        trait = character.traits.filter(pk=thread, kind=Trait.Kind.THREAD).first()
-        if trait is None:
-            raise ServiceError(f"That Thread is not one of {character.name}'s.")
-    template = _template(campaign, template_id, kind)
-    assist = helper = None
-    offers = ()
-    if assist_id:
-        assist = (
-            AssistRequest.objects.select_related("helper")
-            .filter(campaign=campaign, pk=assist_id, roller=character)
-            .first()
+    return attribute, kind
+
+
+def _check_modifiers(modifiers: tuple[int, ...]) -> None:
+    """Dice modifiers (D6-06) within the table's limits; the form refuses them first."""
+    fits = all(
+        isinstance(m, int) and not isinstance(m, bool) and abs(m) <= MAX_MODIFIER for m in modifiers
+    )
+    if len(modifiers) > MAX_MODIFIERS or not fits:
+        raise ServiceError(
+            f"At most {MAX_MODIFIERS} modifiers, each of at most {MAX_MODIFIER} dice."
         )
-        if assist is None:
-            raise ServiceError(f"That Assist is not one offered to {character.name}.")
-        if assist.state != AssistRequest.State.ACCEPTED:
-            raise ServiceError(
-                f"{assist.helper.name}'s Assist is {assist.get_state_display().lower()}: "
-                "only an Assist the GM accepted can be used (PM-08)."
-            )
-        helper = assist.helper
+
+
+def _thread(character: Character, thread_id: int | None) -> Trait | None:
+    """The Thread invoked for +2d (D6-06), one of the roller's own."""
+    if not thread_id:
+        return None
+    trait = character.traits.filter(pk=thread_id, kind=Trait.Kind.THREAD).first()
+    if trait is None:
+        raise ServiceError(f"That Thread is not one of {character.name}'s.")
+    return trait
+
+
+def _accepted_assist(
+    campaign: Campaign, character: Character, assist_id: int | None
+) -> AssistRequest | None:
+    """The Assist the roll uses: offered to this roller and accepted by the GM (PM-08)."""
+    if not assist_id:
+        return None
+    assist = (
+        AssistRequest.objects.select_related("helper")
+        .filter(campaign=campaign, pk=assist_id, roller=character)
+        .first()
+    )
+    if assist is None:
+        raise ServiceError(f"That Assist is not one offered to {character.name}.")
+    if assist.state != AssistRequest.State.ACCEPTED:
+        raise ServiceError(
+            f"{assist.helper.name}'s Assist is {assist.get_state_display().lower()}: "
+            "only an Assist the GM accepted can be used (PM-08)."
+        )
+    return assist
+
+
+def _settle(
+    character: Character, assist: AssistRequest | None, request: RollRequest
+) -> RollMomentum:
+    """Who pays for Advantage and gains from Disadvantage (PM-02, PM-05..PM-12)."""
+    offers = ()
+    if assist is not None:
         offers = (
             AssistOffer(
-                helper=PersonalMomentum(helper.momentum, helper.name),
+                helper=PersonalMomentum(assist.helper.momentum, assist.helper.name),
                 gm_accepted=True,
                 structured_time=assist.structured,
                 test_called=assist.uncertain,
@@ -379,31 +399,44 @@ def plan_roll(
             ),
         )
     try:
-        settlement = settle_roll_momentum(
+        return settle_roll_momentum(
             PersonalMomentum(character.momentum, character.name),
-            advantage_sources=sources,
-            disadvantage=bool(disadvantage),
+            advantage_sources=list(request.advantage_sources),
+            disadvantage=bool(request.disadvantage),
             assists=offers,
             creation=character.in_creation,
         )
     except PersonalMomentumError as error:
         raise ServiceError(str(error)) from None
-    resolve = _resolve_spenders(character, helper, resolve_spend, kind=kind, play=play)
+
+
+def _spec(
+    campaign: Campaign,
+    request: RollRequest,
+    *,
+    kind: str,
+    attribute: Attribute,
+    thread: Trait | None,
+    template: RollTemplate,
+    settlement: RollMomentum,
+    resolve: tuple[tuple[Character, int], ...],
+) -> RollSpec:
+    """The pool the rules roll, within the table's limit of dice (D6-06..D6-10)."""
     # PM-R1: Advantage adds the campaign's advantage dice, Disadvantage removes its
     # disadvantage dice; after PM-11 at most one of them is left.
     dice = campaign.disadvantage_dice if settlement.disadvantage else campaign.advantage_dice
     try:
         spec = RollSpec(
-            attribute=attr.value,
+            attribute=attribute.value,
             kind=kind,
-            modifiers=modifiers,
-            threads=1 if trait else 0,
-            play=play,
+            modifiers=request.modifiers,
+            threads=1 if thread else 0,
+            play=request.play,
             advantage=settlement.advantage,
             disadvantage=settlement.disadvantage,
             advantage_dice=dice,
-            opposition_successes=opposition_successes,
-            opposition_pool=opposition_pool,
+            opposition_successes=request.opposition_successes,
+            opposition_pool=request.opposition_pool,
             resolve_spent=tuple((c.pk, n) for c, n in resolve),
             template=template.to_rules(campaign),
             patterns=active_patterns(campaign),
@@ -413,18 +446,7 @@ def plan_roll(
         raise ServiceError(str(error)) from None
     if spec.pool > MAX_POOL or spec.opposition_dice_rolled > MAX_POOL:
         raise ServiceError(f"A pool holds at most {MAX_POOL} dice.")
-    return RollPlan(
-        character=character,
-        attribute=attr,
-        thread=trait,
-        template=template,
-        assist=assist,
-        helper=helper,
-        settlement=settlement,
-        resolve=resolve,
-        spec=spec,
-        sources=tuple(dict.fromkeys(sources)),
-    )
+    return spec
 
 
 def _template(campaign: Campaign, template_id: int | None, kind: str) -> RollTemplate:
@@ -490,22 +512,8 @@ def roll_momenta(
     campaign_id: int,
     actor,
     character_id: int,
+    request: RollRequest,
     *,
-    attribute: str,
-    kind: str = "action",
-    modifiers: Sequence[int] = (),
-    thread: int | None = None,
-    play: str = "narrative",
-    template_id: int | None = None,
-    advantage_sources: Iterable[str] = (),
-    disadvantage: bool = False,
-    assist_id: int | None = None,
-    resolve_spend: Iterable[tuple[int, int]] = (),
-    opposition_successes: int | None = None,
-    opposition_pool: int | None = None,
-    secret: bool = False,
-    expected_momentum: int | None = None,
-    expected_resolve: int | None = None,
     rng: RandomSource | None = None,
 ) -> MomentaRoll:
     """Make a Momenta roll for a character (D6-01..D6-11, PM-02, PM-05..PM-12, PM-R1,
@@ -515,106 +523,114 @@ def roll_momenta(
     Resolve is spent, the dice are rolled with the system CSPRNG, then the
     Disadvantage gain lands. If no pattern can apply the roll is resolved at
     once; otherwise it waits for the roller's allocation (choose_allocation).
-    `expected_*` are the roller's pools as the form showed them: if they moved
-    since, StaleState and nothing happens. A secret roll (GM only) changes no
-    pool: every member sees every pool (PM-13), and a pool change would
-    betray the roll.
+    If the roller's pools moved since the form showed `request.expected_*`,
+    StaleState and nothing happens.
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         _require_d6(campaign)
-        character = _controlled_character(campaign, membership, character_id)
+        character = character_in(campaign, character_id)
+        require_control(membership, character)
         if not membership.is_gm:
-            if secret:
+            if request.secret:
                 raise PermissionDenied("Only the GM can roll in secret.")
-            if opposition_successes is not None or opposition_pool is not None:
+            if request.sets_opposition:
                 raise PermissionDenied("Only the GM sets the opposition.")
-        _check_seen(character, "momentum", expected_momentum)
-        _check_seen(character, "resolve", expected_resolve)
-        _seed_templates(campaign)
-        plan = plan_roll(
-            campaign,
-            character,
-            attribute=attribute,
-            kind=kind,
-            modifiers=modifiers,
-            thread=thread,
-            play=play,
-            template_id=template_id,
-            advantage_sources=advantage_sources,
-            disadvantage=disadvantage,
-            assist_id=assist_id,
-            resolve_spend=resolve_spend,
-            opposition_successes=opposition_successes,
-            opposition_pool=opposition_pool,
-        )
-        settlement = plan.settlement
-        if secret and (settlement.entries or plan.resolve):
-            raise ServiceError(
-                "A secret roll cannot spend or gain Momentum or Resolve: every member sees "
-                "every pool (PM-13). Roll it openly, or without Advantage, Disadvantage, "
-                "Assist and Resolve."
-            )
-        changes: list[Change] = []
-        for entry in settlement.payment_entries:  # PM-05, PM-08: paid before the roll
-            changes.append(
-                change_pool(
-                    campaign,
-                    "momentum",
-                    entry.delta,
-                    entry.reason,
-                    character=plan.payer(entry.holder),
-                )
-            )
-        roll_name = f"{character.name}'s {plan.attribute.name} roll"
-        for spender, amount in plan.resolve:  # RS-01
-            changes.append(
-                change_pool(
-                    campaign, "resolve", -amount, f"Spent on {roll_name} (RS-01)", character=spender
-                )
-            )
+        _check_seen(character, "momentum", request.expected_momentum)
+        _check_seen(character, "resolve", request.expected_resolve)
+        # A campaign made outside the services (the admin) gets its templates on this
+        # POST, under the lock: drawing the composer never writes.
+        seed_default_templates(campaign)
+        plan = plan_roll(campaign, character, request)
+        _check_secret_moves_nothing(plan, request.secret)
+        changes = _pay_before_the_roll(campaign, plan)
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
-        for entry in settlement.gain_entries:  # PM-02, after the roll; PM-04 caps it
-            changes.append(
-                change_pool(
-                    campaign,
-                    "momentum",
-                    entry.delta + entry.lost,
-                    entry.reason,
-                    character=character,
-                )
-            )
-        applied = None
-        if not result.available:  # no pattern can trigger: nothing to choose (PAT-04, PAT-05)
-            applied = apply_allocation(result, ())
-        if plan.assist is not None:
-            plan.assist.state = (
-                AssistRequest.State.FAILED if settlement.assist_failed else AssistRequest.State.USED
-            )
-            plan.assist.save(update_fields=["state"])
-        roll = MomentaRoll.objects.create(
-            campaign=campaign,
-            character=character,
-            actor=actor,
-            assist=plan.assist,
-            spec=plan.spec.to_dict(),
-            result=result.to_dict(),
-            applied=applied.to_dict() if applied else None,
-            state=MomentaRoll.State.RESOLVED if applied else MomentaRoll.State.AWAITING_ALLOCATION,
-            secret=bool(secret),
-        )
-        roll.card = _card(campaign, roll, plan, result, applied)
+        changes += _gain_after_the_roll(campaign, plan)
+        roll = _record_roll(campaign, actor, plan, result, secret=request.secret)
         roll.event = append_event(
             campaign,
-            "momenta_roll",
+            events.MOMENTA_ROLL,
             actor,
             roll.card,
-            audience=_GM if secret else _ALL,
+            audience=_GM if request.secret else _ALL,
             changes=changes,
         )
         roll.save(update_fields=["card", "event"])
         return roll
+
+
+def _check_secret_moves_nothing(plan: RollPlan, secret: bool) -> None:
+    """TB-03 with PM-13: every member sees every pool, so a pool move would betray
+    a secret roll."""
+    if secret and (plan.settlement.entries or plan.resolve):
+        raise ServiceError(
+            "A secret roll cannot spend or gain Momentum or Resolve: every member sees "
+            "every pool (PM-13). Roll it openly, or without Advantage, Disadvantage, "
+            "Assist and Resolve."
+        )
+
+
+def _pay_before_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
+    """Advantage is paid (PM-05, PM-08) and Resolve spent (RS-01) before the dice fall."""
+    changes = [
+        change_pool(
+            campaign, "momentum", entry.delta, entry.reason, character=plan.payer(entry.holder)
+        )
+        for entry in plan.settlement.payment_entries
+    ]
+    roll_name = f"{plan.character.name}'s {plan.attribute.name} roll"
+    for spender, amount in plan.resolve:
+        changes.append(
+            change_pool(
+                campaign, "resolve", -amount, f"Spent on {roll_name} (RS-01)", character=spender
+            )
+        )
+    return changes
+
+
+def _gain_after_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
+    """Disadvantage earns its Momentum after the roll (PM-02); PM-04 caps it."""
+    return [
+        change_pool(
+            campaign,
+            "momentum",
+            entry.delta + entry.lost,
+            entry.reason,
+            character=plan.character,
+        )
+        for entry in plan.settlement.gain_entries
+    ]
+
+
+def _record_roll(
+    campaign: Campaign, actor, plan: RollPlan, result: RollResult, *, secret: bool
+) -> MomentaRoll:
+    """The roll as stored, with its card. Resolved at once when no pattern can trigger
+    (PAT-04, PAT-05), else awaiting the roller's allocation; the Assist is used up
+    (PM-08), or failed with its test (PM-10)."""
+    applied = None if result.available else apply_allocation(result, ())
+    if plan.assist is not None:
+        failed = plan.settlement.assist_failed
+        plan.assist.state = AssistRequest.State.FAILED if failed else AssistRequest.State.USED
+        plan.assist.save(update_fields=["state"])
+    roll = MomentaRoll.objects.create(
+        campaign=campaign,
+        character=plan.character,
+        actor=actor,
+        assist=plan.assist,
+        spec=plan.spec.to_dict(),
+        result=result.to_dict(),
+        applied=applied.to_dict() if applied else None,
+        state=MomentaRoll.State.RESOLVED if applied else MomentaRoll.State.AWAITING_ALLOCATION,
+        secret=bool(secret),
+    )
+    roll.card = _card(campaign, roll, plan, result, applied)
+    return roll
+
+
+# The roll card is data: the event payload and MomentaRoll.card hold numbers, names
+# and the rules' own texts; tables/presenters/momenta_card.py puts them into words.
 
 
 def _card(
@@ -624,74 +640,66 @@ def _card(
     result: RollResult,
     applied: AppliedRoll | None,
 ) -> dict:
-    """What the roll card shows, in words and numbers (the event payload)."""
-    spec, settlement = plan.spec, plan.settlement
-    parts = [f"{plan.attribute.name} {plan.attribute.value}d"]
-    parts += [f"{m:+d}d modifier" for m in spec.modifiers]
-    if plan.thread:
-        parts.append(f"+2d Thread: {plan.thread.text}")
-    if spec.advantage:
-        parts.append(f"+{spec.advantage_dice}d Advantage")
-    if spec.disadvantage:
-        parts.append(f"-{spec.advantage_dice}d Disadvantage")
-    notes = []
-    source = SOURCE_LABELS.get(str(settlement.advantage_source or ""), "")
-    if settlement.cancelled:
-        notes.append("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
-    elif settlement.creation and (spec.advantage or spec.disadvantage):
-        notes.append("Character creation: Advantage and Disadvantage apply directly (PM-12).")
-    if settlement.assisted:
-        notes.append(f"Advantage from {plan.helper.name}'s Assist, paid by {settlement.paid_by}.")
-    elif settlement.paid:
-        notes.append(
-            f"Advantage from {source}, {settlement.paid} Momentum paid by {settlement.paid_by}."
-        )
-    if settlement.assist_failed:
-        notes.append(
-            f"{plan.helper.name}'s help did not land (the GM's test failed): "
-            "no Momentum spent (PM-10)."
-        )
-    if settlement.assist_uses_action:
-        notes.append(f"The Assist is {plan.helper.name}'s action this round (PM-09).")
-    if settlement.advantage_refused:
-        notes.append(settlement.advantage_refused)
-    if settlement.gain_after_roll:
-        notes.append("Rolled with Disadvantage: +1 Momentum after the roll (PM-02).")
-    opposition = None
-    if spec.opposition_pool is not None:
-        opposition = f"Opposed by a {spec.opposition_pool}d pool"
-    elif spec.opposition_successes is not None:
-        opposition = f"Opposed by {successes(spec.opposition_successes)}"
+    """What the roll card shows (the event payload)."""
+    spec = plan.spec
     return {
         "system": "momenta",
         "roll_id": roll.pk,
         "character_id": plan.character.pk,
         "character": plan.character.name,
         "attribute": plan.attribute.name,
+        "attribute_dice": plan.attribute.value,
         "kind": spec.kind,
-        "kind_label": ROLL_KIND_LABELS[spec.kind],
         "play": spec.play,
         "template": plan.template.name,
         "harm": spec.template.harm,
         "pool": spec.pool,
-        "pool_parts": parts,
+        "modifiers": list(spec.modifiers),
+        "thread": plan.thread.text if plan.thread else None,
+        "advantage_dice": spec.advantage_dice,
         "zero_dice": spec.zero_dice,
         "advantage": spec.advantage,
         "disadvantage": spec.disadvantage,
-        "cancelled": settlement.cancelled,
-        "advantage_sources": [SOURCE_LABELS.get(s, s) for s in plan.sources],
-        "advantage_source": source or None,
-        "paid": settlement.paid,
-        "paid_by": settlement.paid_by,
+        **_settlement_data(plan),
+        **_dice_data(result),
+        "secret": roll.secret,
+        "state": str(roll.state),
+        "applied": _applied_data(applied, campaign) if applied else None,
+        "summary": f"{plan.character.name}: {result.outcome}",
+    }
+
+
+def _settlement_data(plan: RollPlan) -> dict:
+    """Who paid for Advantage, who gained, and why (PM-02, PM-05..PM-12, RS-01)."""
+    s = plan.settlement
+    return {
+        "cancelled": s.cancelled,
+        "creation": s.creation,
+        "advantage_sources": list(plan.sources),
+        "advantage_source": s.advantage_source.value if s.advantage_source else None,
+        "paid": s.paid,
+        "paid_by": s.paid_by,
+        "assisted": s.assisted,
+        "assist_failed": s.assist_failed,
+        "assist_uses_action": s.assist_uses_action,
+        "advantage_refused": s.advantage_refused,
+        "gain_after_roll": s.gain_after_roll,
         "helper": plan.helper.name if plan.helper else None,
-        "momentum_notes": notes,
         "resolve_spent": [
             {"character_id": c.pk, "character": c.name, "amount": n} for c, n in plan.resolve
         ],
+    }
+
+
+def _dice_data(result: RollResult) -> dict:
+    """The faces and what they came to (D6-01..D6-10)."""
+    spec = result.spec
+    return {
         "faces": list(result.faces),
         "kept": list(result.kept),
         "successes": result.successes,
-        "opposition": opposition,
+        "opposition_pool": spec.opposition_pool,
+        "opposition_given": spec.opposition_successes,
         "opposition_faces": list(result.opposition_faces),
         "opposition_successes": result.opposition_successes,
         "effective_successes": result.effective_successes,
@@ -700,14 +708,12 @@ def _card(
         "overflow": result.overflow,
         "overflow_effect": result.overflow_effect,
         "damage": result.damage,
-        "secret": roll.secret,
-        "state": str(roll.state),
-        "applied": _applied_card(applied, campaign) if applied else None,
-        "summary": f"{plan.character.name}: {result.outcome}",
     }
 
 
-def _applied_card(applied: AppliedRoll, campaign: Campaign) -> dict:
+def _applied_data(applied: AppliedRoll, campaign: Campaign) -> dict:
+    """The allocation's effects (PAT-02..PAT-09): each triggered pattern as its name,
+    kind and face; the Resolve given back, by whom."""
     names = dict(
         Character.objects.filter(
             campaign=campaign, pk__in=[who for who, _ in applied.refunds]
@@ -715,7 +721,7 @@ def _applied_card(applied: AppliedRoll, campaign: Campaign) -> dict:
     )
     return {
         "allocation": [list(a) for a in applied.allocation],
-        "triggered": [f"{t.label} ({t.name})" for t in applied.triggered],
+        "triggered": [{"name": t.name, "kind": t.kind, "face": t.face} for t in applied.triggered],
         "band": applied.band,
         "outcome": applied.outcome,
         "upgrade_steps": applied.upgrade_steps,
@@ -747,13 +753,6 @@ def _require_d6(campaign: Campaign) -> None:
         raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
 
 
-def _controlled_character(campaign: Campaign, membership: Membership, character_id) -> Character:
-    character = character_in(campaign, character_id)
-    if not can_control(membership, character):
-        raise PermissionDenied("That character is not yours.")
-    return character
-
-
 # --- After the roll -----------------------------------------------------------------
 
 
@@ -766,12 +765,9 @@ def result_of(roll: MomentaRoll) -> RollResult:
 
 def _roll(campaign: Campaign, membership: Membership, roll_id) -> MomentaRoll:
     """A roll of this campaign the member may see (TB-03: hidden ones are GM-only)."""
-    roll = (
-        MomentaRoll.objects.select_related("character", "event")
-        .filter(campaign=campaign, pk=roll_id)
-        .first()
-    )
-    if roll is None or (roll.hidden and not membership.is_gm):
+    rolls = MomentaRoll.objects.select_related("character", "event").filter(campaign=campaign)
+    roll = seen_by(membership, rolls).filter(pk=roll_id).first()
+    if roll is None:
         raise ServiceError("That roll is not at this table.")
     return roll
 
@@ -795,51 +791,31 @@ def choose_allocation(
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         roll = _roll(campaign, membership, roll_id)
-        if not can_control(membership, roll.character):
-            raise PermissionDenied("Only the roller chooses the patterns.")
+        require_control(membership, roll.character, "Only the roller chooses the patterns.")
         # Checked under the lock: a double click applies the patterns (and
         # refunds Resolve) once, the second sees the roll resolved.
         if not roll.awaiting:
             raise ServiceError("The patterns of that roll are already chosen.")
         result = result_of(roll)
-        spent = {who for who, _ in result.spec.resolve_spent}
-        for who in refund_to or ():
-            if who not in spent:
-                name = Character.objects.filter(pk=who).values_list("name", flat=True).first()
-                raise ServiceError(f"{name or 'That character'} spent no Resolve on this roll.")
-        try:
-            if allocation is not None:
-                allocation = [(str(name), int(face)) for name, face in allocation]
-            applied = apply_allocation(result, allocation)
-            points = sum(n for _, n in applied.refunds)
-            if refund_to and points:
-                applied = apply_allocation(
-                    result, allocation, refund_to=[int(c) for c in refund_to][:points]
-                )
-        except (IllegalAllocation, IllegalRefund) as error:
-            raise ServiceError(str(error)) from None
-        except (TypeError, ValueError):
-            raise ServiceError("Choose one of the listed allocations.") from None
-        changes = []
-        for character_id, amount in applied.refunds:
-            spender = character_in(campaign, character_id)
-            changes.append(
-                change_pool(
-                    campaign,
-                    "resolve",
-                    amount,
-                    f"Effortless on {roll.character.name}'s roll: spent Resolve back (PAT-08)",
-                    character=spender,
-                )
+        applied = _apply(result, allocation, refund_to)
+        changes = [
+            change_pool(
+                campaign,
+                "resolve",
+                amount,
+                f"Effortless on {roll.character.name}'s roll: spent Resolve back (PAT-08)",
+                character=character_in(campaign, character_id),
             )
+            for character_id, amount in applied.refunds
+        ]
         roll.applied = applied.to_dict()
         roll.state = MomentaRoll.State.RESOLVED
-        summary = _applied_card(applied, campaign)
-        roll.card = dict(roll.card, applied=summary, state=str(roll.state))
-        triggered = ", ".join(summary["triggered"]) or "no pattern"
+        data = _applied_data(applied, campaign)
+        roll.card = dict(roll.card, applied=data, state=str(roll.state))
+        triggered = ", ".join(f"{t.label} ({t.name})" for t in applied.triggered) or "no pattern"
         roll.patterns_event = append_event(
             campaign,
-            "momenta_patterns",
+            events.MOMENTA_PATTERNS,
             actor,
             {
                 "system": "momenta",
@@ -847,40 +823,63 @@ def choose_allocation(
                 "roll_seq": roll.event.seq if roll.event else None,
                 "character_id": roll.character_id,
                 "character": roll.character.name,
-                "applied": summary,
+                "applied": data,
                 "overflow": result.overflow,
                 "overflow_effect": result.overflow_effect,
                 "harm": result.spec.template.harm,
                 "summary": f"{roll.character.name}: {triggered}; {applied.outcome}",
             },
-            audience=_GM if roll.hidden else _ALL,
+            audience=audience_of(roll),
             changes=changes,
         )
         roll.save(update_fields=["applied", "state", "card", "patterns_event"])
         return roll.patterns_event
 
 
+def _apply(
+    result: RollResult, allocation: Sequence[Sequence] | None, refund_to: Sequence[int] | None
+) -> AppliedRoll:
+    """The allocation applied (PAT-02..PAT-09), Effortless's refunds sent where asked
+    (PAT-08): only to those who spent Resolve on the roll."""
+    spent = {who for who, _ in result.spec.resolve_spent}
+    for who in refund_to or ():
+        if who not in spent:
+            name = Character.objects.filter(pk=who).values_list("name", flat=True).first()
+            raise ServiceError(f"{name or 'That character'} spent no Resolve on this roll.")
+    try:
+        if allocation is not None:
+            allocation = [(str(name), int(face)) for name, face in allocation]
+        applied = apply_allocation(result, allocation)
+        points = sum(n for _, n in applied.refunds)
+        if refund_to and points:
+            refund_to = [int(c) for c in refund_to][:points]
+            applied = apply_allocation(result, allocation, refund_to=refund_to)
+    except (IllegalAllocation, IllegalRefund) as error:
+        raise ServiceError(str(error)) from None
+    except (TypeError, ValueError):
+        raise ServiceError("Choose one of the listed allocations.") from None
+    return applied
+
+
 def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
     """TB-03: the GM shows a secret roll to everyone; its later events reach all."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_gm(campaign, actor)
-        roll = _roll(campaign, membership, roll_id)
-        require_hidden(roll)
-        roll.revealed = True
+
+    def announce(roll: MomentaRoll) -> dict:
         roll.card = dict(roll.card, revealed=True)
-        roll.reveal_event = append_event(
-            campaign,
-            "roll_revealed",
-            actor,
-            dict(
-                roll.card,
-                revealed_seq=roll.event.seq if roll.event else None,
-                summary=f"The GM reveals a secret roll: {roll.card.get('summary', '')}",
-            ),
+        return dict(
+            roll.card,
+            revealed_seq=roll.event.seq if roll.event else None,
+            summary=f"The GM reveals a secret roll: {roll.card.get('summary', '')}",
         )
-        roll.save(update_fields=["revealed", "card", "reveal_event"])
-        return roll.reveal_event
+
+    return reveal(
+        campaign_id,
+        actor,
+        lambda campaign, membership: _roll(campaign, membership, roll_id),
+        announce,
+        also_save=("card",),
+        event_field="reveal_event",
+    )
 
 
 # --- Assists ------------------------------------------------------------------------
@@ -926,7 +925,7 @@ def request_assist(
         when = " in structured time: it will be the helper's action (PM-09)" if structured else ""
         assist.event = append_event(
             campaign,
-            "assist_requested",
+            events.ASSIST_REQUESTED,
             actor,
             {
                 "assist_id": assist.pk,
@@ -990,7 +989,7 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
         who = "The GM" if membership.is_gm else assist.helper.name
         assist.event = append_event(
             campaign,
-            "assist_answered",
+            events.ASSIST_ANSWERED,
             actor,
             {
                 "assist_id": assist.pk,
@@ -1021,7 +1020,8 @@ def record_trauma(
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         _require_d6(campaign)
-        character = _controlled_character(campaign, membership, character_id)
+        character = character_in(campaign, character_id)
+        require_control(membership, character)
         _check_seen(character, "momentum", expected)
         try:
             _, entries = suffer_trauma(
@@ -1039,7 +1039,7 @@ def record_trauma(
         creation = " (character creation: no Momentum, PM-12)" if character.in_creation else ""
         return append_event(
             campaign,
-            "trauma",
+            events.TRAUMA,
             actor,
             {
                 "character_id": character.pk,

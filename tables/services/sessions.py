@@ -7,15 +7,16 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from rules.pools import SESSION_START_MOMENTUM  # PM-01
+from tables import events
 from tables.models import (
     Asset,
     Campaign,
-    Membership,
     PlaySession,
     Scene,
     TableEvent,
 )
-from tables.services.access import membership_of
+from tables.services.access import has_role, membership_of
 from tables.services.core import (
     CAMPAIGN_POOLS,
     CHARACTER_POOLS,
@@ -28,8 +29,6 @@ from tables.services.core import (
 )
 
 # --- Sessions, scenes, pools -------------------------------------------------
-
-SESSION_START_MOMENTUM = 3  # PM-01
 
 
 def start_session(campaign_id: int, actor) -> PlaySession:
@@ -60,7 +59,7 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                     )
                 )
         append_event(
-            campaign, "session_started", actor, {"number": session.number}, changes=changes
+            campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=changes
         )
     return session
 
@@ -93,7 +92,7 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
             raise ServiceError(f"{running} is still running; end it first.")
         scene = _new_scene(campaign, title)
         append_event(
-            campaign, "scene_started", actor, {"number": scene.number, "title": scene.title}
+            campaign, events.SCENE_STARTED, actor, {"number": scene.number, "title": scene.title}
         )
     return scene
 
@@ -123,7 +122,7 @@ def end_scene(campaign_id: int, actor) -> TableEvent:
         expiring.delete()
         return append_event(
             campaign,
-            "scene_ended",
+            events.SCENE_ENDED,
             actor,
             {"number": scene.number, "title": scene.title, "expired_assets": expired},
             changes=changes,
@@ -176,7 +175,7 @@ def adjust_pool(
         secret = pool == "threat" and not campaign.threat_visible
         return append_event(
             campaign,
-            "pool_adjusted",
+            events.POOL_ADJUSTED,
             actor,
             {"pool": pool, "character_id": character_id},
             audience=TableEvent.Audience.GM if secret else TableEvent.Audience.ALL,
@@ -199,6 +198,6 @@ def post_note(campaign_id: int, actor, text: str) -> TableEvent:
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = membership_of(actor, campaign)
-        if membership is None or membership.role != Membership.Role.GM:
+        if not has_role(membership, "gm"):
             raise PermissionDenied("Only the GM can post table notes.")
-        return append_event(campaign, "note", actor, {"text": text})
+        return append_event(campaign, events.NOTE, actor, {"text": text})

@@ -1,8 +1,8 @@
 """Context for the 2d20 composer and the GM panel when they are drawn inside the
-table page, whose view (views_table.table) knows nothing of them.
+table page, whose view (views.table.table) knows nothing of them.
 
-    {% load d20_table %}{% d20_play_context as d20 %}   → views_d20.play_context
-    {% gm_panel_context as gmp %}                       → views_gm.gm_panel_context
+    {% load d20_table %}{% d20_play_context as d20 %}   → presenters.d20.play_context
+    {% gm_panel_context as gmp %}                       → presenters.gm.gm_panel_context
 
 A view that renders the fragment itself passes `d20` / `gmp` and the tag
 hands that back unchanged.
@@ -10,6 +10,8 @@ hands that back unchanged.
 
 from django import template
 
+from tables.presenters import d20 as d20_presenters
+from tables.presenters import gm as gm_presenters
 from tables.services import wording
 
 register = template.Library()
@@ -19,18 +21,14 @@ register = template.Library()
 def d20_play_context(context):
     if context.get("d20") is not None:
         return context["d20"]
-    from tables.views.d20 import play_context
-
-    return play_context(context["campaign"], context["membership"])
+    return d20_presenters.play_context(context["campaign"], context["membership"])
 
 
 @register.simple_tag(takes_context=True)
 def gm_panel_context(context):
     if context.get("gmp") is not None:
         return context["gmp"]
-    from tables.views.gm import gm_panel_context as build
-
-    return build(context["campaign"], context["membership"])
+    return gm_presenters.gm_panel_context(context["campaign"], context["membership"])
 
 
 @register.filter
@@ -73,7 +71,7 @@ def test_line(record):
         parts.append(f"{left} Momentum left")
     elif result:
         parts.append("failed")
-    if record.secret and not record.revealed:
+    if record.hidden:
         parts.append("secret")
     if record.contest_id:
         parts.append("contest")

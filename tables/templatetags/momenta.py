@@ -1,5 +1,6 @@
 """Momenta fragments drawn on the table page for the viewer: the composer, and in
-the GM panel the Assist queue and the GM's Momenta tools.
+the GM panel the Assist queue and the GM's Momenta tools; and the filters that
+word a roll card's stored data.
 
 Each tag renders its partial with the context builder the views use too, so a
 first render and an htmx answer are the same code.
@@ -8,7 +9,21 @@ first render and an htmx answer are the same code.
 from django import template
 from django.template.loader import render_to_string
 
+from tables.presenters.momenta_card import applied_card, roll_card
+
 register = template.Library()
+
+
+@register.filter
+def momenta_card(payload):
+    """A roll card's stored data with its words (presenters.momenta_card.roll_card)."""
+    return roll_card(payload)
+
+
+@register.filter
+def momenta_applied(applied):
+    """A stored allocation with its patterns in words (presenters.momenta_card)."""
+    return applied_card(applied)
 
 
 def _viewer(context):

@@ -9,14 +9,14 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from tables.models import Campaign, Character, Membership
-from tables.services.access import ALLOWED, can_control, membership_of
+from tables.services.access import has_role, membership_of, require_control
 
 
 def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Membership]:
     """The campaign and the viewer's membership; 404 if absent, 403 if the role is short."""
     campaign = get_object_or_404(Campaign, pk=pk)
     membership = membership_of(request.user, campaign)
-    if membership is None or membership.role not in ALLOWED[role]:
+    if not has_role(membership, role):
         raise PermissionDenied("You do not have that role at this table.")
     return campaign, membership
 
@@ -25,6 +25,5 @@ def character_for(request, pk: int, character_pk: int) -> tuple[Campaign, Member
     """A character of the campaign that the viewer controls, else 404/403."""
     campaign, membership = campaign_for(request, pk)
     character = get_object_or_404(Character, pk=character_pk, campaign=campaign)
-    if not can_control(membership, character):
-        raise PermissionDenied("That character is not yours.")
+    require_control(membership, character)
     return campaign, membership, character

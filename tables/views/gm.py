@@ -2,7 +2,8 @@
 secret rolls and custom spends. GM only: everyone else gets a 403.
 
 Session start, scene end and pool changes call the services the campaign page
-uses (sessions.start_session, sessions.end_scene, sessions.adjust_pool).
+uses (sessions.start_session, sessions.end_scene, sessions.adjust_pool). What the
+panel shows is built in tables/presenters/gm.py.
 """
 
 from __future__ import annotations
@@ -14,54 +15,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
 from tables.forms.site import PoolAdjustForm
-from tables.models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
+from tables.models import D20Test
+from tables.presenters.gm import gm_panel_context
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services import sessions
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, command, respond
-from tables.views.d20 import campaign_plays_d20
 
 PANEL = "tables/partials/gm_panel.html"
-
-
-def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
-    """What gm_panel.html shows; forms given in `extra` (with their errors) win."""
-    campaign.refresh_from_db()
-    pools = sessions.pools_for(campaign)
-    context = {
-        "campaign": campaign,
-        "membership": membership,
-        "is_gm": membership.is_gm,
-        "plays_d20": campaign_plays_d20(campaign),
-        "threat_form": ThreatForm(initial={"expected": campaign.threat}),
-        "adjust_form": PoolAdjustForm(campaign=campaign, pools=pools, auto_id="adjust-%s"),
-        "contest_form": ContestForm(campaign=campaign),
-        "spend_form": CustomSpendForm(),
-        "custom_spends": CustomSpend.objects.filter(campaign=campaign),
-        "open_contests": Contest.objects.filter(
-            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
-        ).select_related("opposer", "active"),
-        "secret_tests": D20Test.objects.filter(
-            campaign=campaign, secret=True, revealed=False
-        ).select_related("character"),
-        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": sessions.current_scene(campaign),
-        "sheet_names": _sheet_names(campaign),
-        "error": "",
-        "notice": "",
-    }
-    context.update(extra)
-    return context
-
-
-def _sheet_names(campaign: Campaign) -> dict:
-    """Attribute and skill names across the campaign, for the contest form's suggestions."""
-    names = {}
-    for key, model in (("attributes", Attribute), ("skills", Skill)):
-        rows = model.objects.filter(character__campaign=campaign)
-        names[key] = sorted(set(rows.values_list("name", flat=True)))
-    return names
 
 
 def _done(request, campaign, membership, *, events=(), error="", notice="", **forms):

@@ -1,7 +1,8 @@
 """Momenta play over HTTP: the composer's commands and its odds preview.
 
-Each view fetches through tables/access.py (the fetch is the permission
-check), validates a form, calls one function of services_momenta and answers
+Each view fetches through views/access.py (the fetch is the permission
+check), validates a form, turns it into plain values (a RollRequest for a
+roll), calls one function of services/momenta.py and answers
 with fragments: the redrawn composer plus the new log entries and pools as
 hx-swap-oob fragments, so the actor's page updates even without a socket.
 Everyone else gets the same entries by live push. Refusals a person can cause
@@ -25,7 +26,6 @@ from tables.forms.momenta import (
     CustomPatternForm,
     RollTemplateForm,
     TraumaForm,
-    controllable_characters,
 )
 from tables.models import Campaign, Character, CustomPattern, Membership, TableEvent
 from tables.presenters.momenta import (
@@ -36,8 +36,10 @@ from tables.presenters.momenta import (
     pick_character,
     preview,
     roll_form,
+    roll_request,
 )
 from tables.services import momenta
+from tables.services.access import controllable
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_to_table, command, form_errors, respond
@@ -142,15 +144,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
-        made = momenta.roll_momenta(
-            campaign.pk,
-            request.user,
-            character.pk,
-            **form.service_kwargs(),
-            secret=form.cleaned_data.get("secret", False),
-            expected_momentum=form.cleaned_data.get("expected_momentum"),
-            expected_resolve=form.cleaned_data.get("expected_resolve"),
-        )
+        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, roll_request(form))
     except ServiceError as error:
         # The composer is drawn again from fresh pools, with the choices kept.
         return _answer(
@@ -240,7 +234,7 @@ def trauma(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A character suffers trauma: Momentum +1 per point (PM-03, PM-04, PM-12)."""
     campaign, membership = campaign_for(request, pk, role="player")
     character = _posted_character(request, campaign)
-    form = TraumaForm(request.POST, characters=controllable_characters(campaign, membership))
+    form = TraumaForm(request.POST, characters=controllable(campaign, membership))
     if not form.is_valid():
         return _answer(request, campaign, membership, trauma_form=form, error=form_errors(form))
     try:

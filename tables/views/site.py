@@ -1,8 +1,9 @@
 """Site pages: accounts, campaigns, members, characters, pools.
 
-Each view fetches through tables/access.py (the fetch is the permission
-check) and changes state only through tables/services.py. The live table page
-lives in views_table.py.
+Each view fetches through tables/views/access.py (the fetch is the permission
+check) and changes state only through tables/services/. Views turn validated
+forms into the plain values a service takes (a character sheet: `_sheet`).
+The live table page lives in views/table.py.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tables.forms.site import (
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
 from tables.services import campaigns, characters, sessions
-from tables.services.access import can_control, membership_of
+from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message
@@ -95,7 +96,7 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         "campaign": campaign,
         "membership": membership,
         "is_gm": is_gm,
-        "can_play": membership.role != Membership.Role.OBSERVER,
+        "can_play": has_role(membership, "player"),
         "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
         "characters": [{"obj": c, "can_edit": can_control(membership, c)} for c in characters],
         "campaign_pools": [
@@ -293,7 +294,9 @@ def _character_form(request, campaign: Campaign, character: Character) -> HttpRe
     formsets = sheet_formsets(campaign, character, data)
     if data is not None and form.is_valid() and all(fs.is_valid() for fs in formsets):
         try:
-            saved = characters.save_character(campaign.pk, request.user, form, formsets)
+            saved = characters.save_character(
+                campaign.pk, request.user, _sheet(form, formsets), character.pk
+            )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -302,3 +305,41 @@ def _character_form(request, campaign: Campaign, character: Character) -> HttpRe
     context = {"campaign": campaign, "title": title, "form": form, "formsets": formsets}
     status = 400 if data is not None else 200
     return render(request, "tables/character_form.html", context, status=status)
+
+
+def _sheet(form: CharacterForm, formsets) -> characters.Sheet:
+    """The validated sheet forms as the plain values save_character takes."""
+    touched = {
+        pool: _seen_value(form, pool)
+        for pool in characters.SHEET_POOLS
+        if pool in form.changed_data
+    }
+    return characters.Sheet(
+        fields={name: form.cleaned_data[name] for name in form.fields},
+        touched=touched,
+        rows=tuple(_sheet_rows(formset) for formset in formsets),
+    )
+
+
+def _seen_value(form: CharacterForm, field: str) -> int | None:
+    """The value the person's page showed (Django's hidden initial input), if sent."""
+    raw = form.data.get(form.add_initial_prefix(field))
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _sheet_rows(formset) -> characters.SheetRows:
+    """What formset.save() would do, as values: changed rows saved, ticked ones deleted."""
+    save, delete = [], []
+    for row in formset.forms:
+        row_id = row.instance.pk
+        if formset.can_delete and row.cleaned_data.get("DELETE"):
+            if row_id is not None:
+                delete.append(row_id)
+        elif row.has_changed():
+            save.append((row_id, {name: row.cleaned_data[name] for name in row._meta.fields}))
+    return characters.SheetRows(
+        kind=formset.fk.remote_field.related_name, save=tuple(save), delete=tuple(delete)
+    )

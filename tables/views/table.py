@@ -9,8 +9,9 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from rules import pools
 from tables.live import render as live
-from tables.models import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX, Character, PoolChange
+from tables.models import Character, PoolChange
 from tables.services import core, sessions
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
@@ -54,7 +55,7 @@ def table_note(request, pk: int):
 
 LEDGER_LIMIT = 50  # newest lines shown; the rest stay in the database
 LEDGER = "tables/pool_ledger.html"
-CAMPAIGN_POOLS = {"group_momentum", "threat"}
+CAMPAIGN_POOLS = pools.CAMPAIGN_POOLS
 _ID = re.compile(r"[0-9]{1,18}")  # ASCII digits that fit the database's integers
 
 
@@ -129,13 +130,9 @@ def _ledger_subject(params, campaign, audience: str):
 
 
 def _cap(pool: str, character) -> int | None:
-    if pool == "group_momentum":
-        return GROUP_POOL_MAX
-    if pool == "momentum":
-        return PERSONAL_MOMENTUM_MAX
-    if pool == "resolve":
-        return character.resolve_max
-    return None
+    """The pool's cap as rules.pools sets it (Resolve's is on the sheet, RS-01)."""
+    own = character.resolve_max if character is not None else None
+    return pools.cap_of(pool, own)
 
 
 def _ledger_answer(request, context: dict, status: int = 200):

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.test import Client
 
 from momenta_site.asgi import application
+from tables import events
 from tables.live import render as live
 from tables.services.core import append_event, change_pool, lock_campaign
 
@@ -31,11 +32,15 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def commit_event(campaign_id, actor, kind="roll", *, audience="all", payload=None, changes=()):
+def commit_event(
+    campaign_id, actor, kind="pool_adjusted", *, audience="all", payload=None, changes=()
+):
     """One committed event the way services make them: lock, change pools, append.
 
-    changes: (pool, delta, reason, character or None) tuples.
+    kind: a registered kind's name (tables/events.py). changes: (pool, delta, reason,
+    character or None) tuples.
     """
+    kind = events.REGISTRY[kind]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         applied = [

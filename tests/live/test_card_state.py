@@ -15,6 +15,7 @@ from tables.live import render as live
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services import momenta
+from tables.services.momenta import RollRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -147,7 +148,7 @@ def test_a_momenta_rolls_card_follows_its_patterns_live_and_on_reload(
     client, table, player, player2, hero
 ):
     made = momenta.roll_momenta(
-        table.pk, player, hero.pk, attribute="WITS", rng=FixedDice([5, 5, 1, 2])
+        table.pk, player, hero.pk, RollRequest(attribute="WITS"), rng=FixedDice([5, 5, 1, 2])
     )
     seq = made.event.seq
     assert "Waiting for Ash's pattern choice." in card(page(client, player2, table), seq)
@@ -161,7 +162,11 @@ def test_a_momenta_rolls_card_follows_its_patterns_live_and_on_reload(
 
 def test_tb_03_a_revealed_rolls_gm_card_loses_its_reveal_button(client, table, gm, player, hero):
     made = momenta.roll_momenta(
-        table.pk, gm, hero.pk, attribute="WITS", secret=True, rng=FixedDice([1, 2, 3, 4])
+        table.pk,
+        gm,
+        hero.pk,
+        RollRequest(attribute="WITS", secret=True),
+        rng=FixedDice([1, 2, 3, 4]),
     )
     assert "Reveal to the table" in card(page(client, gm, table), made.event.seq)
     revealed = momenta.reveal_roll(table.pk, gm, made.pk)
@@ -202,7 +207,7 @@ def test_an_assists_card_loses_its_answers_once_answered_live_and_on_reload(
     assert answer_url(table, assist) not in card(gm_page, called.seq)
     # Using the Assist on a roll tells its cards too.
     used = momenta.roll_momenta(
-        table.pk, player, hero.pk, attribute="WITS", assist_id=assist.pk,
+        table.pk, player, hero.pk, RollRequest(attribute="WITS", assist_id=assist.pk),
         rng=FixedDice([1, 2, 3, 4, 6]),
     )  # fmt: skip
     html = live.render_event_fragments(used.event, "all")

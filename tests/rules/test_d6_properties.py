@@ -1,11 +1,12 @@
 """Property tests over random specs and faces (D6-02, D6-10, PAT-02, PAT-04, PAT-05, PAT-09)."""
 
 from collections import Counter
+from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.d6 import RollSpec, apply_allocation, resolve_roll, worth_key
+from rules.d6 import RollSpec, apply_allocation, resolve_roll
 from rules.patterns import (
     BUILTIN_PATTERNS,
     KIND_SIZES,
@@ -59,15 +60,95 @@ def specs(draw):
 @st.composite
 def rolls(draw):
     spec = draw(specs())
-    faces = draw(st.lists(st.integers(1, 6), min_size=spec.dice_rolled, max_size=spec.dice_rolled))
+    # Dice drawn from a few faces: patterns, and hard PAT-09 choices, come up often.
+    shown = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6, unique=True))
+    size = spec.dice_rolled
+    faces = draw(st.lists(st.sampled_from(shown), min_size=size, max_size=size))
     n = spec.opposition_dice_rolled
     opp = draw(st.lists(st.integers(1, 6), min_size=n, max_size=n)) if n else None
     return resolve_roll(spec, faces=faces, opposition_faces=opp)
 
 
+@st.composite
+def contested_rolls(draw):
+    """Narrative actions and attacks with big pools from few faces and Resolve spent:
+    the rolls where patterns compete for the same dice (PAT-09's hard cases)."""
+    spec = RollSpec(
+        attribute=draw(st.integers(4, 8)),
+        kind=draw(st.sampled_from(["action", "attack"])),
+        play="narrative",
+        template=draw(templates),
+        stack_extra_success=draw(st.booleans()),
+        resolve_spent=tuple(
+            draw(st.lists(st.tuples(names, st.integers(1, 3)), min_size=1, max_size=2))
+        ),
+        patterns=BUILTIN_PATTERNS + (CUSTOM if draw(st.booleans()) else ()),
+    )
+    shown = draw(st.lists(st.integers(1, 6), min_size=2, max_size=4, unique=True))
+    size = spec.dice_rolled
+    return resolve_roll(
+        spec, faces=draw(st.lists(st.sampled_from(shown), min_size=size, max_size=size))
+    )
+
+
 def uses_of(result, allocation):
     by_name = {p.name: p for p in result.spec.patterns}
     return [(by_name[name], face) for name, face in allocation]
+
+
+# --- An oracle for PAT-09 that shares no code with rules.d6 --------------------------------
+
+
+def every_allocation(faces, patterns):
+    """PAT-02 by brute force: each face's dice split among the patterns, none used twice."""
+    counts = Counter(faces)
+    per_face = []
+    for face in sorted(counts):
+        options = []
+
+        def fill(start, dice_left, chosen, face=face, options=options):
+            options.append(chosen)
+            for i in range(start, len(patterns)):
+                if patterns[i].size <= dice_left:
+                    used = chosen + ((patterns[i].name, face),)
+                    fill(i, dice_left - patterns[i].size, used)
+
+        fill(0, counts[face], ())
+        per_face.append(options)
+    return {tuple(sorted(sum(parts, ()))) for parts in product(*per_face)}
+
+
+def effects(result, allocation):
+    """What the allocation does, read from the patterns' own definitions:
+    (final band, extra harm, Resolve back, narrated extras)."""
+    spec = result.spec
+    upgrades, harm, refund, extras = [], 0, 0, 0
+    for pattern, face in uses_of(result, allocation):
+        if pattern.effect == "outcome_upgrade":  # PAT-07
+            upgrades.append(pattern.amount)
+        elif pattern.effect == "damage_per_face":  # PAT-06: +N per Double N
+            harm += pattern.amount * face
+        elif pattern.effect == "damage":
+            harm += pattern.amount
+        elif pattern.effect == "resolve_refund":  # PAT-08
+            refund += pattern.amount
+        elif pattern.effect == "text":
+            extras += 1
+    # PAT-R1: repeated upgrades add up when the ruling is on, else only the biggest counts.
+    steps = (sum(upgrades) if spec.stack_extra_success else max(upgrades)) if upgrades else 0
+    band = min(3, result.band + steps)  # D6-02: 3+ is the top band
+    return band, harm, min(refund, spec.resolve_total), extras
+
+
+def worth_to_the_roller(result, allocation):
+    """PAT-09 "worth most to them", bigger is better, compared in this order: the best
+    outcome, then the most harm, then the most Resolve back, then the most narrated
+    extras; among equals, the fewest dice spent, then the highest faces."""
+    dice = sorted(
+        (face for pattern, face in uses_of(result, allocation) for _ in range(pattern.size)),
+        reverse=True,
+    )
+    return (*effects(result, allocation), -len(dice), dice)
 
 
 @settings(max_examples=300)
@@ -85,12 +166,15 @@ def test_d6_02_d6_10_effective_successes_never_negative_and_band_in_range(result
 
 
 @settings(max_examples=500)
-@given(rolls())
+@given(rolls() | contested_rolls())
 def test_pat_02_pat_09_every_offered_allocation_is_legal_and_default_is_best(result):
-    """PAT-02 / PAT-09: each offered allocation applies, uses no die twice, and the
-    pre-selected default is among them and worth the most."""
+    """PAT-02 / PAT-09: every legal allocation is offered once, each applies with the
+    effects its patterns define, and the pre-selected default is worth the most
+    (judged by the oracle above, not by rules.d6's own ordering)."""
     offered = result.allocations
     assert len(offered) == len(set(offered))
+    legal = every_allocation(result.faces, sorted(result.patterns, key=lambda p: p.name))
+    assert set(offered) == legal
     assert result.default_allocation in offered
     faces = Counter(result.faces)
     for allocation in offered:
@@ -102,9 +186,11 @@ def test_pat_02_pat_09_every_offered_allocation_is_legal_and_default_is_best(res
         assert applied.allocation == allocation
         assert 0 <= applied.band <= 3 and applied.band >= result.band
         assert sum(n for _, n in applied.refunds) <= result.spec.resolve_total
-    key = worth_key(result.spec, result.band, uses_of(result, result.default_allocation))
-    best = max(worth_key(result.spec, result.band, uses_of(result, a)) for a in offered)
-    assert key == best
+        band, harm, refund, _ = effects(result, allocation)
+        assert (applied.band, applied.damage_bonus) == (band, harm)
+        assert sum(n for _, n in applied.refunds) == refund
+    best = max(worth_to_the_roller(result, a) for a in legal)
+    assert worth_to_the_roller(result, result.default_allocation) == best
 
 
 @settings(max_examples=200)

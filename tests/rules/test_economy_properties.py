@@ -4,6 +4,10 @@ Random sequences of gains, spends, refunds, scene ends and session starts run
 against both economies. Whatever happens, no pool leaves its bounds, every
 refused operation changes nothing, and the ledger's deltas add up to each
 pool's change (with each entry's `after` the running value).
+
+Only the refusals a legal operation may meet are caught (not enough in a
+pool, a spend the rules forbid): PoolOutOfBounds is never one of them, so a
+pool pushed past its cap fails the test instead of passing as "refused".
 """
 
 from collections import defaultdict
@@ -11,13 +15,13 @@ from collections import defaultdict
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
-from rules.errors import RulesError
 from rules.ledger import GM, GROUP_MOMENTUM, PLAYER, THREAT
 from rules.momentum import (
     GM_SIDE,
     PLAYERS_SIDE,
     STANDARD_SPENDS,
     GroupPool,
+    MomentumError,
     MomentumSpendLedger,
     Threat,
     buy_d20s,
@@ -28,11 +32,17 @@ from rules.personal import (
     AdvantageSource,
     AssistOffer,
     PersonalMomentum,
+    PersonalMomentumError,
     gain_momentum,
     settle_roll_momentum,
     start_session,
     suffer_trauma,
 )
+from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX, NotEnoughInPool, cap_of
+
+# What a legal operation may be refused with; anything else is a bug.
+GROUP_REFUSALS = (NotEnoughInPool, MomentumError)
+PERSONAL_REFUSALS = (NotEnoughInPool, PersonalMomentumError)
 
 KINDS = STANDARD_SPENDS + (custom_spend("Disarm", 3), custom_spend("Rumour", 1, True))
 actors = st.sampled_from([GM, PLAYER])
@@ -76,6 +86,8 @@ def check_entries(entries, start):
         assert entry.after == running[key]
         assert entry.reason
         assert entry.lost >= 0
+        if entry.lost:  # only a full pool swallows a gain (MO-04, PM-04)
+            assert entry.after == cap_of(entry.pool)
     return running
 
 
@@ -140,14 +152,14 @@ def test_mo_06_group_economy_stays_in_bounds_and_ledger_adds_up(pool0, threat0, 
                 ledger, pool, threat, new = res.ledger, res.pool, res.threat, res.entries
                 assert res.saved + res.lost_overflow + res.lost_unsaved == before[2].roll_momentum
                 assert res.lost_bonus == before[2].bonus_momentum
-        except RulesError as error:
+        except GROUP_REFUSALS as error:
             event(f"{name} refused")
             assert str(error)
             assert (pool, threat, ledger) == before  # a refusal changes nothing
             continue
         event(f"{name} done")
         entries.extend(new)
-        assert 0 <= pool.value <= 6
+        assert 0 <= pool.value <= GROUP_POOL_MAX
         assert threat.value >= 0
         if ledger is not None:
             assert ledger.roll_momentum >= 0 and ledger.bonus_momentum >= 0
@@ -230,7 +242,7 @@ def test_pm_04_personal_economy_stays_in_bounds_and_ledger_adds_up(ash0, bo0, op
                         new = (entry,)
                     batch.extend(new)
                 new = batch
-        except RulesError as error:
+        except PERSONAL_REFUSALS as error:
             event(f"{name} refused")
             assert str(error)
             # Pools are immutable: the refused step's partial results are simply dropped.
@@ -239,7 +251,7 @@ def test_pm_04_personal_economy_stays_in_bounds_and_ledger_adds_up(ash0, bo0, op
         event(f"{name} done")
         entries.extend(new)
         for pool in pools.values():
-            assert 0 <= pool.value <= 6
+            assert 0 <= pool.value <= PERSONAL_MOMENTUM_MAX
     start = defaultdict(int, {("momentum", "Ash"): ash0, ("momentum", "Bo"): bo0})
     running = check_entries(entries, start)
     assert running[("momentum", "Ash")] == pools["Ash"].value

@@ -773,12 +773,29 @@ def test_tb_03_a_secret_test_moves_no_pool_the_players_see(d20_campaign, gm, kar
     assert done.audience == ALL and pools(campaign) == (4, 2)
 
 
-def test_tb_02_rolls_use_the_system_random_source_by_default(d20_campaign, player, kara):
+def test_tb_02_rolls_use_the_system_random_source_by_default(
+    d20_campaign, player, kara, monkeypatch
+):
+    """TB-02: with no source given, the faces come from the OS CSPRNG.
+
+    secrets.SystemRandom draws every bit from os.urandom through getrandbits. When
+    that yields only zeros, each d20 must show 1; a seeded random.Random (or any
+    other source) never asks it, so its faces would differ and nothing is drawn.
+    """
+    import secrets
+
+    drawn = []
+
+    def zero_bits(self, k):
+        drawn.append(k)
+        return 0
+
+    monkeypatch.setattr(secrets.SystemRandom, "getrandbits", zero_bits)
     test = services_d20.roll_d20_test(
         d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate"
     )
-    assert len(test.result["faces"]) == 2
-    assert all(1 <= f <= 20 for f in test.result["faces"])
+    assert list(test.result["faces"]) == [1, 1]
+    assert len(drawn) >= 2
 
 
 def test_t_05_preview_odds_match_the_rules(d20_campaign, kara):

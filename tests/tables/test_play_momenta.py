@@ -10,14 +10,18 @@ from django.core.exceptions import PermissionDenied
 from rules.dice import FixedDice
 from tables.models import (
     AssistRequest,
+    Campaign,
     Character,
     MomentaRoll,
     PoolChange,
     RollTemplate,
     TableEvent,
 )
+from tables.presenters.momenta_card import roll_card
 from tables.services import campaigns, momenta, sessions
 from tables.services.core import ServiceError, StaleState
+from tables.services.momenta import RollRequest
+from tables.services.roll_templates import roll_templates
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +56,13 @@ def ledger(campaign, seq):
 
 def roll(campaign, actor, character, faces, **kw):
     kw.setdefault("attribute", "WITS")
-    return momenta.roll_momenta(campaign.pk, actor, character.pk, rng=FixedDice(faces), **kw)
+    request = RollRequest(**kw)
+    return momenta.roll_momenta(campaign.pk, actor, character.pk, request, rng=FixedDice(faces))
+
+
+def words(made):
+    """The roll's card as the log words it (presenters.momenta_card)."""
+    return roll_card(made.card)
 
 
 def snapshot(campaign):
@@ -60,7 +70,6 @@ def snapshot(campaign):
 
 
 def template_id(campaign, name):
-    momenta.roll_templates(campaign)
     return RollTemplate.objects.get(campaign=campaign, name=name).pk
 
 
@@ -103,7 +112,8 @@ def test_a_full_momenta_scene(table, gm, player, player2, hero, sidekick, raider
     assert ledger(c, 2) == [("Ash", "momentum", -1, 2, 0)]
     assert pools(c)["Ash"] == (2, 3)
     assert first.event.payload["paid_by"] == "Ash"
-    assert first.event.payload["advantage_sources"] == ["a Boon"]
+    assert first.event.payload["advantage_sources"] == ["boon"]
+    assert words(first)["advantage_sources"] == ["a Boon"]
 
     # PAT-07, PAT-09: the default allocation is the Extra Success on the 5s.
     patterns = momenta.choose_allocation(c.pk, player, first.pk, None)
@@ -233,7 +243,7 @@ def test_pm_07_without_enough_momentum_the_roll_is_made_normally(table, gm, play
     made = roll(table, player, hero, [1, 2, 3, 4], advantage_sources=["characteristic"])
     assert made.result["pool"] == 4 and made.spec["advantage"] is False
     assert ledger(table, made.event.seq) == []
-    assert any("PM-07" in note for note in made.card["momentum_notes"])
+    assert any("PM-07" in note for note in words(made)["momentum_notes"])
     assert pools(table)["Ash"] == (1, 3)
 
 
@@ -288,7 +298,7 @@ def test_pm_09_a_structured_assist_is_the_helpers_action(
     assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk, structured=True)
     momenta.answer_assist(table.pk, gm, assist.pk, "accept")
     made = roll(table, player, hero, [1] * 5, assist_id=assist.pk, play="structured")
-    assert any("PM-09" in note for note in made.card["momentum_notes"])
+    assert any("PM-09" in note for note in words(made)["momentum_notes"])
 
 
 def test_pm_10_the_roll_waits_for_the_test_the_gm_called(
@@ -444,7 +454,18 @@ def test_pat_r2_the_narrative_template_reads_the_campaign_labels(table, gm, play
 def test_d6_06_modifiers_net_together(table, player, hero):
     made = roll(table, player, hero, [1] * 5, modifiers=[2, -1])
     assert made.result["pool"] == 5
-    assert made.card["pool_parts"] == ["WITS 4d", "+2d modifier", "-1d modifier"]
+    assert words(made)["pool_parts"] == ["WITS 4d", "+2d modifier", "-1d modifier"]
+
+
+@pytest.mark.parametrize("modifiers", [[21], [1] * 11])
+def test_d6_06_the_service_refuses_modifiers_beyond_the_tables_limits(
+    table, player, hero, modifiers
+):
+    """The form says so first; a caller without it gets the same refusal."""
+    before = snapshot(table)
+    with pytest.raises(ServiceError, match="At most 10 modifiers, each of at most 20 dice"):
+        roll(table, player, hero, [1] * 40, modifiers=modifiers)
+    assert snapshot(table) == before
 
 
 def test_d6_07_a_zero_dice_roll_keeps_the_lowest_and_has_no_patterns(table, player, hero):
@@ -457,7 +478,7 @@ def test_d6_08_a_thread_adds_two_dice_in_narrative_play(table, player, hero):
     thread = hero.traits.create(kind="thread", text="Owes the Guild")
     made = roll(table, player, hero, [1] * 6, thread=thread.pk)
     assert made.result["pool"] == 6
-    assert "+2d Thread: Owes the Guild" in made.card["pool_parts"]
+    assert "+2d Thread: Owes the Guild" in words(made)["pool_parts"]
 
 
 def test_d6_09_threads_never_apply_to_attacks(table, player, hero):
@@ -483,10 +504,25 @@ def test_d6_11_luck_makes_a_straight_luck_roll(table, player, hero):
         roll(table, player, hero, [1] * 3, attribute="GRIT", kind="luck")
 
 
-def test_tb_02_production_rolls_use_the_system_random_source(table, player, hero):
-    made = momenta.roll_momenta(table.pk, player, hero.pk, attribute="WITS")
-    assert len(made.result["faces"]) == 4
-    assert all(1 <= f <= 6 for f in made.result["faces"])
+def test_tb_02_production_rolls_use_the_system_random_source(table, player, hero, monkeypatch):
+    """TB-02: with no source given, the faces come from the OS CSPRNG.
+
+    secrets.SystemRandom draws every bit from os.urandom through getrandbits. When
+    that yields only zeros, each d6 must show 1; a seeded random.Random (or any
+    other source) never asks it, so its faces would differ and nothing is drawn.
+    """
+    import secrets
+
+    drawn = []
+
+    def zero_bits(self, k):
+        drawn.append(k)
+        return 0
+
+    monkeypatch.setattr(secrets.SystemRandom, "getrandbits", zero_bits)
+    made = momenta.roll_momenta(table.pk, player, hero.pk, momenta.RollRequest(attribute="WITS"))
+    assert list(made.result["faces"]) == [1, 1, 1, 1]
+    assert len(drawn) >= 4
 
 
 # --- Secret rolls (TB-03) -------------------------------------------------------------------
@@ -551,16 +587,37 @@ def test_a_stale_form_is_refused_with_the_new_value(table, gm, player, hero):
 
 def test_a_2d20_campaign_has_no_momenta_rolls(d20_campaign, gm, kara):
     with pytest.raises(ServiceError, match="2d20"):
-        momenta.roll_momenta(d20_campaign.pk, gm, kara.pk, attribute="Power")
+        momenta.roll_momenta(d20_campaign.pk, gm, kara.pk, RollRequest(attribute="Power"))
 
 
 # --- GM: templates and custom patterns -------------------------------------------------------
 
 
-def test_the_default_templates_are_seeded_once(momenta_campaign):
-    names = [t.name for t in momenta.roll_templates(momenta_campaign)]
-    assert names == ["Narrative action", "Attack (damage)", "Attack (strain)"]
-    assert len(momenta.roll_templates(momenta_campaign)) == 3
+DEFAULT_NAMES = ["Narrative action", "Attack (damage)", "Attack (strain)"]
+
+
+def test_d6_04_a_new_d6_campaign_has_the_default_templates(gm):
+    campaign = campaigns.create_campaign(gm, "Salt", Campaign.Preset.MOMENTA)
+    assert [t.name for t in roll_templates(campaign)] == DEFAULT_NAMES
+    d20 = campaigns.create_campaign(gm, "Dune", Campaign.Preset.D20)
+    assert roll_templates(d20) == []
+
+
+def test_d6_04_switching_to_d6_dice_seeds_the_default_templates_once(gm):
+    campaign = campaigns.create_campaign(gm, "Dune", Campaign.Preset.D20)
+    campaigns.update_campaign_settings(campaign.pk, gm, {"dice_system": "d6"})
+    assert [t.name for t in roll_templates(campaign)] == DEFAULT_NAMES
+    campaigns.update_campaign_settings(campaign.pk, gm, {"dice_system": "d20"})
+    campaigns.update_campaign_settings(campaign.pk, gm, {"dice_system": "d6"})
+    assert [t.name for t in roll_templates(campaign)] == DEFAULT_NAMES
+
+
+def test_reading_the_templates_writes_nothing(momenta_campaign):
+    """The composer reads them on a GET: a campaign without any (made outside the
+    services) stays without until a command seeds them under the lock."""
+    RollTemplate.objects.filter(campaign=momenta_campaign).delete()
+    assert roll_templates(momenta_campaign) == []
+    assert not RollTemplate.objects.filter(campaign=momenta_campaign).exists()
 
 
 def test_d6_04_the_gm_saves_a_template_the_rules_accept(table, gm, player, hero):

@@ -7,10 +7,19 @@ is swapped for FixedDice so each test knows its faces.
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables.models import AssistRequest, Character, MomentaRoll, PoolChange, TableEvent
+from tables.models import (
+    AssistRequest,
+    Character,
+    MomentaRoll,
+    PoolChange,
+    RollTemplate,
+    TableEvent,
+)
 from tables.services import momenta, sessions
 from tests.html_forms import form_fields
 
@@ -124,13 +133,47 @@ def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero)
     assert "costs 1 Momentum (PM-05): Ash pays, 3 → 2" in html
 
 
-def test_odds_preview_against_an_opposition_pool(table, client_for, hero):
+def band_fractions(html):
+    """The band rows of the odds table, as drawn: ['8/27', '4/9', ...]."""
+    table_html = html.split('class="odds-table"')[1].split("</table>")[0]
+    return re.findall(r'<td class="odds-frac">([^<]*)</td>', table_html)
+
+
+def brute_force_bands(pool, opposition_dice=0, opposition_successes=0):
+    """D6-01 / D6-02 / D6-10 by counting every face combination: band chances as 'n/d'."""
+    from fractions import Fraction
+    from itertools import product
+
+    counts = [0, 0, 0, 0]
+    outcomes = list(product(range(1, 7), repeat=pool + opposition_dice))
+    for faces in outcomes:
+        own = sum(f >= 5 for f in faces[:pool])
+        against = sum(f >= 5 for f in faces[pool:]) + opposition_successes
+        counts[min(max(0, own - against), 3)] += 1
+    return [f"{(f := Fraction(c, len(outcomes))).numerator}/{f.denominator}" for c in counts]
+
+
+@pytest.mark.parametrize(
+    "opposition,expected_label,brute",
+    [
+        ({"opposition_pool": 2}, "against an opposition roll of 2d", {"opposition_dice": 2}),
+        ({"opposition_successes": 1}, "against 1 opposition success", {"opposition_successes": 1}),
+    ],
+    ids=["pool", "successes"],
+)
+def test_d6_10_odds_preview_subtracts_the_opposition(
+    table, client_for, hero, opposition, expected_label, brute
+):
+    """D6-10: the preview's bands count the opposition's successes off Ash's WITS 4d."""
     html = (
         client_for("gm")
-        .get(url("momenta_odds", table), roll_data(hero, opposition_pool=2), **HX)
+        .get(url("momenta_odds", table), roll_data(hero, **opposition), **HX)
         .content.decode()
     )
-    assert "against an opposition roll of 2d" in html
+    assert expected_label in html and "<strong>4d</strong>" in html
+    expected = brute_force_bands(4, **brute)
+    assert expected != brute_force_bands(4)  # so a preview ignoring it fails
+    assert band_fractions(html) == expected
 
 
 def test_odds_preview_says_why_a_roll_cannot_be_made(table, client_for, hero):
@@ -314,7 +357,7 @@ def test_after_a_roll_the_composer_keeps_what_to_roll_but_not_what_it_spends(
     """Advantage, Disadvantage, the Assist, Resolve, modifiers, Thread, opposition and
     secrecy are per roll: the next roll must not spend again unasked. Character,
     attribute, roll kind, play mode and template stay."""
-    template = next(t for t in momenta.roll_templates(table) if t.name == "Attack (damage)")
+    template = RollTemplate.objects.get(campaign=table, name="Attack (damage)")
     dice([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4])
     data = roll_data(
         hero,
@@ -589,3 +632,129 @@ def test_tb_03_the_gm_panel_lists_secret_rolls_to_reveal(table, client_for, gm, 
     html = client.post(url("momenta_reveal", table, made.pk), **GM_TOOLS).content.decode()
     assert html.lstrip().startswith('<div id="momenta-gm-tools"')
     assert 'id="momenta-secret-rolls"' not in html and 'data-kind="roll_revealed"' in html
+
+
+# --- No state change on a GET -----------------------------------------------------------------
+
+
+def writes_during(calls) -> list[str]:
+    """The SQL of every write (or row lock) the calls made."""
+    with CaptureQueriesContext(connection) as queries:
+        for call in calls:
+            assert call().status_code == 200
+    verbs = ("INSERT", "UPDATE", "DELETE")
+    return [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().upper().startswith(verbs) or "FOR UPDATE" in q["sql"].upper()
+    ]
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_drawing_the_table_and_the_composer_writes_nothing(table, client_for, hero, role):
+    """A GET changes nothing, even for a d6 campaign without roll templates (made
+    outside the services): the composer used to seed them, under a lock."""
+    RollTemplate.objects.filter(campaign=table).delete()
+    client = client_for(role)
+    calls = [
+        lambda: client.get(reverse("table", args=[table.pk])),
+        lambda: client.get(url("momenta_composer", table), {"character": hero.pk}, **HX),
+        lambda: client.get(url("momenta_odds", table), roll_data(hero), **HX),
+    ]
+    assert writes_during(calls) == []
+    assert not RollTemplate.objects.filter(campaign=table).exists()
+
+
+# --- Roll cards: stored as data, worded when drawn --------------------------------------------
+
+
+def log_entry(html: str, seq: int) -> str:
+    """Log entry #seq of a page, up to the next entry."""
+    start = html.index(f'id="event-{seq}"')
+    end = html.find('<li class="log-entry', start)
+    return html[start : end if end > 0 else len(html)]
+
+
+def test_a_roll_card_is_stored_as_data_and_drawn_in_words(table, client_for, hero, dice):
+    """D6-06, PM-05, D6-10: the payload holds numbers and names; the log words them."""
+    dice([5, 5, 2, 3, 1, 1, 6, 2])  # WITS 4 +1 modifier +1 Advantage = 6d, then 2d opposing
+    client = client_for("gm")
+    data = roll_data(hero, advantage_sources="boon", modifiers="+1", opposition_pool=2)
+    client.post(url("momenta_roll", table), data, **HX)
+    made = MomentaRoll.objects.get()
+    payload = made.event.payload
+    assert payload["advantage_sources"] == ["boon"] and payload["modifiers"] == [1]
+    assert "pool_parts" not in payload and "momentum_notes" not in payload
+    entry = log_entry(
+        client.get(reverse("table", args=[table.pk])).content.decode(), made.event.seq
+    )
+    assert "Pool <strong>6d</strong>: WITS 4d, +1d modifier, +1d Advantage" in entry
+    assert "Advantage sources: a Boon" in entry
+    assert "Advantage from a Boon, 1 Momentum paid by Ash." in entry
+    assert "Opposed by a 2d pool" in entry and "WITS action roll, narrative play" in entry
+
+
+# A roll card as stored before cards held data: its words are in the payload.
+OLD_CARD = {
+    "system": "momenta",
+    "character": "Ash",
+    "attribute": "WITS",
+    "kind": "action",
+    "kind_label": "action roll",
+    "play": "narrative",
+    "template": "Narrative action",
+    "harm": "damage",
+    "pool": 4,
+    "pool_parts": ["WITS 4d", "+1d Old Advantage"],
+    "zero_dice": False,
+    "advantage": True,
+    "disadvantage": False,
+    "advantage_sources": ["a Boon"],
+    "advantage_source": "a Boon",
+    "paid": 1,
+    "paid_by": "Ash",
+    "momentum_notes": ["Advantage from a Boon, 1 Momentum paid by Ash (as worded then)."],
+    "resolve_spent": [],
+    "faces": [5, 5, 2, 1],
+    "kept": [5, 5, 2, 1],
+    "successes": 2,
+    "opposition": "Opposed by 1 old success",
+    "opposition_faces": [],
+    "opposition_successes": 1,
+    "effective_successes": 1,
+    "band": 1,
+    "outcome": "Success at a Cost",
+    "overflow": 0,
+    "overflow_effect": None,
+    "damage": None,
+    "secret": False,
+    "state": "resolved",
+    "applied": {
+        "allocation": [["Extra Success", 5]],
+        "triggered": ["Double 5 (Extra Success)"],
+        "band": 2,
+        "outcome": "Success",
+        "upgrade_steps": 1,
+        "damage": None,
+        "damage_bonus": 0,
+        "refunds": [],
+        "texts": [],
+    },
+    "summary": "Ash: Success at a Cost",
+}
+
+
+def test_a_roll_card_stored_in_words_still_replays(table, client_for, player, hero, dice):
+    """Events are stored and replayed: an old card shows the words it was stored with."""
+    dice([1, 2, 3, 4])
+    made = momenta.roll_momenta(table.pk, player, hero.pk, momenta.RollRequest(attribute="WITS"))
+    old = dict(OLD_CARD, roll_id=made.pk, character_id=hero.pk)
+    TableEvent.objects.filter(pk=made.event.pk).update(payload=old)
+    MomentaRoll.objects.filter(pk=made.pk).update(card=old)
+    html = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    entry = log_entry(html, made.event.seq)
+    assert "Pool <strong>4d</strong>: WITS 4d, +1d Old Advantage" in entry
+    assert "Advantage sources: a Boon" in entry
+    assert "paid by Ash (as worded then)." in entry
+    assert "Opposed by 1 old success" in entry
+    assert "Patterns: Double 5 (Extra Success)" in entry

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from rules.dice import FixedDice
+from tables import events
 from tables.live import render as live
 from tables.models import Campaign, Character, PoolChange, TableEvent
 from tables.services import core, momenta, sessions
@@ -161,7 +162,7 @@ def gm_only_change(campaign, gm, character, delta, reason):
         locked = core.lock_campaign(campaign.pk)
         change = core.change_pool(locked, "momentum", delta, reason, character=character)
         return core.append_event(
-            locked, "pool_adjusted", gm, {}, audience=TableEvent.Audience.GM, changes=[change]
+            locked, events.POOL_ADJUSTED, gm, {}, audience=TableEvent.Audience.GM, changes=[change]
         )
 
 

@@ -1,8 +1,10 @@
 """Who may open which site page: the full role matrix, for every view.
 
 Roles: GM (owner), co-GM, player, another player, observer, outsider (signed in,
-not a member) and anonymous. A refused request changes nothing: no event, no
-membership change, the invite token unchanged.
+not a member) and anonymous. An allowed page answers 200; an allowed command
+redirects and has done what it says (a form drawn again is a refusal, not a
+success). A refused request changes nothing: no event, no membership change,
+the invite token unchanged.
 """
 
 from dataclasses import dataclass, field
@@ -10,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 from django.urls import reverse
 
-from tables.models import Campaign, Membership, TableEvent
+from tables.models import Campaign, Membership, PoolChange, TableEvent
 from tests.conftest import ROLES
 
 OK, LOGIN, FORBIDDEN = "ok", "login", 403
@@ -61,6 +63,10 @@ def sheet_data(name="Cass", **overrides):
     return data
 
 
+def player2(c):
+    return c.memberships.filter(user__username="player2")
+
+
 @dataclass
 class Case:
     view: str
@@ -68,6 +74,9 @@ class Case:
     expect: dict
     args: callable = lambda c, h: [c.pk]
     data: callable = field(default=lambda c, h: {})
+    # A command's proof that it ran: (campaign, hero, invite token before) -> bool,
+    # read after the request from the database.
+    done: callable = None
 
 
 CASES = [
@@ -75,31 +84,51 @@ CASES = [
     Case("campaign_new", "get", SIGNED_IN, args=lambda c, h: []),
     Case("campaign_detail", "get", MEMBERS),
     Case("campaign_settings", "get", GM_ONLY),
-    Case("campaign_settings", "post", GM_ONLY, data=lambda c, h: settings_data(c, name="X")),
-    Case("invite_regenerate", "post", GM_ONLY),
+    Case(
+        "campaign_settings",
+        "post",
+        GM_ONLY,
+        data=lambda c, h: settings_data(c, name="X"),
+        done=lambda c, h, token: c.name == "X",
+    ),
+    Case("invite_regenerate", "post", GM_ONLY, done=lambda c, h, token: c.invite_token != token),
     Case(
         "member_remove",
         "post",
         GM_ONLY,
-        args=lambda c, h: [c.pk, c.memberships.get(user__username="player2").pk],
+        args=lambda c, h: [c.pk, player2(c).get().pk],
+        done=lambda c, h, token: not player2(c).exists(),
     ),
     Case(
         "member_promote",
         "post",
         GM_ONLY,
-        args=lambda c, h: [c.pk, c.memberships.get(user__username="player2").pk],
+        args=lambda c, h: [c.pk, player2(c).get().pk],
+        done=lambda c, h, token: player2(c).get().role == Membership.Role.GM,
     ),
-    Case("session_start", "post", GM_ONLY),
-    Case("scene_start", "post", GM_ONLY),
-    Case("scene_end", "post", GM_ONLY),
+    Case("session_start", "post", GM_ONLY, done=lambda c, h, token: c.play_sessions.count() == 1),
+    Case("scene_start", "post", GM_ONLY, done=lambda c, h, token: c.scenes.count() == 1),
+    Case(
+        "scene_end",
+        "post",
+        GM_ONLY,
+        done=lambda c, h, token: c.scenes.filter(ended_at__isnull=False).count() == 1,
+    ),
     Case(
         "pool_adjust",
         "post",
         GM_ONLY,
         data=lambda c, h: {"pool": "momentum", "character": h.pk, "delta": 1, "reason": "x"},
+        done=lambda c, h, token: PoolChange.objects.filter(character=h, delta=1).count() == 1,
     ),
     Case("character_new", "get", PLAYERS),
-    Case("character_new", "post", PLAYERS, data=lambda c, h: sheet_data()),
+    Case(
+        "character_new",
+        "post",
+        PLAYERS,
+        data=lambda c, h: sheet_data(),
+        done=lambda c, h, token: c.characters.filter(name="Cass").count() == 1,
+    ),
     Case("character_edit", "get", HERO_CONTROLLERS, args=lambda c, h: [c.pk, h.pk]),
     Case(
         "character_edit",
@@ -107,6 +136,7 @@ CASES = [
         HERO_CONTROLLERS,
         args=lambda c, h: [c.pk, h.pk],
         data=lambda c, h: sheet_data("Ash", resolve=2, resolve_max=4),
+        done=lambda c, h, token: (h.resolve, h.resolve_max) == (2, 4),
     ),
 ]
 
@@ -130,10 +160,16 @@ def test_permission_matrix(case, role, client_for, momenta_campaign, hero):
     if expected == LOGIN:
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login") + "?next=")
+    elif expected == OK and case.method == "get":
+        assert response.status_code == 200, response.content[:500]
     elif expected == OK:
-        assert response.status_code in (200, 302), response.content[:500]
-        if response.status_code == 302:
-            assert not response["Location"].startswith(reverse("login"))
+        # A command that ran redirects (a refused form is drawn again with 200) and
+        # the change it promises is in the database.
+        assert response.status_code == 302, response.content[:500]
+        assert not response["Location"].startswith(reverse("login"))
+        campaign.refresh_from_db()
+        hero.refresh_from_db()
+        assert case.done(campaign, hero, token)
     else:
         assert response.status_code == expected
     if expected != OK:

@@ -39,7 +39,9 @@ def _race(*calls):
     return results
 
 
-def test_mo_06_two_gms_spending_the_last_group_point_cannot_both_win(d20_campaign, gm, cogm):
+def test_two_gms_spending_the_last_group_point_at_once_cannot_both_win(d20_campaign, gm, cogm):
+    """The pool lock: one spend wins, the other is refused, the pool never goes below 0.
+    (No clause: this is about concurrency, not MO-06's cap of 6.)"""
     Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
 
     def spend(actor):

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from tables.models import Campaign, Character, Membership, PlaySession, PoolChange, TableEvent
 from tables.services import campaigns, sessions
 from tables.services.campaigns import InviteInvalid
+from tables.services.characters import Sheet, SheetRows, save_character
 from tables.services.core import ServiceError, StaleState
 
 
@@ -291,3 +292,62 @@ def test_settings_service_refuses_unknown_fields(momenta_campaign, gm, player):
             Membership.objects.get(role="player", user__username="player").user,
             {"name": "Mine"},
         )
+
+
+# --- Character sheets: the service takes plain values, never forms ----------------------
+
+
+def _sheet(name="Cass", **fields):
+    return Sheet(fields={"name": name, "notes": "", "resolve": 2, "resolve_max": 3} | fields)
+
+
+def test_a_sheet_is_saved_from_plain_values_with_its_rows(momenta_campaign, player, gm):
+    rows = SheetRows("attributes", save=((None, {"name": "WITS", "value": 3}),))
+    cass = save_character(momenta_campaign.pk, player, Sheet(_sheet().fields, rows=(rows,)))
+    assert (cass.owner, cass.is_npc, cass.resolve) == (player, False, 2)
+    assert {a.name: a.value for a in cass.attributes.all()} == {"WITS": 3}
+    vex = save_character(momenta_campaign.pk, gm, _sheet("Vex"))
+    assert vex.is_npc and vex.owner == gm  # a GM's new character is an NPC
+    assert TableEvent.objects.filter(kind="character_created").count() == 2
+
+
+def test_a_sheet_edit_changes_only_the_pools_it_touched(momenta_campaign, hero, gm, player):
+    """PM-13: a spend at the table meanwhile is kept; a touched pool is a ledger line."""
+    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
+    # The page showed Resolve 3 and Momentum 3; only Momentum was changed, to 5.
+    fields = _sheet("Ash", resolve=3, resolve_max=4, momentum=5).fields
+    save_character(momenta_campaign.pk, player, Sheet(fields, touched={"momentum": 3}), hero.pk)
+    hero.refresh_from_db()
+    assert (hero.resolve, hero.momentum) == (2, 5)
+    line = PoolChange.objects.get(reason="Sheet edited")
+    assert (line.pool, line.delta, line.after) == ("momentum", 2, 5)
+
+
+def test_a_sheet_edit_of_a_pool_that_moved_is_stale(momenta_campaign, hero, gm, player):
+    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
+    events = TableEvent.objects.count()
+    fields = _sheet("Ash", resolve=1, resolve_max=4).fields
+    with pytest.raises(StaleState, match="Resolve changed to 2"):
+        save_character(momenta_campaign.pk, player, Sheet(fields, touched={"resolve": 3}), hero.pk)
+    assert TableEvent.objects.count() == events
+
+
+def test_a_sheet_edit_is_refused_for_a_name_clash_resolve_above_max_or_another_owner(
+    momenta_campaign, hero, sidekick, player, player2
+):
+    with pytest.raises(ServiceError, match="already has a character named bo"):
+        save_character(momenta_campaign.pk, player, _sheet("bo"), hero.pk)
+    with pytest.raises(ServiceError, match="cannot be above its maximum"):
+        save_character(momenta_campaign.pk, player, _sheet("Ash", resolve=4), None)
+    with pytest.raises(PermissionDenied):
+        save_character(momenta_campaign.pk, player2, _sheet("Ash"), hero.pk)
+
+
+def test_a_sheet_edit_cannot_touch_another_characters_rows(
+    momenta_campaign, hero, sidekick, player
+):
+    theirs = sidekick.attributes.create(name="GRIT", value=2)
+    rows = SheetRows("attributes", save=((theirs.pk, {"value": 9}),), delete=(theirs.pk,))
+    save_character(momenta_campaign.pk, player, Sheet(_sheet("Ash").fields, rows=(rows,)), hero.pk)
+    theirs.refresh_from_db()
+    assert theirs.value == 2

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from tables.models import Campaign, Character, Membership, Trait
 from tables.services.campaigns import PRESETS
+from tables.services.roll_templates import seed_default_templates
 
 PASSWORD = "momenta-demo"
 URL = "http://127.0.0.1:8000/"
@@ -149,6 +150,7 @@ class Command(BaseCommand):
                 "threat": spec.get("threat", 0),
             },
         )
+        seed_default_templates(campaign)  # as campaigns.create_campaign does (D6-04)
         Membership.objects.get_or_create(
             campaign=campaign, user=gm, defaults={"role": Membership.Role.GM}
         )

@@ -1,0 +1,364 @@
+"""Every kind of table event, declared once.
+
+A service appends an event by its entry here (`append_event(campaign, events.NOTE, ...)`),
+never by a string, and what a kind means lives in its entry:
+
+- `label`: the log's name for it;
+- `regions`: the table page regions the event may change, which a push refreshes
+  (the log and the pools always; the affected character cards, or all of them);
+- `record`: the play record it is about (TEST, ROLL or ASSIST, read from the payload's
+  `test_id`, `roll_id` or `assist_id`), a tuple of them where it depends on the event
+  (a revealed roll is a 2d20 test or a Momenta roll), or None;
+- `audience`: its audience rule. ALL kinds reach everyone; GM_ONLY kinds never reach
+  players (append_event refuses them for everyone); BY_RECORD kinds are as secret as
+  the record they are about (TB-03); BY_POOL kinds are GM-only while they show Threat
+  the GM hides (MO-13);
+- `membership`: it changes who is at the table, so a socket re-checks its member;
+- `log_template` / `push_template`: tables/partials/events/<name>.html and
+  partials/push/<name>.html, or None where the generic card / no push fragment serves.
+
+`TableEvent.kind` takes its choices from `REGISTRY`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# --- Page regions ---------------------------------------------------------------------
+# One name per region of templates/tables/table.html that an event can change. Today
+# a push refreshes LOG, POOLS and CHARACTER_CARDS or CHARACTERS; the others are
+# declared for "live at scale", which pushes every region an event names.
+
+LOG = "log"  # #roll-log: the new entry (and a record's card state, by the push template)
+POOLS = "pools"  # #pools: Group Momentum and Threat
+CHARACTERS = "characters"  # #characters: the whole list, when cards appear, go or change shape
+CHARACTER_CARDS = "character_cards"  # #character-<id>: only the cards the event touches
+PRESENCE = "presence"  # #presence: who is at the table
+GM_TOOLS = "gm_tools"  # #gm-panel / #momenta-gm-tools: secret rolls, templates, spends
+ASSIST_QUEUE = "assist_queue"  # #momenta-assist-queue / #momenta-assists
+OPEN_TESTS = "open_tests"  # 2d20 tests and contests still open (#d20-play)
+SPEND_PANEL = "spend_panel"  # #spend-panel: the test whose Momentum is being spent
+COMPOSER = "composer"  # #composer / #d20-play: what can be rolled and with what
+
+REGIONS = frozenset(
+    {
+        LOG,
+        POOLS,
+        CHARACTERS,
+        CHARACTER_CARDS,
+        PRESENCE,
+        GM_TOOLS,
+        ASSIST_QUEUE,
+        OPEN_TESTS,
+        SPEND_PANEL,
+        COMPOSER,
+    }
+)
+
+# --- Play records ----------------------------------------------------------------------
+# The payload key that names the record an event is about (tables/live/render.py reads it).
+TEST = "test"  # a 2d20 test: payload["test_id"]
+ROLL = "roll"  # a Momenta roll: payload["roll_id"]
+ASSIST = "assist"  # an Assist request: payload["assist_id"]
+
+RECORD_KEYS = {TEST: "test_id", ROLL: "roll_id", ASSIST: "assist_id"}
+
+# --- Audience rules ----------------------------------------------------------------------
+ALL = "all"  # everyone at the table
+GM_ONLY = "gm"  # only GMs, always
+BY_RECORD = "by_record"  # as secret as the record it is about (TB-03)
+BY_POOL = "by_pool"  # GM-only while the Threat it shows is hidden (MO-13)
+AUDIENCE_RULES = frozenset({ALL, GM_ONLY, BY_RECORD, BY_POOL})
+
+_ALWAYS = frozenset({LOG, POOLS})
+_CARDS = _ALWAYS | {CHARACTER_CARDS}
+
+
+@dataclass(frozen=True)
+class EventKind:
+    name: str
+    label: str
+    regions: frozenset[str] = _CARDS
+    record: str | tuple[str, ...] | None = None
+    audience: str = ALL
+    membership: bool = False
+    log_template: bool = False  # True: partials/events/<name>.html, else events/generic.html
+    push_template: bool = False  # True: partials/push/<name>.html, else push/none.html
+
+    def __post_init__(self):
+        unknown = self.regions - REGIONS
+        if unknown:
+            raise ValueError(f"{self.name}: unknown regions {sorted(unknown)}")
+        if any(record not in RECORD_KEYS for record in self.records):
+            raise ValueError(f"{self.name}: unknown record {self.record!r}")
+        if self.audience not in AUDIENCE_RULES:
+            raise ValueError(f"{self.name}: unknown audience {self.audience!r}")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def refreshes_all_characters(self) -> bool:
+        return CHARACTERS in self.regions
+
+    @property
+    def records(self) -> tuple[str, ...]:
+        if self.record is None:
+            return ()
+        return self.record if isinstance(self.record, tuple) else (self.record,)
+
+    def record_of(self, payload: dict) -> tuple[str, int] | None:
+        """(record, id) of the play record this event is about, from its payload, or None."""
+        for record in self.records:
+            value = (payload or {}).get(RECORD_KEYS[record])
+            if isinstance(value, int) and not isinstance(value, bool):
+                return record, value
+        return None
+
+    @property
+    def log_templates(self) -> tuple[str, ...]:
+        """For {% include %}: the kind's own card first, the generic one if it has none."""
+        own = (f"tables/partials/events/{self.name}.html",) if self.log_template else ()
+        return (*own, "tables/partials/events/generic.html")
+
+    @property
+    def push_templates(self) -> tuple[str, ...]:
+        own = (f"tables/partials/push/{self.name}.html",) if self.push_template else ()
+        return (*own, "tables/partials/push/none.html")
+
+
+REGISTRY: dict[str, EventKind] = {}
+
+
+def _kind(name: str, label: str, **options) -> EventKind:
+    if name in REGISTRY:
+        raise ValueError(f"event kind {name!r} declared twice")
+    kind = EventKind(name, label, **options)
+    REGISTRY[name] = kind
+    return kind
+
+
+_ALL_CARDS = _ALWAYS | {CHARACTERS}
+
+# --- The site -------------------------------------------------------------------------------
+NOTE = _kind("note", "Table note", regions=_ALWAYS, log_template=True)
+# Appended by no service today (a secret roll is a Momenta roll or 2d20 test with
+# the GM audience); kept so a GM-only event has a plain kind of its own.
+SECRET_ROLL = _kind("secret_roll", "Secret roll", regions=_ALWAYS, audience=GM_ONLY)
+POOL_ADJUSTED = _kind("pool_adjusted", "Pool adjusted", audience=BY_POOL)
+CAMPAIGN_CREATED = _kind("campaign_created", "Campaign created", regions=_ALWAYS)
+SETTINGS_CHANGED = _kind(
+    "settings_changed",
+    "Settings changed",
+    regions=_ALL_CARDS | {GM_TOOLS, COMPOSER, OPEN_TESTS, SPEND_PANEL},
+)
+MEMBER_JOINED = _kind(
+    "member_joined", "Joined the table", regions=_ALWAYS | {PRESENCE}, membership=True
+)
+MEMBER_REMOVED = _kind(
+    "member_removed",
+    "Member removed",
+    regions=_CARDS | {PRESENCE, COMPOSER},
+    membership=True,
+)
+MEMBER_PROMOTED = _kind(
+    "member_promoted",
+    "Made co-GM",
+    regions=_ALWAYS | {PRESENCE, GM_TOOLS, COMPOSER},
+    membership=True,
+)
+INVITE_REGENERATED = _kind(
+    "invite_regenerated", "New invite link", regions=_ALWAYS, audience=GM_ONLY
+)
+SESSION_STARTED = _kind("session_started", "Session started", regions=_ALL_CARDS)
+SCENE_STARTED = _kind("scene_started", "Scene started", regions=_CARDS)
+SCENE_ENDED = _kind("scene_ended", "Scene ended", regions=_CARDS)
+CHARACTER_CREATED = _kind(
+    "character_created", "Character created", regions=_ALL_CARDS | {COMPOSER, GM_TOOLS}
+)
+CHARACTER_UPDATED = _kind(
+    "character_updated", "Character updated", regions=_CARDS | {COMPOSER, GM_TOOLS}
+)
+
+# --- Momenta play --------------------------------------------------------------------------
+MOMENTA_ROLL = _kind(
+    "momenta_roll",
+    "Roll",
+    regions=_CARDS | {ASSIST_QUEUE, GM_TOOLS},
+    record=ROLL,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+MOMENTA_PATTERNS = _kind(
+    "momenta_patterns",
+    "Patterns chosen",
+    regions=_CARDS | {COMPOSER},
+    record=ROLL,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+ASSIST_REQUESTED = _kind(
+    "assist_requested",
+    "Assist asked",
+    regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
+    record=ASSIST,
+    log_template=True,
+)
+ASSIST_ANSWERED = _kind(
+    "assist_answered",
+    "Assist answered",
+    regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
+    record=ASSIST,
+    log_template=True,
+    push_template=True,
+)
+TRAUMA = _kind("trauma", "Trauma", log_template=True)
+ROLL_TEMPLATE_SAVED = _kind(
+    "roll_template_saved", "Roll template saved", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+)
+ROLL_TEMPLATE_DELETED = _kind(
+    "roll_template_deleted", "Roll template removed", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+)
+CUSTOM_PATTERN_SAVED = _kind(
+    "custom_pattern_saved", "Pattern saved", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+)
+
+# --- Secret records revealed (both systems) ------------------------------------------------
+ROLL_REVEALED = _kind(
+    "roll_revealed",
+    "Roll revealed",
+    regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
+    record=(TEST, ROLL),
+    log_template=True,
+    push_template=True,
+)
+
+# --- 2d20 play -------------------------------------------------------------------------------
+_TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL}
+D20_TEST = _kind(
+    "d20_test",
+    "Skill test",
+    regions=_TEST_REGIONS | {GM_TOOLS},
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+)
+D20_REROLL = _kind(
+    "d20_reroll",
+    "Determination reroll",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+D20_SPEND = _kind(
+    "d20_spend",
+    "Momentum spent",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+D20_REFUND = _kind(
+    "d20_refund",
+    "Momentum refunded",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+D20_VETO = _kind(
+    "d20_veto",
+    "Spend vetoed",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+D20_RESOLVED = _kind(
+    "d20_resolved",
+    "Momentum resolved",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+CONTEST_OPENED = _kind(
+    "contest_opened",
+    "Contest opened",
+    regions=_TEST_REGIONS | {COMPOSER},
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+)
+CONTEST_RESOLVED = _kind(
+    "contest_resolved",
+    "Contest resolved",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    log_template=True,
+    push_template=True,
+)
+CONTEST_CANCELLED = _kind(
+    "contest_cancelled",
+    "Contest called off",
+    regions=_ALWAYS | {OPEN_TESTS, COMPOSER},
+    log_template=True,
+)
+
+# --- The GM panel ------------------------------------------------------------------------------
+THREAT_ADDED = _kind(
+    "threat_added",
+    "Threat added",
+    regions=_ALWAYS | {GM_TOOLS},
+    audience=BY_POOL,
+    log_template=True,
+)
+THREAT_SPENT = _kind(
+    "threat_spent",
+    "Threat spent",
+    regions=_ALWAYS | {GM_TOOLS},
+    audience=BY_POOL,
+    log_template=True,
+)
+DETERMINATION_PERMITTED = _kind(
+    "determination_permitted",
+    "Determination allowed",
+    regions=_TEST_REGIONS,
+    record=TEST,
+    audience=BY_RECORD,
+    push_template=True,
+)
+CUSTOM_SPEND_SAVED = _kind(
+    "custom_spend_saved", "Spend saved", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
+)
+CUSTOM_SPEND_DELETED = _kind(
+    "custom_spend_deleted", "Spend removed", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
+)
+
+
+def choices() -> list[tuple[str, str]]:
+    """(name, label) for every kind, in declaration order: TableEvent.kind's choices."""
+    return [(kind.name, kind.label) for kind in REGISTRY.values()]
+
+
+def get(name: str) -> EventKind | None:
+    """The entry for a stored kind; None for a row older than the registry."""
+    return REGISTRY.get(name)
+
+
+def registered(kind) -> EventKind:
+    """`kind` itself if it is a registry entry; anything else raises TypeError/ValueError."""
+    if not isinstance(kind, EventKind):
+        raise TypeError(f"an event kind must be an entry of tables.events, not {kind!r}")
+    if REGISTRY.get(kind.name) is not kind:
+        raise ValueError(f"event kind {kind.name!r} is not registered in tables.events")
+    return kind

@@ -1,0 +1,198 @@
+"""What the 2d20 composer and a test's spend panel show, for one viewer.
+
+Read-only: nothing here changes state. The views (tables/views/d20.py) and the
+`d20_play_context` template tag both build the composer here, so the table
+page's first draw and a view's answer cannot drift.
+"""
+
+from __future__ import annotations
+
+from rules.errors import RulesError
+from tables.forms.d20 import D20RollForm, RerollForm, SpendForm
+from tables.models import Campaign, D20Test, Membership
+from tables.services import d20 as services_d20
+from tables.services.access import can_control, controllable, has_role, seen_by
+from tables.services.core import ServiceError
+
+OPEN_TESTS_SHOWN = 6
+
+
+def campaign_plays_d20(campaign: Campaign) -> bool:
+    return not campaign.uses_d6 and campaign.uses_group_economy
+
+
+def visible_tests(campaign: Campaign, membership: Membership):
+    """The campaign's tests this member may see (TB-03: hidden ones are GM-only)."""
+    tests = D20Test.objects.filter(campaign=campaign).select_related("character", "contest")
+    return seen_by(membership, tests)
+
+
+def play_context(
+    campaign: Campaign,
+    membership: Membership,
+    *,
+    form: D20RollForm | None = None,
+    panel: dict | None = None,
+    error: str = "",
+    notice: str = "",
+) -> dict:
+    """What composer_d20.html shows: the composer, the odds, open tests and a spend panel."""
+    spends = services_d20.catalogue(campaign)
+    if form is None:
+        form = D20RollForm(campaign=campaign, membership=membership, spends=spends)
+    plays = has_role(membership, "player")
+    odds = odds_context(campaign, form) if form.chosen is not None and plays else None
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": membership.is_gm,
+        "can_play": plays and campaign_plays_d20(campaign),
+        "form": form,
+        "odds": odds,
+        "open_tests": _open_tests(campaign, membership),
+        "panel": panel,
+        "error": error,
+        "notice": notice,
+    }
+
+
+def _open_tests(campaign: Campaign, membership: Membership) -> list[D20Test]:
+    """Open tests the member may roll on, spend or close: those of a character they
+    control, or whose Momentum one of theirs holds (CT-04)."""
+    mine = {c.pk for c in controllable(campaign, membership)}
+    unresolved = visible_tests(campaign, membership).exclude(state=D20Test.State.RESOLVED)
+    return [
+        t
+        for t in unresolved[: OPEN_TESTS_SHOWN * 3]
+        if t.character_id in mine
+        or (t.ledger or {}).get("holder_character_id", t.character_id) in mine
+    ][:OPEN_TESTS_SHOWN]
+
+
+def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
+    """T-05: exact odds of what the composer describes, or what keeps it from rolling."""
+    data = form.data if form.is_bound else None
+    character = form.chosen
+    if character is None:
+        return {"error": "Choose a character first."}
+    if data is None:
+        params = _initial_params(form)
+    else:
+        if not form.is_valid():
+            return {"error": " ".join(str(e) for errs in form.errors.values() for e in errs)}
+        params = form.service_kwargs()
+    contest = None
+    if params.get("contest_id"):
+        contest = character.contests_active.filter(pk=params["contest_id"]).first()
+    try:
+        spec, odds = services_d20.preview_odds(
+            campaign,
+            character,
+            attribute=params["attribute"],
+            skill=params["skill"],
+            focus=params["focus"],
+            difficulty=params["difficulty"],
+            factors=params["factors"],
+            bought_dice=params["bought_dice"],
+            assistants=params["assistants"],
+            bonus_momentum=params["bonus_momentum"],
+            contest=contest,
+        )
+    except (ServiceError, RulesError) as error:
+        return {"error": str(error)}
+    cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2
+    from_momentum = min(params["buy_from_momentum"], cost)
+    return {
+        "spec": spec,
+        "pass_percent": f"{float(odds.pass_chance) * 100:.1f}",
+        "expected_momentum": f"{float(odds.expected_momentum):.2f}",
+        "complication_percent": f"{float(odds.complication_chance) * 100:.1f}",
+        "cost": cost,
+        "from_momentum": from_momentum,
+        "to_threat": cost - from_momentum,
+        "npc": character.is_npc,
+        "contest": contest,
+    }
+
+
+def _initial_params(form: D20RollForm) -> dict:
+    def first(name):
+        choices = form.fields[name].choices
+        known = [value for value, _ in choices]
+        if form.initial.get(name) in known:
+            return form.initial[name]  # kept from the last roll
+        return choices[0][0] if choices else ""
+
+    difficulty = form.initial.get("difficulty")
+    return {
+        "attribute": first("attribute"),
+        "skill": first("skill"),
+        "focus": first("focus"),
+        "difficulty": 1 if difficulty is None else difficulty,
+        "factors": [],
+        "bought_dice": 0,
+        "buy_from_momentum": 0,
+        "assistants": [],
+        "bonus_momentum": 0,
+        "contest_id": form.initial.get("contest"),
+    }
+
+
+def panel_context(
+    campaign: Campaign,
+    membership: Membership,
+    record: D20Test,
+    *,
+    error: str = "",
+    notice: str = "",
+    spend_form: SpendForm | None = None,
+) -> dict:
+    """What spend_panel.html shows for one test and one viewer."""
+    # last_seq is the panel's data-seq: a live push about this test with a later seq
+    # makes the page fetch the panel again. Read before the test, so the test shown
+    # is at least that new.
+    campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
+    record.refresh_from_db()
+    spends = services_d20.catalogue(campaign)
+    ledger = services_d20.ledger_of(record) if record.ledger else None
+    holder = services_d20.holder_of(record) if record.ledger else record.character
+    # The opposer's roll only sets the Difficulty: nothing is spent, closed or rerolled on it.
+    acts = record.role != D20Test.Role.OPPOSER
+    holds = can_control(membership, holder)
+    kinds = []
+    if ledger is not None:
+        for key, kind in spends.items():
+            kinds.append(
+                {
+                    "key": key,
+                    "kind": kind,
+                    "usable": ledger.can_use(kind),
+                    "used": ledger.used(kind),
+                }
+            )
+    if spend_form is None:
+        spend_form = SpendForm(spends=spends, group_momentum=campaign.group_momentum)
+    own_dice = record.result.get("dice", [])
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": membership.is_gm,
+        "test": record,
+        "spec": record.spec,
+        "result": record.result,
+        "ledger": record.ledger,
+        "holder": holder,
+        "spends_made": (record.ledger or {}).get("spends", []),
+        "kinds": kinds,
+        "can_spend": ledger is not None and acts and record.is_open and ledger.passed and holds,
+        "can_close": record.is_open and acts and holds,
+        "can_reroll": record.state == D20Test.State.ROLLED
+        and acts
+        and can_control(membership, record.character),
+        "determination": record.character.determination,
+        "reroll_form": RerollForm(faces=[d["face"] for d in own_dice]),
+        "spend_form": spend_form,
+        "show_threat": membership.is_gm or campaign.threat_visible,
+        "error": error,
+        "notice": notice,
+    }

@@ -1,0 +1,50 @@
+"""What the GM panel shows: Threat, pools, session and scene, contests, secret tests,
+custom spends. Read-only; built here for the view and the `gm_panel_context` tag."""
+
+from __future__ import annotations
+
+from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm
+from tables.forms.site import PoolAdjustForm
+from tables.models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
+from tables.presenters.d20 import campaign_plays_d20
+from tables.services import sessions
+from tables.services.access import still_secret
+
+
+def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
+    """What gm_panel.html shows; forms given in `extra` (with their errors) win."""
+    campaign.refresh_from_db()
+    pools = sessions.pools_for(campaign)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "is_gm": membership.is_gm,
+        "plays_d20": campaign_plays_d20(campaign),
+        "threat_form": ThreatForm(initial={"expected": campaign.threat}),
+        "adjust_form": PoolAdjustForm(campaign=campaign, pools=pools, auto_id="adjust-%s"),
+        "contest_form": ContestForm(campaign=campaign),
+        "spend_form": CustomSpendForm(),
+        "custom_spends": CustomSpend.objects.filter(campaign=campaign),
+        "open_contests": Contest.objects.filter(
+            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
+        ).select_related("opposer", "active"),
+        "secret_tests": still_secret(D20Test.objects.filter(campaign=campaign)).select_related(
+            "character"
+        ),
+        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
+        "scene": sessions.current_scene(campaign),
+        "sheet_names": _sheet_names(campaign),
+        "error": "",
+        "notice": "",
+    }
+    context.update(extra)
+    return context
+
+
+def _sheet_names(campaign: Campaign) -> dict:
+    """Attribute and skill names across the campaign, for the contest form's suggestions."""
+    names = {}
+    for key, model in (("attributes", Attribute), ("skills", Skill)):
+        rows = model.objects.filter(character__campaign=campaign)
+        names[key] = sorted(set(rows.values_list("name", flat=True)))
+    return names

@@ -1,0 +1,43 @@
+"""The Momenta side keeps its layers (issue 9): forms know models, rules and access,
+never the services; services never take or import forms; template tags import
+presenters, never views. Read from the modules' own imports."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import tables
+
+APP = Path(tables.__file__).parent
+
+
+def imports(relative: str) -> set[str]:
+    """Every module the file imports, `from a import b` counted as a and a.b."""
+    found = set()
+    for node in ast.walk(ast.parse((APP / relative).read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_momenta_forms_import_no_service_but_access():
+    services = {m for m in imports("forms/momenta.py") if m.startswith("tables.services")}
+    access = "tables.services.access"
+    assert {m for m in services if m != access and not m.startswith(access + ".")} == set()
+
+
+@pytest.mark.parametrize(
+    "module", ["services/momenta.py", "services/roll_templates.py", "presenters/momenta_card.py"]
+)
+def test_momenta_services_import_no_forms(module):
+    assert not {m for m in imports(module) if m.startswith("tables.forms")}
+
+
+def test_momenta_template_tags_import_presenters_not_views():
+    found = imports("templatetags/momenta.py")
+    assert not {m for m in found if m.startswith("tables.views")}
+    assert any(m.startswith("tables.presenters") for m in found)
