@@ -88,15 +88,25 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
+# Connections are kept between requests and consumer calls (reopening one per
+# live event cost more than the event); a broken one is replaced on next use.
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 300)
+
 DATABASE_URL = env_str("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": SQLITE_OPTIONS,
+            "CONN_MAX_AGE": CONN_MAX_AGE,
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -109,10 +119,25 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
+    # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
+    # (sockets catch up from the database), and pub/sub keeps no per-channel
+    # lists or group entries in Redis that a crashed process would leak; its
+    # reader polls with a short timeout, so no blocking pop races the socket
+    # timeout. Client options are set here, not left to redis-py's defaults.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_connect_timeout": 5,
+                        "socket_timeout": 30,
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                    }
+                ]
+            },
         }
     }
 else:

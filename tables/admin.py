@@ -210,15 +210,9 @@ class CharacterAdmin(admin.ModelAdmin):
     inlines = [AttributeInline, SkillInline, TraitInline, AssetInline]
 
 
-@admin.register(Attribute)
-class AttributeAdmin(admin.ModelAdmin):
-    list_display = ["name", "value", "character"]
-    list_filter = ["character__campaign"]
-    search_fields = ["name", "character__name"]
-
-
-@admin.register(Skill)
-class SkillAdmin(admin.ModelAdmin):
+# A sheet's attributes and skills are the same shape: a name and a value.
+@admin.register(Attribute, Skill)
+class SheetValueAdmin(admin.ModelAdmin):
     list_display = ["name", "value", "character"]
     list_filter = ["character__campaign"]
     search_fields = ["name", "character__name"]

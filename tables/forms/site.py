@@ -179,6 +179,14 @@ class _NamedRowsFormSet(forms.BaseInlineFormSet):
 
 
 class _RowForm(forms.ModelForm):
+    # field -> (low, high): the bounds the browser and the form both enforce
+    limits: dict[str, tuple[int, int]] = {}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, (low, high) in self.limits.items():
+            _limit(self.fields[name], low, high)
+
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
@@ -187,23 +195,19 @@ class _RowForm(forms.ModelForm):
 
 
 class AttributeForm(_RowForm):
+    limits = {"value": (0, MAX_DICE)}
+
     class Meta:
         model = Attribute
         fields = ["name", "value"]
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _limit(self.fields["value"], 0, MAX_DICE)
-
 
 class SkillForm(_RowForm):
+    limits = {"value": (0, MAX_DICE)}
+
     class Meta:
         model = Skill
         fields = ["name", "value"]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _limit(self.fields["value"], 0, MAX_DICE)
 
 
 class TraitForm(forms.ModelForm):
@@ -229,42 +233,27 @@ class TraitForm(forms.ModelForm):
 
 
 class AssetForm(_RowForm):
+    limits = {"quality": (0, 5)}
+
     class Meta:
         model = Asset
         fields = ["name", "quality", "permanent"]
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _limit(self.fields["quality"], 0, 5)
+
+def _named_rows(model, form, noun: str, extra: int):
+    """A sheet's inline rows of `model`, each name once (_NamedRowsFormSet)."""
+    rows = type(f"{model.__name__}Rows", (_NamedRowsFormSet,), {"noun": noun})
+    return forms.inlineformset_factory(
+        Character, model, form=form, formset=rows, extra=extra, can_delete=True
+    )
 
 
-AttributeFormSet = forms.inlineformset_factory(
-    Character,
-    Attribute,
-    form=AttributeForm,
-    formset=type("AttributeRows", (_NamedRowsFormSet,), {"noun": "attribute"}),
-    extra=2,
-    can_delete=True,
-)
-SkillFormSet = forms.inlineformset_factory(
-    Character,
-    Skill,
-    form=SkillForm,
-    formset=type("SkillRows", (_NamedRowsFormSet,), {"noun": "skill"}),
-    extra=2,
-    can_delete=True,
-)
+AttributeFormSet = _named_rows(Attribute, AttributeForm, "attribute", extra=2)
+SkillFormSet = _named_rows(Skill, SkillForm, "skill", extra=2)
 TraitFormSet = forms.inlineformset_factory(
     Character, Trait, form=TraitForm, extra=2, can_delete=True
 )
-AssetFormSet = forms.inlineformset_factory(
-    Character,
-    Asset,
-    form=AssetForm,
-    formset=type("AssetRows", (_NamedRowsFormSet,), {"noun": "asset"}),
-    extra=1,
-    can_delete=True,
-)
+AssetFormSet = _named_rows(Asset, AssetForm, "asset", extra=1)
 
 
 def sheet_formsets(campaign: Campaign, character: Character, data=None) -> list:

@@ -2,10 +2,16 @@
 
 The socket keeps a cursor, `last_seq`: the highest sequence number it has
 accounted for (sent, or skipped because this audience may not see it). The
-channel layer is only a doorbell ("seq S committed"); whatever it says, the
-socket reads every event after its cursor from the database, in order. So a
-dropped or reordered doorbell delays an event until the next doorbell or
-heartbeat, and never loses or repeats one.
+channel layer is only a doorbell ("seq S committed"). The process's hub for
+the table (live/fanout.py) reads the new events once and offers each socket
+its audience's frame; a socket whose cursor is not right behind a frame (a
+gap, a new connection, a resync) reads the missing events from the database
+itself. So a dropped or reordered doorbell delays an event until the next
+doorbell or heartbeat, and never loses or repeats one.
+
+Everything a socket sends goes through its own bounded queue and one sender
+task, in order; a socket whose queue fills (a stalled client) is closed with
+TOO_SLOW, which the page answers by reconnecting and replaying from its cursor.
 
 Messages to the page (JSON):
   {"type": "event", "seq": N, "html": "<hx-swap-oob fragments>"}
@@ -20,18 +26,25 @@ Messages from the page:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from urllib.parse import parse_qs
 
-from channels.db import aclose_old_connections, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables import events
-from tables.live import presence
+from tables.live import fanout, presence
 from tables.live import render as live
 from tables.live.broadcast import group_name
 from tables.services.access import membership_of
 
+log = logging.getLogger(__name__)
+
 REFUSED = 4403  # close code: not (or no longer) a member of this table
+TOO_SLOW = 4408  # close code: fell too far behind; the page reconnects and replays
+QUEUE_MAX = 500  # frames waiting for one socket before it counts as stalled
 # Kinds after which a socket re-checks its member: it may be gone or see more now.
 MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membership)
 
@@ -39,7 +52,7 @@ MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membe
 def _as_seq(value) -> int | None:
     try:
         seq = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return seq if seq >= 0 else None
 
@@ -47,6 +60,9 @@ def _as_seq(value) -> int | None:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     audience: str | None = None  # set once the socket is accepted
     last_seq = 0
+    hub: fanout.TableHub | None = None
+    _sender: asyncio.Task | None = None
+    _left = False
 
     async def connect(self):
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -57,24 +73,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.audience = live.audience_for(membership)
-        # Join before reading the head: an event committed in between is then
-        # either in the replay or rung at the door, never in neither.
+        self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_MAX)
+        # Join the group and the hub before reading the head: an event
+        # committed in between is then either behind the cursor (replayed) or
+        # offered by the hub, never neither.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.hub = fanout.join(self.campaign_id, self)
         await self.accept()
-        await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
-        head = await database_sync_to_async(live.head_seq)(self.campaign_id)
+        head = await self.hub.current_head()
         query = parse_qs(self.scope.get("query_string", b"").decode())
         after = _as_seq((query.get("after") or [None])[0])
         # No cursor given: live from now. A cursor beyond the head (a page
         # from a reset database) is answered with ready(head) and reloads.
         self.last_seq = head if after is None else min(after, head)
-        await self._catch_up()
-        await self.send_json({"type": "ready", "seq": self.last_seq})
+        self._sender = asyncio.create_task(self._send_loop())
+        self._put(("resync", self.last_seq))
+        await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def disconnect(self, code):
-        if self.audience is None:
-            return  # refused before accept: never joined anything
+        if self.hub is None or self._left:
+            return  # refused before accept, or already left
+        self._left = True
+        self.audience = None
+        fanout.leave(self.campaign_id, self)
+        if self._sender is not None and self._sender is not asyncio.current_task():
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await presence.store().leave(self.campaign_id, self.channel_name, self.user.pk)
         await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
@@ -86,45 +112,96 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind in ("resync", "hello"):
             after = _as_seq(content.get("after"))
             if after is not None:
-                await self._catch_up(after=min(after, self.last_seq))
-                await self.send_json({"type": "ready", "seq": self.last_seq})
+                self._put(("resync", after))
         elif kind == "ping":
             await presence.store().touch(self.campaign_id, self.channel_name, self.user.pk)
-            # A heartbeat also catches up: the doorbell of the very last event
-            # may have been dropped, and no later doorbell would come.
-            await self._catch_up()
-            await self.send_json({"type": "pong", "seq": self.last_seq})
-            await self._send_presence()
+            # The doorbell of the very last event may have been lost, and no
+            # later one would come: the hub compares with the database head
+            # (at most every fanout.HEAD_CHECK_S per table and process).
+            await self.hub.heartbeat()
+            self._put(("pong",))
+            self._put(("presence",))
 
     # --- group messages ---------------------------------------------------
 
     async def table_event(self, message):
-        """The doorbell: seq S committed. Fill everything from our cursor up to the head."""
-        if _as_seq(message.get("seq")) is not None and message["seq"] <= self.last_seq:
-            return  # already sent (a late or repeated doorbell)
-        await aclose_old_connections()
-        await self._catch_up()
+        """The doorbell: seq S committed. The hub reads it once for every local socket."""
+        await self.hub.ring(_as_seq(message.get("seq")))
 
     async def presence_changed(self, message):
-        await self._send_presence()
+        self._put(("presence",))
 
-    # --- helpers ------------------------------------------------------------
+    # --- the hub's side (fanout.Subscriber) -------------------------------------
+
+    def offer(self, frame: fanout.Frame) -> None:
+        self._put(frame)
+
+    def _put(self, item) -> None:
+        if self.audience is None:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            # A stalled client must not hold frames for everyone else: drop it;
+            # the page reconnects with its cursor and replays from the database.
+            self.audience = None
+            fanout.leave(self.campaign_id, self)
+            asyncio.get_running_loop().create_task(self.close(code=TOO_SLOW))
+
+    # --- the one sender -----------------------------------------------------
+
+    async def _send_loop(self):
+        try:
+            while await self._send_next():
+                pass
+        except Exception:
+            log.exception("socket of table %s stopped; closing it", self.campaign_id)
+            await self.close(code=1011)
+
+    async def _send_next(self) -> bool:
+        """Send the next queued item; False once the socket is done."""
+        item = await self.queue.get()
+        if isinstance(item, fanout.Frame):
+            await self._send_frame(item)
+        elif item[0] == "resync":
+            await self._catch_up(after=min(item[1], self.last_seq))
+            await self.send_json({"type": "ready", "seq": self.last_seq})
+        elif item[0] == "pong":
+            await self.send_json({"type": "pong", "seq": self.last_seq})
+        elif item[0] == "presence":
+            await self._send_presence()
+        return self.audience is not None
+
+    async def _send_frame(self, frame: fanout.Frame):
+        if frame.seq <= self.last_seq:
+            return  # already sent (by a catch-up that read past it)
+        known, html = frame.for_audience(self.audience)
+        if frame.seq != self.last_seq + 1 or not known:
+            await self._catch_up()  # behind the hub, or rendered for another audience
+            return
+        await self._send_event(frame.seq, frame.kind, html)
+
+    async def _send_event(self, seq: int, kind: str, html: str | None) -> bool:
+        """Send one event (or its cursor); False when the audience changed after it."""
+        if html is None:
+            await self.send_json({"type": "cursor", "seq": seq})
+        else:
+            await self.send_json({"type": "event", "seq": seq, "html": html})
+        self.last_seq = max(self.last_seq, seq)
+        return not (kind in MEMBERSHIP_KINDS and await self._recheck_membership())
 
     async def _catch_up(self, after: int | None = None):
-        """Send every event after `after` (default: the cursor) up to the head, in order."""
+        """Send every event after `after` (default: the cursor) up to the head, from the DB."""
         cursor = self.last_seq if after is None else after
+        if cursor >= max(self.hub.head or 0, self.last_seq):
+            return  # nothing this process knows of is newer: no database read
         while self.audience is not None:
             batch = await database_sync_to_async(live.events_after)(
                 self.campaign_id, cursor, self.audience, live.REPLAY_BATCH
             )
             for seq, kind, html in batch:
-                if html is None:
-                    await self.send_json({"type": "cursor", "seq": seq})
-                else:
-                    await self.send_json({"type": "event", "seq": seq, "html": html})
                 cursor = seq
-                self.last_seq = max(self.last_seq, seq)
-                if kind in MEMBERSHIP_KINDS and await self._recheck_membership():
+                if not await self._send_event(seq, kind, html):
                     break  # audience changed: render the rest for the new one
             else:
                 if len(batch) < live.REPLAY_BATCH:
@@ -135,7 +212,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         membership = await database_sync_to_async(membership_of)(self.user, self.campaign_id)
         if membership is None:
             await self.disconnect(REFUSED)
-            self.audience = None
             await self.close(code=REFUSED)
             return True
         audience = live.audience_for(membership)
@@ -144,5 +220,5 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_presence(self):
         roster = await presence.store().roster(self.campaign_id)
-        html = await database_sync_to_async(live.render_presence)(self.campaign_id, roster)
+        html = await self.hub.presence_html(roster)
         await self.send_json({"type": "presence", "html": html})

@@ -79,6 +79,7 @@ class TableHub:
         self._lock = asyncio.Lock()
         self._checked_at = 0.0
         self.reads = 0  # database reads of events, for tests and benchmarks
+        self._presence: tuple[tuple, str] | None = None
 
     async def current_head(self) -> int:
         """The hub's cursor, read from the database only for the first socket."""
@@ -118,6 +119,14 @@ class TableHub:
         head = await database_sync_to_async(render.head_seq)(self.campaign_id)
         if head > self.head:
             await self.ring(head)
+
+    async def presence_html(self, roster: dict[int, int]) -> str:
+        """Who is here, rendered once per roster however many sockets ask."""
+        key = tuple(sorted(roster.items()))
+        if self._presence is None or self._presence[0] != key:
+            html = await database_sync_to_async(render.render_presence)(self.campaign_id, roster)
+            self._presence = (key, html)
+        return self._presence[1]
 
 
 _hubs: dict[int, TableHub] = {}

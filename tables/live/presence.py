@@ -10,20 +10,31 @@ present while they have at least one live entry; two tabs are two entries.
   a shortcut: the in-memory channel layer already confines a table to one
   server process, so every socket of a table lives here.
 - REDIS_URL (scale-out stack): one Redis sorted set per campaign, member
-  "<user id>:<channel name>", score = expiry (Unix time). Adds, removals and
-  reads are single Redis commands, so processes never overwrite each other's
-  entries (a read-modify-write in the Django cache would).
+  "<user id>:<process>:<channel name>", score = expiry (Unix time), and one
+  lease key per process that it renews while it runs: a crashed process's
+  sockets stop counting within LEASE_TTL_S. Adds, removals and reads are
+  single Redis commands, so processes never overwrite each other's entries.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import socket
 import time
+import uuid
 from collections import Counter
 from functools import cache
 
 from django.conf import settings
 
 TTL = 75.0  # seconds without a heartbeat before a socket no longer counts
+LEASE_TTL_S = 15  # a dead process's sockets stop counting this soon (Redis stack)
+LEASE_RENEW_S = 5
+# This process, as presence entries name it: unique across hosts and restarts.
+PROCESS = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+log = logging.getLogger(__name__)
 
 
 class LocalPresence:
@@ -50,42 +61,84 @@ class LocalPresence:
 
 
 class RedisPresence:
+    """Presence shared by every process, each socket counted under its process's lease.
+
+    Members are "<user id>:<process>:<channel>" with score = expiry. A process
+    renews its lease key every LEASE_RENEW_S; a process that dies stops
+    renewing, and within LEASE_TTL_S its sockets no longer count (the
+    per-socket TTL still catches a socket leaked by a live process).
+    """
+
     def __init__(self, url: str, prefix: str = "momenta:presence:") -> None:
         self.url = url
         self.prefix = prefix
+        self.process = PROCESS
+        self._clients: dict[asyncio.AbstractEventLoop, object] = {}
+        self._renewers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
     def _client(self):
-        # A client per call: presence changes are rare (connect, close,
-        # heartbeat) and a client is bound to the event loop that made it.
+        # One client per event loop: a client is bound to the loop that made it.
         import redis.asyncio
 
-        return redis.asyncio.Redis.from_url(self.url)
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            for old in [lp for lp in self._clients if lp.is_closed()]:
+                del self._clients[old]
+                self._renewers.pop(old, None)
+            client = self._clients[loop] = redis.asyncio.Redis.from_url(
+                self.url, socket_connect_timeout=5, socket_timeout=10, max_connections=20
+            )
+        return client
 
     def _key(self, campaign_id: int) -> str:
         return f"{self.prefix}{campaign_id}"
 
+    def _lease(self, process: str) -> str:
+        return f"{self.prefix}lease:{process}"
+
+    async def _hold_lease(self) -> None:
+        loop = asyncio.get_running_loop()
+        task = self._renewers.get(loop)
+        if task is None or task.done():
+            await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
+            self._renewers[loop] = loop.create_task(self._renew())
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(LEASE_RENEW_S)
+            try:
+                await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
+            except Exception:  # Redis away for a moment: try again next round
+                log.warning("presence lease of %s not renewed", self.process, exc_info=True)
+
     async def join(self, campaign_id: int, channel: str, user_id: int) -> None:
+        await self._hold_lease()
         key = self._key(campaign_id)
-        async with self._client() as r:
-            await r.zadd(key, {f"{user_id}:{channel}": time.time() + TTL})
-            await r.expire(key, int(TTL * 2))
+        r = self._client()
+        await r.zadd(key, {f"{user_id}:{self.process}:{channel}": time.time() + TTL})
+        await r.expire(key, int(TTL * 2))
 
     touch = join
 
     async def leave(self, campaign_id: int, channel: str, user_id: int) -> None:
-        async with self._client() as r:
-            await r.zrem(self._key(campaign_id), f"{user_id}:{channel}")
+        await self._client().zrem(self._key(campaign_id), f"{user_id}:{self.process}:{channel}")
 
     async def roster(self, campaign_id: int) -> dict[int, int]:
         key = self._key(campaign_id)
-        async with self._client() as r:
-            await r.zremrangebyscore(key, "-inf", time.time())
-            members = await r.zrange(key, 0, -1)
-        return dict(Counter(int(m.decode().split(":", 1)[0]) for m in members))
+        r = self._client()
+        await r.zremrangebyscore(key, "-inf", time.time())
+        members = [m.decode() for m in await r.zrange(key, 0, -1)]
+        processes = sorted({m.split(":", 2)[1] for m in members})
+        alive = await r.mget([self._lease(p) for p in processes]) if processes else []
+        dead = {p for p, lease in zip(processes, alive, strict=True) if lease is None}
+        gone = [m for m in members if m.split(":", 2)[1] in dead]
+        if gone:
+            await r.zrem(key, *gone)
+        return dict(Counter(int(m.split(":", 1)[0]) for m in members if m not in gone))
 
     async def clear(self, campaign_id: int) -> None:
-        async with self._client() as r:
-            await r.delete(self._key(campaign_id))
+        await self._client().delete(self._key(campaign_id))
 
 
 @cache

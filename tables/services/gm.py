@@ -20,11 +20,13 @@ from tables.services.access import audience_of
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
 from tables.services.d20 import catalogue, refused_by_rules, visible_test_record
+from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
 from tables.services.wording import successes
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50
+NO_SUCH_SPEND = "There is no such custom spend."
 
 
 def _threat_audience(campaign) -> str:
@@ -167,9 +169,7 @@ def save_custom_spend(
         if spend_id is None:
             spend = CustomSpend(campaign=campaign)
         else:
-            spend = CustomSpend.objects.filter(campaign=campaign, pk=spend_id).first()
-            if spend is None:
-                raise ServiceError("There is no such custom spend.")
+            spend = campaign_record(CustomSpend, campaign, spend_id, NO_SUCH_SPEND)
         with refused_by_rules():
             kind = custom_spend(name, cost, repeatable, description)
         # Two names that differ only in punctuation share a key: refuse the clash.
@@ -198,17 +198,12 @@ def save_custom_spend(
 
 def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:
     """MO-14: the GM removes a custom spend; uses already made keep their record."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        require_gm(campaign, actor)
-        spend = CustomSpend.objects.filter(campaign=campaign, pk=spend_id).first()
-        if spend is None:
-            raise ServiceError("There is no such custom spend.")
-        name = spend.name
-        spend.delete()
-        return append_event(
-            campaign,
-            events.CUSTOM_SPEND_DELETED,
-            actor,
-            {"name": name, "summary": f"Momentum spend removed: {name}."},
-        )
+    return delete_named(
+        campaign_id,
+        actor,
+        CustomSpend,
+        spend_id,
+        kind=events.CUSTOM_SPEND_DELETED,
+        missing=NO_SUCH_SPEND,
+        summary=lambda name: f"Momentum spend removed: {name}.",
+    )

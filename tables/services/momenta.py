@@ -73,6 +73,7 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
+from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
 
@@ -94,9 +95,9 @@ def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: s
     the campaign has that name, case aside. `what` names the model in messages."""
     record = None
     if record_id is not None:
-        record = model.objects.filter(campaign=campaign, pk=record_id).first()
-        if record is None:
-            raise ServiceError(f"That {what} is not in this campaign.")
+        record = campaign_record(
+            model, campaign, record_id, f"That {what} is not in this campaign."
+        )
     clash = model.objects.filter(campaign=campaign, name__iexact=name)
     if record is not None:
         clash = clash.exclude(pk=record.pk)
@@ -154,22 +155,21 @@ def save_roll_template(
 
 def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEvent:
     """The GM removes a roll template; rolls made with it keep their copy."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        require_gm(campaign, actor)
-        record = RollTemplate.objects.filter(campaign=campaign, pk=template_id).first()
-        if record is None:
-            raise ServiceError("That roll template is not in this campaign.")
+
+    def keep_one(campaign):
         if RollTemplate.objects.filter(campaign=campaign).count() == 1:
             raise ServiceError("Keep at least one roll template.")
-        name = record.name
-        record.delete()
-        return append_event(
-            campaign,
-            events.ROLL_TEMPLATE_DELETED,
-            actor,
-            {"name": name, "summary": f"Roll template {name} removed."},
-        )
+
+    return delete_named(
+        campaign_id,
+        actor,
+        RollTemplate,
+        template_id,
+        kind=events.ROLL_TEMPLATE_DELETED,
+        missing="That roll template is not in this campaign.",
+        summary=lambda name: f"Roll template {name} removed.",
+        check=keep_one,
+    )
 
 
 def save_custom_pattern(
@@ -527,11 +527,7 @@ def roll_momenta(
     StaleState and nothing happens.
     """
     with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_playing(campaign, actor)
-        _require_d6(campaign)
-        character = character_in(campaign, character_id)
-        require_control(membership, character)
+        campaign, membership, character = _lock_for_play(campaign_id, actor, character_id)
         if not membership.is_gm:
             if request.secret:
                 raise PermissionDenied("Only the GM can roll in secret.")
@@ -751,6 +747,17 @@ def _check_seen(character: Character, pool: str, expected: int | None) -> None:
 def _require_d6(campaign: Campaign) -> None:
     if not campaign.uses_d6:
         raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
+
+
+def _lock_for_play(campaign_id: int, actor, character_id: int):
+    """Inside a transaction: the locked d6 campaign, the actor's playing membership and
+    the character, which the actor must control -> (campaign, membership, character)."""
+    campaign = lock_campaign(campaign_id)
+    membership = require_playing(campaign, actor)
+    _require_d6(campaign)
+    character = character_in(campaign, character_id)
+    require_control(membership, character)
+    return campaign, membership, character
 
 
 # --- After the roll -----------------------------------------------------------------
@@ -1017,11 +1024,7 @@ def record_trauma(
     if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_TRAUMA:
         raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
     with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_playing(campaign, actor)
-        _require_d6(campaign)
-        character = character_in(campaign, character_id)
-        require_control(membership, character)
+        campaign, _, character = _lock_for_play(campaign_id, actor, character_id)
         _check_seen(character, "momentum", expected)
         try:
             _, entries = suffer_trauma(

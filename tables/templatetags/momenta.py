@@ -34,9 +34,9 @@ def _viewer(context):
     return context.get("campaign"), context.get("membership")
 
 
-def _render(context, name: str, build) -> str:
+def _render(context, name: str, build, *, gm_only: bool = False) -> str:
     campaign, membership = _viewer(context)
-    if campaign is None or membership is None:
+    if campaign is None or membership is None or (gm_only and not membership.is_gm):
         return ""
     return render_to_string(
         f"tables/partials/{name}", build(campaign, membership), request=context.get("request")
@@ -56,10 +56,7 @@ def momenta_assist_queue(context) -> str:
     """tables/partials/assist_queue.html: open Assists and the GM's answers."""
     from tables.presenters.momenta import assist_queue_context
 
-    campaign, membership = _viewer(context)
-    if membership is None or not membership.is_gm:
-        return ""
-    return _render(context, "assist_queue.html", assist_queue_context)
+    return _render(context, "assist_queue.html", assist_queue_context, gm_only=True)
 
 
 @register.simple_tag(takes_context=True)
@@ -67,7 +64,4 @@ def momenta_gm_tools(context) -> str:
     """tables/partials/gm_momenta_tools.html: roll templates and custom patterns."""
     from tables.presenters.momenta import gm_tools_context
 
-    campaign, membership = _viewer(context)
-    if membership is None or not membership.is_gm:
-        return ""
-    return _render(context, "gm_momenta_tools.html", gm_tools_context)
+    return _render(context, "gm_momenta_tools.html", gm_tools_context, gm_only=True)

@@ -10,6 +10,8 @@ with a message.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -78,3 +80,15 @@ def command(answer, call, *, form=None, form_name: str = "", notice="") -> HttpR
     except ServiceError as error:
         return answer(error=str(error), **keep)
     return answer(events=[event], notice=notice(event) if callable(notice) else notice)
+
+
+def commands(answer, **defaults):
+    """A view module's command runner: `commands(answer)(request, campaign, membership)`
+    is `command` answered by `answer(request, campaign, membership, …)`, the module's
+    fragment. `defaults` (e.g. a notice) hold unless a command names its own.
+    """
+
+    def at(request, campaign, membership):
+        return partial(command, partial(answer, request, campaign, membership), **defaults)
+
+    return at

@@ -40,13 +40,19 @@ def _record_for(campaign: Campaign, membership: Membership, tid: int) -> D20Test
 # --- the composer ------------------------------------------------------------------------
 
 
+def _composed(request, pk: int, data):
+    """The player's table, its spend catalogue and the composer bound to `data`."""
+    campaign, membership = campaign_for(request, pk, role="player")
+    spends = services_d20.catalogue(campaign)
+    form = D20RollForm(data, campaign=campaign, membership=membership, spends=spends)
+    return campaign, membership, spends, form
+
+
 @login_required
 @require_GET
 def d20_composer(request, pk: int):
     """The composer redrawn for another character (its attributes, skills, focuses)."""
-    campaign, membership = campaign_for(request, pk, role="player")
-    spends = services_d20.catalogue(campaign)
-    form = D20RollForm(request.GET, campaign=campaign, membership=membership, spends=spends)
+    campaign, membership, spends, form = _composed(request, pk, request.GET)
     # Redrawn, not submitted: keep the choice of character, start the rest afresh.
     fresh = _form_for(campaign, membership, spends, form.chosen)
     context = play_context(campaign, membership, form=fresh)
@@ -74,9 +80,7 @@ KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 @require_GET
 def d20_odds(request, pk: int):
     """T-05: the preview, redrawn on every change in the composer."""
-    campaign, membership = campaign_for(request, pk, role="player")
-    spends = services_d20.catalogue(campaign)
-    form = D20RollForm(request.GET, campaign=campaign, membership=membership, spends=spends)
+    campaign, _, _, form = _composed(request, pk, request.GET)
     context = {"odds": odds_context(campaign, form)}
     return HttpResponse(render_to_string(ODDS, context, request=request))
 
@@ -85,9 +89,7 @@ def d20_odds(request, pk: int):
 @require_POST
 def d20_roll(request, pk: int):
     """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
-    campaign, membership = campaign_for(request, pk, role="player")
-    spends = services_d20.catalogue(campaign)
-    form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
+    campaign, membership, spends, form = _composed(request, pk, request.POST)
     if not form.is_valid():
         return _play_refused(request, campaign, membership, form, form_errors(form))
     try:
@@ -153,6 +155,15 @@ def _panel_action(request, pk: int, tid: int, call, *, role="player"):
     )
 
 
+def _on_test(request, pk: int, tid: int, service, *args, role="player"):
+    """_panel_action for `service(campaign id, user, test id, *args)`."""
+
+    def call(campaign, record):
+        return service(campaign.pk, request.user, record.pk, *args)
+
+    return _panel_action(request, pk, tid, call, role=role)
+
+
 @login_required
 @require_POST
 def d20_reroll(request, pk: int, tid: int):
@@ -201,43 +212,27 @@ def d20_spend(request, pk: int, tid: int):
 @require_POST
 def d20_refund(request, pk: int, tid: int, index: int):
     """MO-11: the GM answered “you don't know”."""
-
-    def call(campaign, record):
-        return services_d20.refund_dont_know(campaign.pk, request.user, record.pk, index)
-
-    return _panel_action(request, pk, tid, call, role="gm")
+    return _on_test(request, pk, tid, services_d20.refund_dont_know, index, role="gm")
 
 
 @login_required
 @require_POST
 def d20_veto(request, pk: int, tid: int, index: int):
     """MO-12: the GM vetoes a spend."""
-
-    def call(campaign, record):
-        form = VetoForm(request.POST)
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        return services_d20.veto_spend(campaign.pk, request.user, record.pk, index, reason)
-
-    return _panel_action(request, pk, tid, call, role="gm")
+    form = VetoForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    return _on_test(request, pk, tid, services_d20.veto_spend, index, reason, role="gm")
 
 
 @login_required
 @require_POST
 def d20_permit(request, pk: int, tid: int):
     """T-04: the GM allows Determination on this test."""
-
-    def call(campaign, record):
-        return services_gm.permit_determination(campaign.pk, request.user, record.pk)
-
-    return _panel_action(request, pk, tid, call, role="gm")
+    return _on_test(request, pk, tid, services_gm.permit_determination, role="gm")
 
 
 @login_required
 @require_POST
 def d20_resolve(request, pk: int, tid: int):
     """“Done”: save what is left, report what was lost (MO-04, MO-05, CT-R1)."""
-
-    def call(campaign, record):
-        return services_d20.resolve_test(campaign.pk, request.user, record.pk)
-
-    return _panel_action(request, pk, tid, call)
+    return _on_test(request, pk, tid, services_d20.resolve_test)

@@ -21,7 +21,7 @@ from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services import sessions
 from tables.views.access import campaign_for
-from tables.views.answers import back_to_table, command, respond
+from tables.views.answers import back_to_table, commands, respond
 
 PANEL = "tables/partials/gm_panel.html"
 
@@ -38,11 +38,8 @@ def _gm(request, pk: int):
     return campaign_for(request, pk, role="gm")
 
 
-def _command(request, campaign, membership, call, *, notice=None, **kwargs):
-    """answers.command, answered with the panel; the notice defaults to the event's summary."""
-    answer = partial(_done, request, campaign, membership)
-    notice = notice or (lambda event: event.payload["summary"])
-    return command(answer, call, notice=notice, **kwargs)
+# answers.command, answered with the panel; the notice defaults to the event's summary.
+_commands = commands(_done, notice=lambda event: event.payload["summary"])
 
 
 @login_required
@@ -67,7 +64,7 @@ def gm_threat(request, pk: int):
             campaign.pk, request.user, data["amount"], data["reason"], expected=data["expected"]
         )
 
-    return _command(request, campaign, membership, call, form=form, form_name="threat_form")
+    return _commands(request, campaign, membership)(call, form=form, form_name="threat_form")
 
 
 @login_required
@@ -89,15 +86,12 @@ def gm_pool(request, pk: int):
     campaign, membership = _gm(request, pk)
     pools = sessions.pools_for(campaign)
     form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools, auto_id="adjust-%s")
-    return _command(
-        request,
-        campaign,
-        membership,
-        lambda: sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs()),
-        form=form,
-        form_name="adjust_form",
-        notice="Pool changed.",
-    )
+    run = _commands(request, campaign, membership)
+
+    def call():
+        return sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
+
+    return run(call, form=form, form_name="adjust_form", notice="Pool changed.")
 
 
 @login_required
@@ -142,15 +136,15 @@ def gm_contest(request, pk: int):
         )
         return contest.tests.get(role=D20Test.Role.OPPOSER).event
 
-    return _command(request, campaign, membership, call, form=form, form_name="contest_form")
+    return _commands(request, campaign, membership)(call, form=form, form_name="contest_form")
 
 
 @login_required
 @require_POST
 def gm_contest_cancel(request, pk: int, cid: int):
     campaign, membership = _gm(request, pk)
-    cancel = services_d20.cancel_contest
-    return _command(request, campaign, membership, lambda: cancel(campaign.pk, request.user, cid))
+    run = _commands(request, campaign, membership)
+    return run(partial(services_d20.cancel_contest, campaign.pk, request.user, cid))
 
 
 @login_required
@@ -158,14 +152,9 @@ def gm_contest_cancel(request, pk: int, cid: int):
 def gm_reveal(request, pk: int, tid: int):
     """TB-03: show a secret roll to everyone."""
     campaign, membership = _gm(request, pk)
-    reveal = services_gm.reveal_test
-    return _command(
-        request,
-        campaign,
-        membership,
-        lambda: reveal(campaign.pk, request.user, tid),
-        notice="Roll revealed.",
-    )
+    run = _commands(request, campaign, membership)
+    call = partial(services_gm.reveal_test, campaign.pk, request.user, tid)
+    return run(call, notice="Roll revealed.")
 
 
 @login_required
@@ -179,20 +168,16 @@ def gm_spend_save(request, pk: int):
         services_gm.save_custom_spend(campaign.pk, request.user, **form.cleaned_data)
         return campaign.events.order_by("-seq").first()
 
-    return _command(
-        request,
-        campaign,
-        membership,
-        call,
-        form=form,
-        form_name="spend_form",
-        notice=lambda event: f"{event.payload['name']} added.",
-    )
+    def notice(event):
+        return f"{event.payload['name']} added."
+
+    run = _commands(request, campaign, membership)
+    return run(call, form=form, form_name="spend_form", notice=notice)
 
 
 @login_required
 @require_POST
 def gm_spend_delete(request, pk: int, sid: int):
     campaign, membership = _gm(request, pk)
-    delete = services_gm.delete_custom_spend
-    return _command(request, campaign, membership, lambda: delete(campaign.pk, request.user, sid))
+    run = _commands(request, campaign, membership)
+    return run(partial(services_gm.delete_custom_spend, campaign.pk, request.user, sid))

@@ -42,7 +42,7 @@ from tables.services import momenta
 from tables.services.access import controllable
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
-from tables.views.answers import HtmxHttpRequest, back_to_table, command, form_errors, respond
+from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
 
@@ -87,9 +87,8 @@ def _answer(
     return respond(request, membership, template, context, events)
 
 
-def _command(request, campaign, membership, call, **kwargs) -> HttpResponse:
-    """answers.command, answered with the fragment the request targets."""
-    return command(partial(_answer, request, campaign, membership), call, **kwargs)
+# answers.command, answered with the fragment the request targets.
+_commands = commands(_answer)
 
 
 def _posted_character(request, campaign: Campaign, key: str = "character") -> Character | None:
@@ -173,7 +172,7 @@ def allocate(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
         allocation = form.cleaned_data["allocation"]
         return momenta.choose_allocation(campaign.pk, request.user, roll_pk, allocation, refund_to)
 
-    return _command(request, campaign, membership, call, form=form)
+    return _commands(request, campaign, membership)(call, form=form)
 
 
 @login_required
@@ -181,10 +180,8 @@ def allocate(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 def reveal(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     """The GM reveals a secret roll (TB-03)."""
     campaign, membership = campaign_for(request, pk, role="gm")
-    reveal_roll = momenta.reveal_roll
-    return _command(
-        request, campaign, membership, lambda: reveal_roll(campaign.pk, request.user, roll_pk)
-    )
+    run = _commands(request, campaign, membership)
+    return run(lambda: momenta.reveal_roll(campaign.pk, request.user, roll_pk))
 
 
 # --- Assists and trauma ----------------------------------------------------------------
@@ -203,15 +200,8 @@ def assist_request(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             campaign.pk, request.user, d["roller"], d["helper"], structured=d["structured"]
         ).event
 
-    return _command(
-        request,
-        campaign,
-        membership,
-        call,
-        form=form,
-        form_name="assist_form",
-        notice="Assist asked.",
-    )
+    run = _commands(request, campaign, membership)
+    return run(call, form=form, form_name="assist_form", notice="Assist asked.")
 
 
 @login_required
@@ -225,7 +215,7 @@ def assist_answer(request: HtmxHttpRequest, pk: int, assist_pk: int) -> HttpResp
         answer = form.cleaned_data["answer"]
         return momenta.answer_assist(campaign.pk, request.user, assist_pk, answer).event
 
-    return _command(request, campaign, membership, call, form=form)
+    return _commands(request, campaign, membership)(call, form=form)
 
 
 @login_required
@@ -269,29 +259,17 @@ def template_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             campaign_labels=form.cleaned_data["campaign_labels"],
         )
 
-    return _command(
-        request,
-        campaign,
-        membership,
-        call,
-        form=form,
-        form_name="template_form",
-        notice="Roll template saved.",
-    )
+    run = _commands(request, campaign, membership)
+    return run(call, form=form, form_name="template_form", notice="Roll template saved.")
 
 
 @login_required
 @require_POST
 def template_delete(request: HtmxHttpRequest, pk: int, template_pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    delete = momenta.delete_roll_template
-    return _command(
-        request,
-        campaign,
-        membership,
-        lambda: delete(campaign.pk, request.user, template_pk),
-        notice="Roll template removed.",
-    )
+    run = _commands(request, campaign, membership)
+    call = partial(momenta.delete_roll_template, campaign.pk, request.user, template_pk)
+    return run(call, notice="Roll template removed.")
 
 
 @login_required
@@ -313,12 +291,5 @@ def pattern_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             active=form.cleaned_data["active"],
         )
 
-    return _command(
-        request,
-        campaign,
-        membership,
-        call,
-        form=form,
-        form_name="pattern_form",
-        notice="Pattern saved.",
-    )
+    run = _commands(request, campaign, membership)
+    return run(call, form=form, form_name="pattern_form", notice="Pattern saved.")

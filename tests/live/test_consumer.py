@@ -10,8 +10,9 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
-from tables.live import presence
+from tables.live import fanout, presence
 from tables.live import render as live
 from tables.live.broadcast import group_name
 from tables.models import Character, Membership
@@ -207,6 +208,10 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
     monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
     event = await acommit_event(momenta_campaign.pk, gm, payload={"n": 1})
     assert await socket.no_events()
+    # Within HEAD_CHECK_S of the last look at the head, a heartbeat reads nothing...
+    assert await socket.sync() == event.seq - 1
+    # ...after it, the heartbeat compares with the database and catches up.
+    monkeypatch.setattr(fanout, "HEAD_CHECK_S", 0.0)
     assert await socket.sync() == event.seq
     assert socket.seqs() == [event.seq]
 
@@ -308,3 +313,18 @@ async def test_presence_counts_open_sockets_per_user(connect, momenta_campaign, 
     )
     await tab2.close()
     assert await roster_seen() == {"gm": 1}
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis stack's timeouts")
+async def test_an_idle_socket_on_redis_outlives_the_client_timeouts(
+    connect, momenta_campaign, gm, player
+):
+    """Nothing may close a quiet socket: not redis-py's 5 s socket timeout, not a 5 s pop."""
+    import asyncio
+
+    socket, _, _ = await connect(player, momenta_campaign)
+    await socket.ready()
+    await asyncio.sleep(13)  # past 5 s timeouts, twice
+    assert await socket.no_events(wait=0.2)  # presence may come; a close would raise
+    event = await acommit_event(momenta_campaign.pk, gm, payload={"summary": "after the lull"})
+    await socket.until(lambda m: m.get("seq") == event.seq)

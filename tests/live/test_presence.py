@@ -37,3 +37,27 @@ async def test_sockets_without_heartbeat_expire(store, monkeypatch):
     assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
     monkeypatch.setattr(presence.time, "time", lambda: now + presence.TTL + 1)
     assert await store.roster(CAMPAIGN) == {8: 1}
+
+
+needs_redis = pytest.mark.skipif(
+    not presence.store().__class__.__name__ == "RedisPresence", reason="Redis stack only"
+)
+
+
+@needs_redis
+async def test_sockets_of_a_process_without_a_lease_do_not_count(store):
+    """A crashed process never says goodbye: its lease lapses and its sockets vanish."""
+    import time
+
+    await store.join(CAMPAIGN, "live-tab", 8)
+    r = store._client()
+    member = "7:some-dead-process:tab-1"
+    await r.zadd(store._key(CAMPAIGN), {member: time.time() + presence.TTL})
+    assert await store.roster(CAMPAIGN) == {8: 1}
+    assert await r.zscore(store._key(CAMPAIGN), member) is None  # swept, not just skipped
+
+    # The same entry under a process whose lease is held counts.
+    await r.set(store._lease("other-live-process"), 1, ex=presence.LEASE_TTL_S)
+    await r.zadd(store._key(CAMPAIGN), {"7:other-live-process:tab-1": time.time() + 60})
+    assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
+    await r.delete(store._lease("other-live-process"))

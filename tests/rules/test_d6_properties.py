@@ -3,7 +3,7 @@
 from collections import Counter
 from itertools import product
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rules.d6 import RollSpec, apply_allocation, resolve_roll
@@ -60,10 +60,7 @@ def specs(draw):
 @st.composite
 def rolls(draw):
     spec = draw(specs())
-    # Dice drawn from a few faces: patterns, and hard PAT-09 choices, come up often.
-    shown = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6, unique=True))
-    size = spec.dice_rolled
-    faces = draw(st.lists(st.sampled_from(shown), min_size=size, max_size=size))
+    faces = draw(st.lists(st.integers(1, 6), min_size=spec.dice_rolled, max_size=spec.dice_rolled))
     n = spec.opposition_dice_rolled
     opp = draw(st.lists(st.integers(1, 6), min_size=n, max_size=n)) if n else None
     return resolve_roll(spec, faces=faces, opposition_faces=opp)
@@ -165,8 +162,19 @@ def test_d6_02_d6_10_effective_successes_never_negative_and_band_in_range(result
         assert len(result.faces) == 2 and result.kept == (min(result.faces),)
 
 
+# Two Extra Successes on Success at a Cost: with PAT-R1 stacking they make 3+.
+STACKED = RollSpec(attribute=5, stack_extra_success=True, patterns=BUILTIN_PATTERNS)
+# Four 5s on an attack with Resolve spent: two Solid Hits (+10 harm) beat Second
+# Wind's Resolve back and Crushing Blow's +5.
+FOUR_FIVES = RollSpec(
+    attribute=5, kind="attack", resolve_spent=(("Ash", 1),), patterns=BUILTIN_PATTERNS + CUSTOM
+)
+
+
 @settings(max_examples=500)
 @given(rolls() | contested_rolls())
+@example(resolve_roll(STACKED, faces=[5, 1, 1, 2, 2]))
+@example(resolve_roll(FOUR_FIVES, faces=[5, 5, 5, 5, 1]))
 def test_pat_02_pat_09_every_offered_allocation_is_legal_and_default_is_best(result):
     """PAT-02 / PAT-09: every legal allocation is offered once, each applies with the
     effects its patterns define, and the pre-selected default is worth the most
