@@ -29,3 +29,17 @@ def announce(event) -> None:
         )
     except Exception:  # a down Redis must not turn a committed roll into an error page
         log.exception("doorbell for %s #%s not sent", group_name(event.campaign_id), event.seq)
+
+
+def end_session(sender, request, user, **kwargs) -> None:
+    """On logout, close the sockets this browser session opened (user_logged_out)."""
+    from tables.live.consumers import session_group
+
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    layer = get_channel_layer()
+    if layer is None or not session_key:
+        return
+    try:
+        async_to_sync(layer.group_send)(session_group(session_key), {"type": "session.ended"})
+    except Exception:  # logging out must work even with the channel layer down
+        log.exception("sockets of an ended session not told")

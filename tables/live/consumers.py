@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -44,17 +47,32 @@ log = logging.getLogger(__name__)
 
 REFUSED = 4403  # close code: not (or no longer) a member of this table
 TOO_SLOW = 4408  # close code: fell too far behind; the page reconnects and replays
+LOGGED_OUT = 4401  # close code: the session ended; the page's reconnect is refused
+FLOODING = 1008  # close code (policy violation): too many frames from the page
+FRAME_MAX = 1024  # bytes: the page's messages are a few dozen
+# The page sends a heartbeat every 25 s and a resync per gap; this allows bursts.
+FRAMES_PER_WINDOW, WINDOW_S = 30, 10.0
 QUEUE_MAX = 500  # frames waiting for one socket before it counts as stalled
 # Kinds after which a socket re-checks its member: it may be gone or see more now.
 MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membership)
 
 
 def _as_seq(value) -> int | None:
-    try:
-        seq = int(value)
-    except (TypeError, ValueError, OverflowError):
+    """A sequence number from the page: a whole number ≥ 0 (or its decimal digits)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
         return None
-    return seq if seq >= 0 else None
+    return value if value >= 0 else None
+
+
+def session_group(session_key: str) -> str:
+    """The group of every socket opened by one login session (closed at logout)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number the table uses")
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -63,6 +81,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     hub: fanout.TableHub | None = None
     _sender: asyncio.Task | None = None
     _left = False
+    session_group: str | None = None
 
     async def connect(self):
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -78,6 +97,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # committed in between is then either behind the cursor (replayed) or
         # offered by the hub, never neither.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        self.session_group = session_group(session_key) if session_key else None
+        if self.session_group:
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        self._frames: list[float] = []
         self.hub = fanout.join(self.campaign_id, self)
         await self.accept()
         head = await self.hub.current_head()
@@ -102,8 +126,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
         await presence.store().leave(self.campaign_id, self.channel_name, self.user.pk)
         await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Whatever the page (or anyone) sends, the socket survives it or closes cleanly."""
+        if self.audience is None:
+            return
+        if self._flooding():
+            await self.close(code=FLOODING)
+            return
+        if text_data is None or len(text_data) > FRAME_MAX:
+            return  # binary or oversized: not a message of ours
+        try:
+            content = json.loads(text_data, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content, **kwargs)
+
+    def _flooding(self) -> bool:
+        now = time.monotonic()
+        self._frames = [t for t in self._frames if now - t < WINDOW_S]
+        self._frames.append(now)
+        return len(self._frames) > FRAMES_PER_WINDOW
 
     async def receive_json(self, content, **kwargs):
         if not isinstance(content, dict) or self.audience is None:
@@ -130,6 +177,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def presence_changed(self, message):
         self._put(("presence",))
+
+    async def session_ended(self, message):
+        """The user logged out: this session's sockets stop receiving at once."""
+        await self.disconnect(LOGGED_OUT)
+        await self.close(code=LOGGED_OUT)
 
     # --- the hub's side (fanout.Subscriber) -------------------------------------
 
