@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import Client
 
 from momenta_site.asgi import application
@@ -133,6 +133,9 @@ async def connect():
     for socket in opened:
         await socket.close()
     await get_channel_layer().flush()
+    # Connections persist (CONN_MAX_AGE): close the consumers' thread's one, or
+    # PostgreSQL cannot drop the test database at the end.
+    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture(autouse=True)

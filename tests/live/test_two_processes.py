@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 
 from tables.devtools.server import free_port
@@ -80,11 +80,12 @@ class Uvicorn:
 
 
 @pytest.fixture
-def two_servers(tmp_path):
+async def two_servers(tmp_path):
     servers = [Uvicorn(tmp_path), Uvicorn(tmp_path)]
     yield servers
     for server in servers:
         server.stop()
+    await sync_to_async(connections.close_all)()  # persistent; PostgreSQL drops the test DB
 
 
 def logged_in(user) -> Client:
