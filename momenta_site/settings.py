@@ -141,7 +141,16 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # The in-memory layer drops a channel from all its groups once a message
+    # has waited `expiry` seconds (default 60): on a busy server a socket
+    # would silently stop getting doorbells. An hour makes that a non-event;
+    # doorbells are tiny and each socket drains its own queue.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"expiry": 3600, "capacity": 1000},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
