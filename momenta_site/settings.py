@@ -10,6 +10,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from momenta_site.secret_key import secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -29,11 +31,33 @@ def env_int(name: str, default: int) -> int:
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
+# With DEBUG off and no SECRET_KEY the server refuses to start (momenta_site/secret_key.py).
+SECRET_KEY = secret_key(
+    debug=DEBUG, sqlite_path=env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+)
 ALLOWED_HOSTS = [
     h for h in env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h
 ]
 CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# Served over TLS (HTTPS=1): HSTS, http -> https, cookies only over TLS. Off by
+# default: the demo and the tests serve plain HTTP on loopback. Each is also its
+# own variable. Behind a TLS proxy, SECURE_PROXY_SSL_HEADER=1 trusts its
+# X-Forwarded-Proto (only when the proxy sets it on every request).
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Login throttling (tables/forms/login.py): this many wrong passwords for one
+# username within the window lock it out until the window ends.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
 
 INSTALLED_APPS = [
     "daphne",
@@ -52,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "momenta_site.middleware.ContentSecurityPolicyMiddleware",
+    "momenta_site.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -152,6 +178,13 @@ else:
         }
     }
 
+# The cache holds the login-failure counters. Without Redis it is per process, like
+# the in-memory channel layer (one server process); with Redis all processes share it.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -159,6 +192,9 @@ AUTH_PASSWORD_VALIDATORS = [
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
         "OPTIONS": {"min_length": 8},
     },
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"

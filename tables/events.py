@@ -25,20 +25,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # --- Page regions ---------------------------------------------------------------------
-# One name per region of templates/tables/table.html that an event can change. Today
-# a push refreshes LOG, POOLS and CHARACTER_CARDS or CHARACTERS; the others are
-# declared for "live at scale", which pushes every region an event names.
+# One name per region of templates/tables/table.html that an event can change; a push
+# refreshes every region its kind names, for each audience (tables/live/render.py):
+# audience-level regions as hx-swap-oob fragments (GM ones to GMs only), per-person
+# ones (OPEN_TESTS, SPEND_PANEL, COMPOSER's Assist choice) by a marker that makes a
+# page whose copy is older than the event fetch its own again (partials/live_sync.html).
 
 LOG = "log"  # #roll-log: the new entry (and a record's card state, by the push template)
-POOLS = "pools"  # #pools: Group Momentum and Threat
+POOLS = "pools"  # #pools: Group Momentum and Threat; for GMs also the GM tools' Threat heading
 CHARACTERS = "characters"  # #characters: the whole list, when cards appear, go or change shape
 CHARACTER_CARDS = "character_cards"  # #character-<id>: only the cards the event touches
-PRESENCE = "presence"  # #presence: who is at the table
-GM_TOOLS = "gm_tools"  # #gm-panel / #momenta-gm-tools: secret rolls, templates, spends
-ASSIST_QUEUE = "assist_queue"  # #momenta-assist-queue / #momenta-assists
-OPEN_TESTS = "open_tests"  # 2d20 tests and contests still open (#d20-play)
+PRESENCE = "presence"  # #presence: who is at the table (its own message, presence.changed)
+# GM tools (GMs only): session line, open contests, secret tests / rolls, custom spends
+GM_TOOLS = "gm_tools"
+ASSIST_QUEUE = "assist_queue"  # #momenta-assist-queue (GMs); a player's Assist choice
+OPEN_TESTS = "open_tests"  # #d20-open-tests: the viewer's 2d20 tests still open
 SPEND_PANEL = "spend_panel"  # #spend-panel: the test whose Momentum is being spent
-COMPOSER = "composer"  # #composer / #d20-play: what can be rolled and with what
+# #composer / #d20-play: one person's form, never pushed or refetched (that would lose what
+# they are typing); its commands check the state when sent (core.check_seen).
+COMPOSER = "composer"
 
 REGIONS = frozenset(
     {
@@ -145,7 +150,9 @@ NOTE = _kind("note", "Table note", regions=_ALWAYS, log_template=True)
 # Appended by no service today (a secret roll is a Momenta roll or 2d20 test with
 # the GM audience); kept so a GM-only event has a plain kind of its own.
 SECRET_ROLL = _kind("secret_roll", "Secret roll", regions=_ALWAYS, audience=GM_ONLY)
-POOL_ADJUSTED = _kind("pool_adjusted", "Pool adjusted", audience=BY_POOL)
+POOL_ADJUSTED = _kind(
+    "pool_adjusted", "Pool adjusted", regions=_CARDS | {SPEND_PANEL}, audience=BY_POOL
+)
 CAMPAIGN_CREATED = _kind("campaign_created", "Campaign created", regions=_ALWAYS)
 SETTINGS_CHANGED = _kind(
     "settings_changed",
@@ -170,9 +177,12 @@ MEMBER_PROMOTED = _kind(
 INVITE_REGENERATED = _kind(
     "invite_regenerated", "New invite link", regions=_ALWAYS, audience=GM_ONLY
 )
-SESSION_STARTED = _kind("session_started", "Session started", regions=_ALL_CARDS)
-SCENE_STARTED = _kind("scene_started", "Scene started", regions=_CARDS)
-SCENE_ENDED = _kind("scene_ended", "Scene ended", regions=_CARDS)
+# The GM tools show the running session and scene; the spend panel the group pool.
+SESSION_STARTED = _kind(
+    "session_started", "Session started", regions=_ALL_CARDS | {GM_TOOLS, SPEND_PANEL}
+)
+SCENE_STARTED = _kind("scene_started", "Scene started", regions=_CARDS | {GM_TOOLS})
+SCENE_ENDED = _kind("scene_ended", "Scene ended", regions=_CARDS | {GM_TOOLS, SPEND_PANEL})
 CHARACTER_CREATED = _kind(
     "character_created", "Character created", regions=_ALL_CARDS | {COMPOSER, GM_TOOLS}
 )
@@ -193,7 +203,7 @@ MOMENTA_ROLL = _kind(
 MOMENTA_PATTERNS = _kind(
     "momenta_patterns",
     "Patterns chosen",
-    regions=_CARDS | {COMPOSER},
+    regions=_CARDS | {COMPOSER, GM_TOOLS},  # a secret roll's outcome in the GM's list
     record=ROLL,
     audience=BY_RECORD,
     log_template=True,
@@ -236,11 +246,12 @@ ROLL_REVEALED = _kind(
 )
 
 # --- 2d20 play -------------------------------------------------------------------------------
-_TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL}
+# GM_TOOLS: a test's line in the GM's secret tests and open contests changes with it.
+_TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL, GM_TOOLS}
 D20_TEST = _kind(
     "d20_test",
     "Skill test",
-    regions=_TEST_REGIONS | {GM_TOOLS},
+    regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
     log_template=True,
@@ -310,7 +321,7 @@ CONTEST_RESOLVED = _kind(
 CONTEST_CANCELLED = _kind(
     "contest_cancelled",
     "Contest called off",
-    regions=_ALWAYS | {OPEN_TESTS, COMPOSER},
+    regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
     log_template=True,
 )
 

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.views import d20, gm, momenta, site, table
+from tables.views import d20, gm, momenta, regions, site, table
 
 M = "campaigns/<int:pk>/momenta/"
 T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
@@ -11,11 +11,7 @@ T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
 site_patterns = [
     path("", site.home, name="home"),
     path("signup/", site.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("login/", site.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("join/<str:token>/", site.join, name="join"),
     path("campaigns/new/", site.campaign_new, name="campaign_new"),
@@ -55,6 +51,7 @@ momenta_patterns = [
     path(M + "odds/", momenta.odds, name="momenta_odds"),
     path(M + "roll/", momenta.roll, name="momenta_roll"),
     path(M + "rolls/<int:roll_pk>/allocate/", momenta.allocate, name="momenta_allocate"),
+    path(M + "rolls/<int:roll_pk>/chooser/", momenta.chooser, name="momenta_chooser"),
     path(M + "rolls/<int:roll_pk>/reveal/", momenta.reveal, name="momenta_reveal"),
     path(M + "assists/", momenta.assist_request, name="momenta_assist_request"),
     path(
@@ -75,6 +72,8 @@ d20_patterns = [
     path("campaigns/<int:pk>/d20/odds/", d20.d20_odds, name="d20_odds"),
     path("campaigns/<int:pk>/d20/roll/", d20.d20_roll, name="d20_roll"),
     path(T, d20.d20_panel, name="d20_panel"),
+    path("campaigns/<int:pk>/d20/panel/", regions.d20_panel_current, name="d20_panel_current"),
+    path("campaigns/<int:pk>/d20/open-tests/", regions.d20_open_tests, name="d20_open_tests"),
     path(T + "reroll/", d20.d20_reroll, name="d20_reroll"),
     path(T + "spend/", d20.d20_spend, name="d20_spend"),
     path(T + "spends/<int:index>/refund/", d20.d20_refund, name="d20_refund"),

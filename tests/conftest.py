@@ -20,6 +20,14 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings, request):
+    """Login-failure counters live in the cache: each test gets its own, so none
+    inherits another's lockout (and no test flushes the shared Redis)."""
+    backend = "django.core.cache.backends.locmem.LocMemCache"
+    settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": request.node.nodeid}}
+
+
 def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
 

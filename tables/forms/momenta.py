@@ -105,15 +105,19 @@ class MomentaRollForm(forms.Form):
         membership: Membership,
         character: Character | None,
         templates=(),
+        characters=None,
+        assists=None,
         **kwargs,
     ):
+        """`characters` (those the member controls) and `assists` (the roller's
+        accepted ones), if the caller read them already; else they are read here."""
         super().__init__(*args, **kwargs)
         self.campaign, self.membership, self.roller = campaign, membership, character
         self.is_gm = membership.is_gm
         self.templates = list(templates)
-        self.fields["character"].choices = [
-            (c.pk, c.name) for c in controllable(campaign, membership)
-        ]
+        if characters is None:
+            characters = controllable(campaign, membership)
+        self.fields["character"].choices = [(c.pk, c.name) for c in characters]
         self.fields["template"].choices = [("", "Default for the roll")] + [
             (t.pk, t.name) for t in templates
         ]
@@ -136,9 +140,10 @@ class MomentaRollForm(forms.Form):
                 # hides the choice; play still matters (PAT-07 in narrative play).
                 self.fields["kind"].required = False
                 self.fields["play"].required = False
-            threads = character.traits.filter(kind=Trait.Kind.THREAD)
+            # .all(): a prefetched sheet (services.momenta.roll_sheet) costs no query.
+            threads = [t for t in character.traits.all() if t.kind == Trait.Kind.THREAD]
             self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
-            assists = list(open_assists(character))
+            assists = list(open_assists(character) if assists is None else assists)
             self.fields["assist"].choices = [("", "No Assist")] + [
                 (a.pk, _assist_label(a)) for a in assists
             ]
@@ -229,7 +234,8 @@ class AllocationForm(forms.Form):
         out = []
         for part in raw.split("|"):
             name, _, face = part.rpartition(":")
-            if not name.strip() or not face.strip().isdigit():
+            # isascii: "²".isdigit() is true, but int() refuses it.
+            if not name.strip() or not (face.strip().isascii() and face.strip().isdigit()):
                 raise forms.ValidationError("Choose one of the listed allocations.")
             out.append((name.strip(), int(face)))
         return out
@@ -279,7 +285,7 @@ class TraumaForm(forms.Form):
 
 def _numbers(text: str, count: int, what: str) -> list[int]:
     parts = [p for p in text.replace(",", " ").split() if p]
-    if len(parts) != count or not all(p.isdigit() for p in parts):
+    if len(parts) != count or not all(p.isascii() and p.isdigit() for p in parts):
         raise forms.ValidationError(f"{what}: give {count} whole numbers, e.g. 1 2 3 4.")
     return [int(p) for p in parts]
 

@@ -24,6 +24,10 @@ from tables.models import (
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
+# Rows of one kind on a sheet. absolute_max: a forged TOTAL_FORMS builds at most this
+# many forms (Django's default, 2000, costs seconds per request).
+MAX_SHEET_ROWS = 60
+ROW_LIMITS = {"max_num": MAX_SHEET_ROWS, "validate_max": True, "absolute_max": MAX_SHEET_ROWS}
 
 
 class SignupForm(UserCreationForm):
@@ -166,6 +170,13 @@ class _NamedRowsFormSet(forms.BaseInlineFormSet):
     def clean(self):
         super().clean()
         seen = set()
+        if self.instance.pk is not None:
+            # Rows saved since the page was drawn (a double submit): the database's
+            # unique name would refuse them with an IntegrityError, so say it here.
+            shown = [form.instance.pk for form in self.initial_forms]
+            saved = self.model.objects.filter(**{self.fk.name: self.instance})
+            for name in saved.exclude(pk__in=shown).values_list(self.name_field, flat=True):
+                seen.add(name.casefold())
         for form in self.forms:
             if not form.cleaned_data or form.cleaned_data.get("DELETE"):
                 continue
@@ -244,14 +255,14 @@ def _named_rows(model, form, noun: str, extra: int):
     """A sheet's inline rows of `model`, each name once (_NamedRowsFormSet)."""
     rows = type(f"{model.__name__}Rows", (_NamedRowsFormSet,), {"noun": noun})
     return forms.inlineformset_factory(
-        Character, model, form=form, formset=rows, extra=extra, can_delete=True
+        Character, model, form=form, formset=rows, extra=extra, can_delete=True, **ROW_LIMITS
     )
 
 
 AttributeFormSet = _named_rows(Attribute, AttributeForm, "attribute", extra=2)
 SkillFormSet = _named_rows(Skill, SkillForm, "skill", extra=2)
 TraitFormSet = forms.inlineformset_factory(
-    Character, Trait, form=TraitForm, extra=2, can_delete=True
+    Character, Trait, form=TraitForm, extra=2, can_delete=True, **ROW_LIMITS
 )
 AssetFormSet = _named_rows(Asset, AssetForm, "asset", extra=1)
 
@@ -299,6 +310,12 @@ def _traits(data, character, prefix, kinds, title):
         form_kwargs={"kinds": kinds},
     )
     return _titled(formset, title)
+
+
+class SceneForm(forms.Form):
+    """A new scene's title (optional). A CharField refuses NUL, which PostgreSQL cannot store."""
+
+    title = forms.CharField(max_length=100, required=False)
 
 
 class PoolAdjustForm(forms.Form):

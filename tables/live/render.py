@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
 from tables import events as kinds
@@ -340,8 +341,80 @@ def _render_event_fragments(event: TableEvent, audience: str) -> str:
         refresh_characters=refresh_all,
         characters=list(characters),
         push_templates=_push_templates(event.kind),
+        regions_html=region_fragments(entry, event, campaign, audience),
     )
     return render_to_string("tables/partials/push.html", context)
+
+
+# --- Regions beyond the log, pools and cards ------------------------------------------
+
+
+def region_fragments(kind, event: TableEvent, campaign: Campaign, audience: str) -> str:
+    """The other regions `kind` names (tables/events.py), for one audience.
+
+    GM-only regions go to the GM audience only: players never get the GM tools (secret
+    tests, the Threat heading). A per-person region (a viewer's open tests, their
+    spend panel) is never rendered here: a marker asks a page whose copy is older than
+    the event to fetch its own (partials/live_sync.html).
+    """
+    regions = kind.regions if kind is not None else frozenset()
+    parts = []
+    if audience == GM:
+        parts.append(_gm_fragments(regions, campaign))
+    sync = _sync_regions(regions, campaign)
+    if sync:
+        record = kind.record_of(event.payload) if kind is not None else None
+        own_test = record[1] if record and record[0] == kinds.TEST else None
+        parts.append(
+            render_to_string(
+                "tables/partials/live_sync.html",
+                {
+                    "sync_oob": True,
+                    "sync_regions": sync,
+                    "seq": event.seq,
+                    "campaign": campaign,
+                    # Its test's own pushes already nudge that panel (d20_test_push.html).
+                    "own_test": own_test if kind.push_template else None,
+                },
+            )
+        )
+    return mark_safe("".join(parts))  # each part is a rendered template
+
+
+def _sync_regions(regions, campaign: Campaign) -> list[str]:
+    if campaign.uses_d6 or not campaign.uses_group_economy:
+        return []  # the open tests and the spend panel are the 2d20 composer's
+    return [r for r in (kinds.OPEN_TESTS, kinds.SPEND_PANEL) if r in regions]
+
+
+def _gm_fragments(regions, campaign: Campaign) -> str:
+    """The GM tools' parts an event changes, drawn from the page's own partials."""
+    from tables.presenters.gm import gm_live_context
+
+    wanted = {
+        "threat": kinds.POOLS in regions and campaign.uses_group_economy,
+        "tools": kinds.GM_TOOLS in regions,
+        "queue": kinds.ASSIST_QUEUE in regions and campaign.uses_d6,
+    }
+    if not any(wanted.values()):
+        return ""
+    context = {"c": campaign, "campaign": campaign, "gm_oob": True, **wanted}
+    if wanted["tools"]:
+        context["gmp"] = gm_live_context(campaign)
+        context["secret_rolls"] = context["gmp"].get("secret_rolls")
+    if wanted["queue"]:
+        from tables.presenters.momenta import assist_queue_context
+
+        queue = assist_queue_context(campaign, _gm_viewer(campaign))
+        context["queue_html"] = render_to_string(
+            "tables/partials/assist_queue.html", {**queue, "gm_oob": True}
+        )
+    return render_to_string("tables/partials/push_gm.html", context)
+
+
+def _gm_viewer(campaign: Campaign) -> Membership:
+    """The GM audience as one viewer: GM-facing presenters ask only `is_gm`."""
+    return Membership(campaign=campaign, role=Membership.Role.GM)
 
 
 def events_after(campaign_id: int, after: int, audience: str, limit: int = REPLAY_BATCH):

@@ -49,14 +49,14 @@ def play_context(
         "can_play": plays and campaign_plays_d20(campaign),
         "form": form,
         "odds": odds,
-        "open_tests": _open_tests(campaign, membership),
+        "open_tests": open_tests(campaign, membership),
         "panel": panel,
         "error": error,
         "notice": notice,
     }
 
 
-def _open_tests(campaign: Campaign, membership: Membership) -> list[D20Test]:
+def open_tests(campaign: Campaign, membership: Membership) -> list[D20Test]:
     """Open tests the member may roll on, spend or close: those of a character they
     control, or whose Momentum one of theirs holds (CT-04)."""
     mine = {c.pk for c in controllable(campaign, membership)}

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm
 from tables.forms.site import PoolAdjustForm
-from tables.models import Attribute, Campaign, Contest, CustomSpend, D20Test, Membership, Skill
+from tables.models import (
+    Attribute,
+    Campaign,
+    Contest,
+    CustomSpend,
+    D20Test,
+    Membership,
+    MomentaRoll,
+    Skill,
+)
 from tables.presenters.d20 import campaign_plays_d20
 from tables.services import sessions
 from tables.services.access import still_secret
@@ -39,6 +48,31 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
     }
     context.update(extra)
     return context
+
+
+def gm_live_context(campaign: Campaign) -> dict:
+    """What a live push refreshes of the GM panel, for the GM audience as a whole: the
+    parts without a person's typing in them (Threat heading, session and scene, open
+    contests, secret tests or rolls, custom spends). Its forms stay as the GM left them."""
+    plays_d20 = campaign_plays_d20(campaign)
+    return {
+        "campaign": campaign,
+        "plays_d20": plays_d20,
+        "custom_spends": CustomSpend.objects.filter(campaign=campaign) if plays_d20 else (),
+        "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
+            "character", "event"
+        )
+        if campaign.uses_d6
+        else (),
+        "open_contests": Contest.objects.filter(
+            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
+        ).select_related("opposer", "active"),
+        "secret_tests": still_secret(D20Test.objects.filter(campaign=campaign)).select_related(
+            "character"
+        ),
+        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
+        "scene": sessions.current_scene(campaign),
+    }
 
 
 def _sheet_names(campaign: Campaign) -> dict:

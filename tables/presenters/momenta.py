@@ -259,7 +259,7 @@ def roll_request(form: MomentaRollForm) -> RollRequest:
 
 def plan_from_form(form: MomentaRollForm) -> RollPlan:
     """Plan the roll a valid form describes (no change is made)."""
-    return plan_roll(form.campaign, form.roller, roll_request(form))
+    return plan_roll(form.campaign, form.roller, roll_request(form), templates=form.templates)
 
 
 def preview(form: MomentaRollForm) -> Odds | None:
@@ -289,10 +289,16 @@ def roll_form(
     character: Character | None,
     data=None,
     initial=None,
+    *,
+    templates=None,
+    characters=None,
+    assists=None,
 ) -> MomentaRollForm:
+    """The composer's form; what the caller read already (a RollSheet's templates, the
+    member's characters, the roller's accepted Assists) is not read again."""
     initial = dict(initial or {})
     if character is not None:
-        names = set(character.attributes.values_list("name", flat=True))
+        names = {a.name for a in character.attributes.all()}
         if initial.get("attribute") not in names:
             initial.pop("attribute", None)
         initial.setdefault("character", character.pk)
@@ -304,7 +310,9 @@ def roll_form(
         campaign=campaign,
         membership=membership,
         character=character,
-        templates=roll_templates(campaign),
+        templates=roll_templates(campaign) if templates is None else templates,
+        characters=characters,
+        assists=assists,
     )
     # Another character or attribute changes the choices: redraw the composer.
     redraw = {

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import F
 
 from rules import pools
+from rules.errors import RulesError
 from tables import events
 from tables.models import (
     Campaign,
@@ -62,13 +63,17 @@ def change_pool(
     *,
     character: Character | None = None,
     expected: int | None = None,
+    fresh: bool = False,
 ) -> Change:
     """Add delta to a pool inside the caller's transaction.
 
     rules.pools.change decides (PM-04, MO-04, MO-06, RS-01): gains beyond the
     cap are lost and reported; a spend below 0 raises and changes nothing.
     This only reads the pool and writes what the rules say. `expected` is the
-    value the person saw; if the pool moved since, StaleState is raised.
+    value the person saw; if the pool moved since in a way that matters to this
+    change (check_seen), StaleState is raised. `fresh`: the caller read the row
+    after taking the lock, so its value is used instead of reading it again (the
+    conditional update below still refuses if it was not current).
     """
     if character is None:
         if pool not in CAMPAIGN_POOLS:
@@ -79,16 +84,16 @@ def change_pool(
             raise ValueError(f"unknown character pool {pool!r}")
         model, pk = Character, character.pk
     own_cap = None
-    if pools.CAPS[pool] == pools.PER_CHARACTER:  # Resolve: the sheet holds the cap (RS-01)
+    per_character = pools.CAPS[pool] == pools.PER_CHARACTER  # Resolve: the sheet's cap (RS-01)
+    if fresh:
+        row = character if character is not None else campaign
+        current, own_cap = getattr(row, pool), (row.resolve_max if per_character else None)
+    elif per_character:
         current, own_cap = model.objects.values_list(pool, "resolve_max").get(pk=pk)
     else:
         current = model.objects.values_list(pool, flat=True).get(pk=pk)
     label = _pool_label(pool, character)
-    if expected is not None and expected != current:
-        raise StaleState(
-            f"{label} changed to {current} since your page was drawn; "
-            "check the new value and try again."
-        )
+    check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)
     try:
         step = pools.change(pool, current, delta, own_cap=own_cap, title=label)
     except pools.NotEnoughInPool as error:
@@ -112,6 +117,45 @@ def change_pool(
         character=character,
         lost=step.lost,
     )
+
+
+def check_seen(
+    pool: str,
+    current: int,
+    expected: int | None,
+    delta: int,
+    *,
+    own_cap: int | None = None,
+    label: str = "",
+) -> None:
+    """The person's page showed `expected`; the pool holds `current` now.
+
+    Any move is not enough to refuse: other people act at the table all the time
+    and live pages lag. It matters only if this change now fares worse than it
+    would have at the value seen: a spend the pool no longer covers, or a gain
+    of which more is lost beyond the cap. Then StaleState, saying why.
+    """
+    if expected is None or expected == current:
+        return
+    label = label or PoolChange.Pool(pool).label
+    try:
+        seen = pools.change(pool, expected, delta, own_cap=own_cap, title=label)
+    except RulesError:
+        return  # refused at the value seen too: the current value decides below
+    try:
+        now = pools.change(pool, current, delta, own_cap=own_cap, title=label)
+    except pools.NotEnoughInPool as error:
+        raise StaleState(
+            f"{label} is now {current} (your page showed {expected}): not enough for this "
+            f"spend, {error.needed} needed. Check the new value and try again."
+        ) from error
+    except RulesError:
+        return  # change_pool words the refusal
+    if now.lost > seen.lost:
+        raise StaleState(
+            f"{label} is now {current} (your page showed {expected}): {now.lost} of this "
+            "gain would be lost beyond the cap. Check the new value and try again."
+        )
 
 
 def players_see(campaign: Campaign, pool: str) -> bool:
@@ -141,8 +185,13 @@ def append_event(
     kind = events.registered(kind)
     if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
         raise ValueError(f"{kind.name} events are for the GM only")
-    Campaign.objects.filter(pk=campaign.pk).update(last_seq=F("last_seq") + 1)
-    seq = Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign.pk)
+    # The caller's locked row knows the head: one conditional update takes the next seq.
+    # A campaign object read before the lock misses and reads the head instead.
+    seq = campaign.last_seq + 1
+    bumped = Campaign.objects.filter(pk=campaign.pk, last_seq=campaign.last_seq)
+    if bumped.update(last_seq=seq) != 1:
+        Campaign.objects.filter(pk=campaign.pk).update(last_seq=F("last_seq") + 1)
+        seq = Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign.pk)
     campaign.last_seq = seq
     payload = dict(payload or {})
     payload.setdefault(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 
 from rules.d6 import (
     AppliedRoll,
@@ -42,6 +43,7 @@ from rules.personal import (
     PersonalMomentum,
     PersonalMomentumError,
     RollMomentum,
+    advantage_cost,
     settle_roll_momentum,
     suffer_trauma,
 )
@@ -61,14 +63,14 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
-from tables.services.access import audience_of, can_control, require_control, seen_by
+from tables.services.access import audience_of, can_control, has_role, require_control, seen_by
 from tables.services.core import (
     Change,
     ServiceError,
-    StaleState,
     append_event,
     change_pool,
     character_in,
+    check_seen,
     lock_campaign,
     require_gm,
     require_playing,
@@ -274,14 +276,25 @@ class RollPlan:
         return self.character
 
 
-def plan_roll(campaign: Campaign, character: Character, request: RollRequest) -> RollPlan:
+def plan_roll(
+    campaign: Campaign,
+    character: Character,
+    request: RollRequest,
+    *,
+    templates: Sequence[RollTemplate] | None = None,
+) -> RollPlan:
     """Decide a roll before it is made, without changing anything (D6-06..D6-11,
     PM-05..PM-12, PM-R1, RS-01). The odds preview uses it as it is; roll_momenta
-    uses it under the lock. Refusals are ServiceErrors a player can read."""
+    uses it under the lock. Refusals are ServiceErrors a player can read.
+
+    The character's attributes and traits are read through `.all()`, so a caller
+    that prefetched them (roll_sheet) pays no query here; `templates` likewise."""
     attribute, kind = _attribute_and_kind(character, request)
     _check_modifiers(request.modifiers)
     thread = _thread(character, request.thread)
-    template = _template(campaign, request.template_id, kind)
+    if templates is None:
+        templates = list(RollTemplate.objects.filter(campaign=campaign))
+    template = _template(templates, request.template_id, kind)
     assist = _accepted_assist(campaign, character, request.assist_id)
     helper = assist.helper if assist is not None else None
     settlement = _settle(character, assist, request)
@@ -315,8 +328,8 @@ def plan_roll(campaign: Campaign, character: Character, request: RollRequest) ->
 def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Attribute, str]:
     """The attribute rolled and the kind of roll it makes (D6-11: LUCK, and only LUCK,
     makes a luck roll, a straight roll with nothing added)."""
-    name = (request.attribute or "").strip()
-    attribute = character.attributes.filter(name__iexact=name).first()
+    name = (request.attribute or "").strip().casefold()
+    attribute = next((a for a in character.attributes.all() if a.name.casefold() == name), None)
     if attribute is None:
         raise ServiceError(f"{character.name} has no attribute called {request.attribute!r}.")
     kind = request.kind
@@ -356,7 +369,10 @@ def _thread(character: Character, thread_id: int | None) -> Trait | None:
     """The Thread invoked for +2d (D6-06), one of the roller's own."""
     if not thread_id:
         return None
-    trait = character.traits.filter(pk=thread_id, kind=Trait.Kind.THREAD).first()
+    trait = next(
+        (t for t in character.traits.all() if t.pk == thread_id and t.kind == Trait.Kind.THREAD),
+        None,
+    )
     if trait is None:
         raise ServiceError(f"That Thread is not one of {character.name}'s.")
     return trait
@@ -449,21 +465,22 @@ def _spec(
     return spec
 
 
-def _template(campaign: Campaign, template_id: int | None, kind: str) -> RollTemplate:
-    templates = RollTemplate.objects.filter(campaign=campaign)
+def _template(
+    templates: Sequence[RollTemplate], template_id: int | None, kind: str
+) -> RollTemplate:
+    """The template chosen, else the first that fits the kind of roll (D6-04);
+    `templates` are the campaign's, in their order."""
     if template_id:
-        template = templates.filter(pk=template_id).first()
+        template = next((t for t in templates if t.pk == template_id), None)
         if template is None:
             raise ServiceError("That roll template is not in this campaign.")
         return template
-    # No choice made: the first template that fits the kind of roll.
     for template in templates:
         if template.deals_harm == (kind == "attack"):
             return template
-    template = templates.first()
-    if template is None:
+    if not templates:
         raise ServiceError("This campaign has no roll templates yet.")
-    return template
+    return templates[0]
 
 
 def _resolve_spenders(
@@ -495,7 +512,8 @@ def _resolve_spenders(
             raise ServiceError(
                 "Only the roller and the ally assisting this roll can spend Resolve on it (RS-01)."
             )
-        current = Character.objects.values_list("resolve", flat=True).get(pk=spender.pk)
+        # Both were read in this command (under the lock, when rolling).
+        current = spender.resolve
         if amount > current:
             raise ServiceError(
                 f"{spender.name} has {current} Resolve and cannot spend {amount}. "
@@ -508,6 +526,23 @@ def _resolve_spenders(
 # --- Rolling ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RollSheet:
+    """What a roll reads besides the pools, once per command: the roller with its
+    attributes and traits prefetched, and the campaign's roll templates in order.
+    The view reads it for the form and hands it to roll_momenta, which then reads
+    only what a concurrent command can change (the pools, the Assist) under the lock."""
+
+    character: Character
+    templates: tuple[RollTemplate, ...]
+
+
+def roll_sheet(campaign: Campaign, character: Character) -> RollSheet:
+    """The sheet of `character` (a character of `campaign`): three queries."""
+    prefetch_related_objects([character], "attributes", "traits")
+    return RollSheet(character, tuple(RollTemplate.objects.filter(campaign=campaign)))
+
+
 def roll_momenta(
     campaign_id: int,
     actor,
@@ -515,6 +550,8 @@ def roll_momenta(
     request: RollRequest,
     *,
     rng: RandomSource | None = None,
+    membership: Membership | None = None,
+    sheet: RollSheet | None = None,
 ) -> MomentaRoll:
     """Make a Momenta roll for a character (D6-01..D6-11, PM-02, PM-05..PM-12, PM-R1,
     RS-01, TB-02, TB-03).
@@ -523,22 +560,36 @@ def roll_momenta(
     Resolve is spent, the dice are rolled with the system CSPRNG, then the
     Disadvantage gain lands. If no pattern can apply the roll is resolved at
     once; otherwise it waits for the roller's allocation (choose_allocation).
-    If the roller's pools moved since the form showed `request.expected_*`,
-    StaleState and nothing happens.
+    If the roller's pools moved since the form showed `request.expected_*`, the
+    roll still goes through unless a spend is no longer covered (refused, nothing
+    happens).
+
+    `membership` and `sheet`, if the caller read them for this command, are not
+    read again: only the roller's pools are, under the lock (RollSheet).
     """
     with transaction.atomic():
-        campaign, membership, character = _lock_for_play(campaign_id, actor, character_id)
+        campaign, membership, character = _lock_for_play(
+            campaign_id,
+            actor,
+            character_id,
+            membership=membership,
+            character=sheet.character if sheet is not None else None,
+        )
         if not membership.is_gm:
             if request.secret:
                 raise PermissionDenied("Only the GM can roll in secret.")
             if request.sets_opposition:
                 raise PermissionDenied("Only the GM sets the opposition.")
-        _check_seen(character, "momentum", request.expected_momentum)
-        _check_seen(character, "resolve", request.expected_resolve)
+        momentum_cost, resolve_cost = _roller_spends(request, character)
+        _check_seen(character, "momentum", request.expected_momentum, -momentum_cost)
+        _check_seen(character, "resolve", request.expected_resolve, -resolve_cost)
         # A campaign made outside the services (the admin) gets its templates on this
         # POST, under the lock: drawing the composer never writes.
-        seed_default_templates(campaign)
-        plan = plan_roll(campaign, character, request)
+        templates = sheet.templates if sheet is not None else _templates(campaign)
+        if not templates:
+            seed_default_templates(campaign)
+            templates = _templates(campaign)
+        plan = plan_roll(campaign, character, request, templates=templates)
         _check_secret_moves_nothing(plan, request.secret)
         changes = _pay_before_the_roll(campaign, plan)
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
@@ -571,7 +622,12 @@ def _pay_before_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
     """Advantage is paid (PM-05, PM-08) and Resolve spent (RS-01) before the dice fall."""
     changes = [
         change_pool(
-            campaign, "momentum", entry.delta, entry.reason, character=plan.payer(entry.holder)
+            campaign,
+            "momentum",
+            entry.delta,
+            entry.reason,
+            character=plan.payer(entry.holder),
+            fresh=True,
         )
         for entry in plan.settlement.payment_entries
     ]
@@ -579,7 +635,12 @@ def _pay_before_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
     for spender, amount in plan.resolve:
         changes.append(
             change_pool(
-                campaign, "resolve", -amount, f"Spent on {roll_name} (RS-01)", character=spender
+                campaign,
+                "resolve",
+                -amount,
+                f"Spent on {roll_name} (RS-01)",
+                character=spender,
+                fresh=True,
             )
         )
     return changes
@@ -594,6 +655,7 @@ def _gain_after_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
             entry.delta + entry.lost,
             entry.reason,
             character=plan.character,
+            fresh=True,
         )
         for entry in plan.settlement.gain_entries
     ]
@@ -731,17 +793,34 @@ def _applied_data(applied: AppliedRoll, campaign: Campaign) -> dict:
     }
 
 
-def _check_seen(character: Character, pool: str, expected: int | None) -> None:
-    """The form showed `expected`; if the pool moved since, the person decides again."""
+def _roller_spends(request: RollRequest, character: Character) -> tuple[int, int]:
+    """(Momentum, Resolve) the roller means to pay: the Advantage they chose (PM-05; an
+    Assist's helper pays, Disadvantage cancels it, PM-08, PM-11) and their own Resolve."""
+    momentum = 0
+    if request.advantage_sources and not request.disadvantage and request.assist_id is None:
+        try:
+            momentum = advantage_cost(request.advantage_sources)[1]
+        except RulesError:
+            momentum = 0  # plan_roll words the refusal
+    resolve = sum(n for who, n in request.resolve_spend if who == character.pk)
+    return momentum, resolve
+
+
+def _check_seen(character: Character, pool: str, expected: int | None, delta: int) -> None:
+    """The form showed `expected`; a move since refuses only if it matters to a change
+    of `delta` (core.check_seen): e.g. an Advantage the roller can no longer pay, which
+    the rules would quietly drop (PM-07). `character` was read under the lock."""
     if expected is None:
         return
-    current = Character.objects.values_list(pool, flat=True).get(pk=character.pk)
-    if current != expected:
-        label = "Momentum" if pool == "momentum" else "Resolve"
-        raise StaleState(
-            f"{character.name}'s {label} changed to {current} since your page was drawn; "
-            "check the new value and try again."
-        )
+    label = "Momentum" if pool == "momentum" else "Resolve"
+    check_seen(
+        pool,
+        getattr(character, pool),
+        expected,
+        delta,
+        own_cap=character.resolve_max if pool == "resolve" else None,
+        label=f"{character.name}'s {label}",
+    )
 
 
 def _require_d6(campaign: Campaign) -> None:
@@ -749,15 +828,46 @@ def _require_d6(campaign: Campaign) -> None:
         raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
 
 
-def _lock_for_play(campaign_id: int, actor, character_id: int):
+# What a concurrent command may change on a character read before the lock.
+_FRESH_FIELDS = ("name", "owner", "in_creation", "momentum", "resolve", "resolve_max")
+
+
+def _lock_for_play(
+    campaign_id: int,
+    actor,
+    character_id: int,
+    *,
+    membership: Membership | None = None,
+    character: Character | None = None,
+):
     """Inside a transaction: the locked d6 campaign, the actor's playing membership and
-    the character, which the actor must control -> (campaign, membership, character)."""
+    the character, which the actor must control -> (campaign, membership, character).
+
+    A `membership` the caller read for this command is not read again (a role change
+    committing meanwhile is as if it came just after). A `character` read before the
+    lock (with its sheet) gets its pools read again under the lock, once."""
     campaign = lock_campaign(campaign_id)
-    membership = require_playing(campaign, actor)
+    if membership is None or (membership.campaign_id, membership.user_id) != (
+        campaign.pk,
+        actor.pk,
+    ):
+        membership = require_playing(campaign, actor)
+    elif not has_role(membership, "player"):
+        raise PermissionDenied("Not allowed.")
     _require_d6(campaign)
-    character = character_in(campaign, character_id)
+    if character is not None and (character.pk, character.campaign_id) == (
+        character_id,
+        campaign.pk,
+    ):
+        character.refresh_from_db(fields=_FRESH_FIELDS)
+    else:
+        character = character_in(campaign, character_id)
     require_control(membership, character)
     return campaign, membership, character
+
+
+def _templates(campaign: Campaign) -> tuple[RollTemplate, ...]:
+    return tuple(RollTemplate.objects.filter(campaign=campaign))
 
 
 # --- After the roll -----------------------------------------------------------------
@@ -1025,7 +1135,9 @@ def record_trauma(
         raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
     with transaction.atomic():
         campaign, _, character = _lock_for_play(campaign_id, actor, character_id)
-        _check_seen(character, "momentum", expected)
+        # Trauma gains Momentum (none in creation, PM-12): a move since matters only
+        # if more of the gain is now lost beyond the cap (PM-04).
+        _check_seen(character, "momentum", expected, 0 if character.in_creation else points)
         try:
             _, entries = suffer_trauma(
                 PersonalMomentum(character.momentum, character.name),

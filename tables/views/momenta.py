@@ -19,6 +19,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from rules.pools import MOMENTUM, cap_of
 from tables.forms.momenta import (
     AllocationForm,
     AssistAnswerForm,
@@ -26,10 +27,12 @@ from tables.forms.momenta import (
     CustomPatternForm,
     RollTemplateForm,
     TraumaForm,
+    open_assists,
 )
-from tables.models import Campaign, Character, CustomPattern, Membership, TableEvent
+from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
 from tables.presenters.momenta import (
     assist_queue_context,
+    chooser_for,
     composer_context,
     gm_tools_context,
     initial_from,
@@ -39,12 +42,13 @@ from tables.presenters.momenta import (
     roll_request,
 )
 from tables.services import momenta
-from tables.services.access import controllable
+from tables.services.access import controllable, has_role, seen_by
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
+ROLLED = "tables/partials/composer_momenta_rolled.html"
 
 
 # Fragments an answer can redraw, by the id htmx targets (HX-Target); GM panel parts
@@ -97,7 +101,7 @@ def _posted_character(request, campaign: Campaign, key: str = "character") -> Ch
     None when the field is missing or not a number: the form then says so.
     """
     raw = request.POST.get(key) if request.method == "POST" else request.GET.get(key)
-    if raw is None or not str(raw).isdigit():
+    if raw is None or not (str(raw).isascii() and str(raw).isdigit()):
         return None
     _, _, character = character_for(request, campaign.pk, int(raw))
     return character
@@ -134,16 +138,79 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def chooser(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    """The allocation chooser of one roll awaiting its patterns (PAT-02, PAT-09), for the
+    person who chooses them; empty once chosen (or for anyone else). A roll's answer
+    loads it from here, so a roll does not build every pending choice again."""
+    campaign, membership = campaign_for(request, pk, role="player")
+    rolls = MomentaRoll.objects.select_related("character", "event").filter(
+        campaign=campaign, state=MomentaRoll.State.AWAITING_ALLOCATION
+    )
+    made = seen_by(membership, rolls).filter(pk=roll_pk).first()
+    user_id = membership.user_id
+    if made is None or user_id not in (made.actor_id, made.character.owner_id):
+        return HttpResponse("")
+    context = {"campaign": campaign, "chooser": chooser_for(made)}
+    return render(request, "tables/partials/allocation_chooser.html", context)
+
+
+def _player_at(request, pk: int) -> tuple[Campaign, Membership]:
+    """campaign_for(role="player") in one query: the membership with its campaign."""
+    membership = (
+        Membership.objects.select_related("campaign").filter(campaign_id=pk, user=request.user)
+    ).first()
+    if membership is None or not has_role(membership, "player"):
+        return campaign_for(request, pk, role="player")  # says 404 or 403
+    return membership.campaign, membership
+
+
+def _roller(request, campaign: Campaign, characters: list[Character]) -> Character | None:
+    """The posted character among those the member controls (else 404/403 as
+    character_for says); None when the field is missing: the form then says so."""
+    raw = request.POST.get("character", "")
+    if not (raw.isascii() and raw.isdigit()):  # "²".isdigit(), yet no int
+        return None
+    found = next((c for c in characters if c.pk == int(raw)), None)
+    return found or character_for(request, campaign.pk, int(raw))[2]
+
+
+@login_required
 @require_POST
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03)."""
-    campaign, membership = campaign_for(request, pk, role="player")
-    character = _posted_character(request, campaign)
-    form = roll_form(campaign, membership, character, data=request.POST)
+    """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03).
+
+    Each row is read once: the membership with its campaign, the member's characters,
+    the roller's sheet and Assists (for the form); the service reads again only what
+    a concurrent command can change, under the lock. The answer is the event's
+    fragments and the form reset, not the whole composer: the odds and a pending
+    allocation chooser load on their own (GET momenta_odds, momenta_chooser).
+    """
+    campaign, membership = _player_at(request, pk)
+    characters = controllable(campaign, membership)
+    character = _roller(request, campaign, characters)
+    sheet = momenta.roll_sheet(campaign, character) if character is not None else None
+    assists = list(open_assists(character)) if character is not None else []
+    form = roll_form(
+        campaign,
+        membership,
+        character,
+        data=request.POST,
+        templates=sheet.templates if sheet else None,
+        characters=characters,
+        assists=assists,
+    )
     if not form.is_valid():
         return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
-        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, roll_request(form))
+        made = momenta.roll_momenta(
+            campaign.pk,
+            request.user,
+            character.pk,
+            roll_request(form),
+            membership=membership,
+            sheet=sheet,
+        )
     except ServiceError as error:
         # The composer is drawn again from fresh pools, with the choices kept.
         return _answer(
@@ -157,7 +224,31 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The next roll starts afresh: what to roll and how is kept, what it spends is not
     # (Advantage, Resolve, the Assist…), so nothing is spent again unasked.
     kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
-    return _answer(request, campaign, membership, [made.event], character=character, initial=kept)
+    if not request.htmx:
+        return back_to_table(request, campaign)
+    # The form reset, from what this command read: the roller's pools are as the roll
+    # left them (the service changed them on this very object); a used Assist is gone.
+    form = roll_form(
+        campaign,
+        membership,
+        made.character,
+        initial=kept,
+        templates=sheet.templates,
+        characters=characters,
+        assists=[a for a in assists if a.pk != made.assist_id],
+    )
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "is_gm": membership.is_gm,
+        "personal_max": cap_of(MOMENTUM),
+        "odds_on_load": True,
+        "awaiting": made if made.awaiting else None,
+    }
+    response = respond(request, membership, ROLLED, context, [made.event])
+    response["HX-Retarget"] = "#momenta-roll"
+    response["HX-Reswap"] = "outerHTML"
+    return response
 
 
 @login_required
@@ -166,7 +257,7 @@ def allocate(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     """The roller confirms a pattern allocation (PAT-02..PAT-09)."""
     campaign, membership = campaign_for(request, pk, role="player")
     form = AllocationForm(request.POST)
-    refund_to = [int(v) for v in request.POST.getlist("refund_to") if v.isdigit()]
+    refund_to = [int(v) for v in request.POST.getlist("refund_to") if v.isascii() and v.isdigit()]
 
     def call():
         allocation = form.cleaned_data["allocation"]

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import Prefetch
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from tables.forms.login import ThrottledAuthenticationForm
 from tables.forms.site import (
     CampaignForm,
     CampaignSettingsForm,
     CharacterForm,
     JoinForm,
     PoolAdjustForm,
+    SceneForm,
     SignupForm,
     sheet_formsets,
 )
@@ -32,7 +36,7 @@ from tables.services import campaigns, characters, sessions
 from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
-from tables.views.answers import HtmxHttpRequest, back_with_message
+from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors
 
 # --- Accounts -----------------------------------------------------------------
 
@@ -46,8 +50,22 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}.")
-        return redirect(next_url or "home")
+        # A URL, never a view name: redirect("foo") would try to reverse "foo".
+        return HttpResponseRedirect(next_url) if next_url else redirect("home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429."""
+
+    form_class = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "locked_out"):
+            response.status_code = 429
+        return response
 
 
 # --- Campaigns ----------------------------------------------------------------
@@ -147,6 +165,9 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    # Tokens are URL-safe ASCII; PostgreSQL cannot even compare a NUL, so stop here.
+    if not (token.isascii() and token.isprintable()):
+        return _invite_invalid(request)
     campaign = Campaign.objects.filter(invite_token=token).first()
     if campaign is None:
         return _invite_invalid(request)
@@ -220,9 +241,11 @@ def session_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    title = request.POST.get("title", "")[:100]
+    form = SceneForm(request.POST)
+    if not form.is_valid():
+        return _play_done(request, campaign.pk, membership, error=form_errors(form))
     try:
-        scene = sessions.start_scene(campaign.pk, request.user, title)
+        scene = sessions.start_scene(campaign.pk, request.user, form.cleaned_data["title"])
     except ServiceError as error:
         return _play_done(request, campaign.pk, membership, error=str(error))
     return _play_done(request, campaign.pk, membership, notice=f"{scene} started.")

@@ -44,13 +44,13 @@ def card(page, seq: int) -> dict:
 READY_COMPOSER = "#composer:not([data-stale]):not(.htmx-added):not(.htmx-settling)"
 
 
-def redraw(page, change) -> None:
-    """Do `change` (which makes htmx redraw #composer) and wait for the new composer."""
+def redraw(page, change, part: str = "#composer") -> None:
+    """Do `change` (which makes htmx redraw `part`) and wait for the new one."""
     from playwright.sync_api import expect
 
-    page.eval_on_selector("#composer", "c => { c.dataset.stale = '1'; }")
+    page.eval_on_selector(part, "c => { c.dataset.stale = '1'; }")
     change()
-    expect(page.locator(READY_COMPOSER)).to_have_count(1)
+    expect(page.locator(READY_COMPOSER.replace("#composer", part))).to_have_count(1)
 
 
 def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -> Roll:
@@ -84,7 +84,8 @@ def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -
             form.locator("button.mc-roll").click()
         click.answer = answer.value
 
-    redraw(page, click)
+    # A roll answers with the form reset (#momenta-roll); a refusal, with the composer.
+    redraw(page, click, "#momenta-roll")
     assert click.answer.ok, click.answer.status
     found = re.search(r'data-seq="(\d+)" data-kind="momenta_roll"', click.answer.text())
     assert found, "the roll was refused: " + " ".join(
@@ -92,6 +93,8 @@ def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -
     )
     seq = int(found.group(1))
     expect(page.locator(f"#roll-log > #event-{seq}")).to_have_count(1)
+    # The odds of the reset form load on their own, inside the composer (not over it).
+    expect(page.locator("#composer #momenta-odds .odds-pool")).to_have_count(1)
     shown = card(page, seq)
     made = Roll(seq, shown["actor"], shown["character"], shown["faces"])
     assert made.actor == user
@@ -337,3 +340,86 @@ def test_pages_reconnect_and_catch_up_after_the_server_restarts(table, app_serve
         page = table[name][1]
         expect_roll(page, made)
         assert log_seqs(page) == log_seqs(gm)
+
+
+# --- Every region live (issue 10) -------------------------------------------------------
+
+
+def post_from_page(page, path: str, data: dict) -> tuple[int, str]:
+    """A command sent from `page` as htmx sends it (its CSRF header, an HX request)."""
+    return page.evaluate(
+        """async ([path, data]) => {
+            const headers = JSON.parse(document.body.getAttribute('hx-headers'));
+            headers['HX-Request'] = 'true';
+            const r = await fetch(path, {method: 'POST', body: new URLSearchParams(data), headers});
+            return [r.status, await r.text()];
+        }""",
+        [path, data],
+    )
+
+
+def test_the_gm_tools_assist_queue_changes_live_when_a_player_asks_for_an_assist(table, app_server):
+    from playwright.sync_api import expect
+
+    chars = app_server.characters
+    gm, bob = table["gm"][1], table["bob"][1]
+    queue = gm.locator("#momenta-assist-queue")
+    expect(queue).to_contain_text("No Assist is waiting")
+    # Bob offers Dorran's help to Iska from his composer (PM-08).
+    expect(bob.locator(READY_COMPOSER)).to_have_count(1)
+    panel = bob.locator("#momenta-assists")
+    if not panel.evaluate("d => d.open"):
+        panel.locator("summary").click()
+    form = panel.locator("form.mc-subform")
+    form.locator("select[name=helper]").select_option(str(chars["bob"]["id"]))
+    form.locator("select[name=roller]").select_option(str(chars["alice"]["id"]))
+    redraw(bob, lambda: form.locator("button[type=submit]").click())
+    # The GM's queue shows it without a reload, with the answers to give.
+    line = f"{chars['bob']['name']} → {chars['alice']['name']}: Requested"
+    expect(queue).to_contain_text(line)
+    expect(queue.locator("button", has_text="Accept")).to_have_count(1)
+
+
+def test_the_gm_tools_threat_heading_changes_live_when_a_player_buys_a_d20(browser, app_server):
+    from playwright.sync_api import expect
+
+    errors: list = []
+    # The seed's 2d20 characters have attributes only: give Paul a skill to test.
+    app_server.manage(
+        "shell",
+        "-c",
+        "from tables.models import Character; "
+        "Character.objects.get(name='Paul').skills.get_or_create(name='Communicate', value=6)",
+    )
+    path = f"/campaigns/{app_server.d20_campaign}/table/"
+    gm_context, gm = log_in(browser, app_server.base, "gm", path, errors)
+    alice_context, alice = log_in(browser, app_server.base, "alice", path, errors)
+    try:
+        heading = gm.locator("#gm-threat-heading .gm-threat")
+        before = int(heading.inner_text())
+        paul = alice.locator("#d20-character option").first.get_attribute("value")
+        # Alice buys one d20 and pays it by adding 1 to Threat (MO-08).
+        status, answer = post_from_page(
+            alice,
+            f"/campaigns/{app_server.d20_campaign}/d20/roll/",
+            {
+                "character": paul,
+                "attribute": "Power",
+                "skill": "Communicate",
+                "focus": "",
+                "difficulty": "1",
+                "harder": "0",
+                "easier": "0",
+                "bought_dice": "1",
+                "buy_from_momentum": "0",
+                "bonus_momentum": "0",
+            },
+        )
+        assert status == 200 and 'data-kind="d20_test"' in answer, answer[:500]
+        expect(heading).to_have_text(str(before + 1))
+        # The player's page never gets the GM's tools.
+        expect(alice.locator("#gm-threat-heading")).to_have_count(0)
+    finally:
+        gm_context.close()
+        alice_context.close()
+    assert errors == []

@@ -161,6 +161,22 @@ def test_mo_13_spending_threat_that_is_not_there_gets_a_message(client_for, d20_
 
 
 def test_stale_threat_form_gets_a_message_and_changes_nothing(client_for, d20_campaign):
+    """The page showed 4 Threat, there is 1 now: a spend of 2 is no longer covered."""
+    set_pools(d20_campaign, threat=1)
+    seq = head(d20_campaign)
+    response = client_for("gm").post(
+        url("gm_threat", d20_campaign),
+        {"action": "spend", "amount": 2, "reason": "x", "expected": 4},
+        **HX,
+    )
+    html = text(response)
+    assert "Threat holds 1; this needs 2. Nothing was spent." in html
+    assert 'class="gm-threat">1<' in html  # the redrawn panel shows what there is now
+    assert head(d20_campaign) == seq and pools(d20_campaign) == (0, 1)
+
+
+def test_stale_threat_form_still_covered_goes_through(client_for, d20_campaign):
+    """Threat moved since the page was drawn, but still covers the spend: no refusal."""
     set_pools(d20_campaign, threat=4)
     seq = head(d20_campaign)
     response = client_for("gm").post(
@@ -168,10 +184,8 @@ def test_stale_threat_form_gets_a_message_and_changes_nothing(client_for, d20_ca
         {"action": "spend", "amount": 1, "reason": "x", "expected": 2},
         **HX,
     )
-    html = text(response)
-    assert "Threat changed to 4 since your page was drawn" in html
-    assert 'class="gm-threat">4<' in html  # the redrawn panel shows what there is now
-    assert head(d20_campaign) == seq and pools(d20_campaign) == (0, 4)
+    assert "your page showed" not in text(response)
+    assert head(d20_campaign) == seq + 1 and pools(d20_campaign) == (0, 3)
 
 
 def test_threat_form_needs_a_reason(client_for, d20_campaign):

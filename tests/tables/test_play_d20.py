@@ -13,7 +13,7 @@ from rules.dice import FixedDice
 from tables.models import Campaign, Character, Contest, D20Test, PoolChange, TableEvent
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
-from tables.services.core import ServiceError, StaleState
+from tables.services.core import ServiceError
 
 ALL, GM = TableEvent.Audience.ALL, TableEvent.Audience.GM
 
@@ -468,14 +468,28 @@ def test_mo_02_a_failed_test_has_no_momentum_to_spend(d20_campaign, player, kara
 
 def test_mo_02_stale_group_pool_on_a_spend_changes_nothing(d20_campaign, player, kara):
     campaign = d20_campaign
-    set_pools(campaign, momentum=3)
+    set_pools(campaign, momentum=0)
     test = roll(campaign, player, kara, [15, 15], difficulty=0)  # 0 Momentum
     seq = head(campaign)
-    with pytest.raises(StaleState, match="changed to 3"):
+    # The page showed 4 in the pool; it is empty now, so the spend is no longer covered.
+    with pytest.raises(ServiceError, match="group Momentum pool holds 0; this needs 1"):
         services_d20.spend_momentum(
             campaign.pk, player, test.pk, "obtain_information", expected_momentum=4
         )
-    assert head(campaign) == seq and pools(campaign) == (3, 0)
+    assert head(campaign) == seq and pools(campaign) == (0, 0)
+
+
+def test_mo_02_moved_group_pool_that_still_covers_the_spend_goes_through(
+    d20_campaign, player, kara
+):
+    campaign = d20_campaign
+    set_pools(campaign, momentum=3)
+    test = roll(campaign, player, kara, [15, 15], difficulty=0)  # 0 Momentum
+    seq = head(campaign)
+    services_d20.spend_momentum(
+        campaign.pk, player, test.pk, "obtain_information", expected_momentum=4
+    )
+    assert head(campaign) == seq + 1 and pools(campaign) == (2, 0)
 
 
 def test_mo_12_gm_veto_refunds_every_point_where_it_came_from(d20_campaign, gm, player, kara):
@@ -565,14 +579,14 @@ def test_mo_08_stale_group_pool_refuses_the_purchase_and_changes_nothing(
     d20_campaign, player, kara
 ):
     campaign = d20_campaign
-    set_pools(campaign, momentum=2, threat=5)
+    set_pools(campaign, momentum=0, threat=5)
     seq = head(campaign)
-    with pytest.raises(StaleState, match="changed to 2 since your page was drawn"):
+    with pytest.raises(ServiceError, match="group Momentum pool holds 0; this needs 1"):
         roll(
             campaign, player, kara, [1, 1, 1],
             bought_dice=1, buy_from_momentum=1, expected_momentum=3,
         )  # fmt: skip
-    assert head(campaign) == seq and pools(campaign) == (2, 5)
+    assert head(campaign) == seq and pools(campaign) == (0, 5)
     assert not D20Test.objects.exists()
 
 

@@ -194,7 +194,7 @@ def test_mo_08_stale_composer_gets_a_clear_message_and_changes_nothing(
     client_for, d20_campaign, kara, dice
 ):
     """The pool changed since the composer was drawn (someone spent meanwhile)."""
-    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=0)
     dice([1, 1, 1])
     seq = head(d20_campaign)
     response = client_for("player").post(
@@ -203,10 +203,10 @@ def test_mo_08_stale_composer_gets_a_clear_message_and_changes_nothing(
         **HX,
     )
     html = text(response)
-    assert "Group Momentum changed to 1 since your page was drawn" in html
-    assert head(d20_campaign) == seq and pools(d20_campaign) == (1, 0)
+    assert "The group Momentum pool holds 0; this needs 1. Nothing was spent." in html
+    assert head(d20_campaign) == seq and pools(d20_campaign) == (0, 0)
     # The redrawn composer now carries the current pool, so a resubmit works.
-    assert 'name="expected_momentum" value="1"' in html
+    assert 'name="expected_momentum" value="0"' in html
 
 
 def test_a_roll_on_someone_elses_character_is_refused_with_a_message(
@@ -297,20 +297,20 @@ def test_mo_02_spending_momentum_that_is_not_there_gets_a_message(
 def test_mo_02_stale_spend_panel_gets_a_message_and_changes_nothing(
     client_for, d20_campaign, kara_test
 ):
-    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=4)
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=0)
     args = [d20_campaign.pk, kara_test.pk]
     seq = head(d20_campaign)
     response = post(
         client_for("player"),
         "d20_spend",
         args,
-        {"kind": "create_trait", "to_threat": 0, "expected_momentum": 2},
+        {"kind": "create_trait", "from_pool": 2, "to_threat": 0, "expected_momentum": 2},
     )
     html = text(response)
-    assert "Group Momentum changed to 4 since your page was drawn" in html
-    assert head(d20_campaign) == seq and pools(d20_campaign) == (4, 0)
+    assert "The group Momentum pool holds 0; this needs 2. Nothing was spent." in html
+    assert head(d20_campaign) == seq and pools(d20_campaign) == (0, 0)
     # The redrawn panel carries the pool as it is now.
-    assert 'name="expected_momentum" value="4"' in html
+    assert 'name="expected_momentum" value="0"' in html
 
 
 def test_mo_12_gm_vetoes_a_spend_through_the_panel(client_for, d20_campaign, kara_test):

@@ -578,11 +578,21 @@ def test_observers_and_outsiders_cannot_roll(table, hero, who, request):
 
 
 def test_a_stale_form_is_refused_with_the_new_value(table, gm, player, hero):
-    sessions.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=hero.pk)
     before = snapshot(table)
-    with pytest.raises(StaleState, match="Ash's Momentum changed to 2"):
+    # The form was drawn while Ash had 3; with 0 the Boon's Advantage would be dropped
+    # (PM-07), which matters: refused, nothing happens.
+    with pytest.raises(StaleState, match=r"Ash's Momentum is now 0 \(your page showed 3\)"):
         roll(table, player, hero, [1] * 5, advantage_sources=["boon"], expected_momentum=3)
     assert snapshot(table) == before
+
+
+def test_a_moved_pool_that_still_pays_does_not_refuse_the_roll(table, gm, player, hero):
+    """Ash's Momentum moved since the form was drawn (3 → 2), but still pays the Advantage."""
+    sessions.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    roll(table, player, hero, [1] * 5, advantage_sources=["boon"], expected_momentum=3)
+    hero.refresh_from_db()
+    assert hero.momentum < 2
 
 
 def test_a_2d20_campaign_has_no_momenta_rolls(d20_campaign, gm, kara):

@@ -188,20 +188,36 @@ def test_odds_preview_says_why_a_roll_cannot_be_made(table, client_for, hero):
 # --- Rolling --------------------------------------------------------------------------------
 
 
-def test_a_roll_answers_with_the_composer_the_card_and_the_pools(table, client_for, hero, dice):
+def test_a_roll_answers_with_the_form_reset_the_card_and_the_pools(table, client_for, hero, dice):
+    """A roll's answer is small: the form (swapped over #momenta-roll), the event's
+    fragments, and a chooser that loads itself; not the composer with its odds."""
     dice([5, 5, 2, 3, 1])
-    response = client_for("player").post(
+    client = client_for("player")
+    response = client.post(
         url("momenta_roll", table), roll_data(hero, advantage_sources="boon"), **HX
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<section id="composer"')
+    assert html.lstrip().startswith('<form id="momenta-roll"')
+    assert response["HX-Retarget"] == "#momenta-roll" and response["HX-Reswap"] == "outerHTML"
+    assert 'id="composer"' not in html and 'class="odds-table"' not in html
+    assert f'hx-get="{url("momenta_odds", table)}" hx-trigger="load"' in html  # odds on demand
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and 'data-kind="momenta_roll"' in html
     assert html.count('class="die die--hit"') >= 2  # the two 5s, marked
     assert "Advantage from a Boon, 1 Momentum paid by Ash." in html
     assert f'id="character-{hero.pk}" data-character-id="{hero.pk}" hx-swap-oob="true"' in html
-    # The allocation chooser: every legal allocation, the best pre-selected (PAT-09).
-    assert 'value="Extra Success:5" checked' in html and 'value=""' in html
+    # The allocation chooser loads on its own: every legal allocation, the best
+    # pre-selected (PAT-09).
+    made = MomentaRoll.objects.get()
+    chooser_url = url("momenta_chooser", table, made.pk)
+    assert 'hx-swap-oob="beforeend:#momenta-choosers"' in html
+    assert f'hx-get="{chooser_url}" hx-trigger="load"' in html and 'name="allocation"' not in html
+    chooser = client.get(chooser_url, **HX).content.decode()
+    assert 'value="Extra Success:5" checked' in chooser and 'value=""' in chooser
+    # Only the roller chooses; once chosen, the chooser is gone.
+    assert client_for("player2").get(chooser_url, **HX).content == b""
+    client.post(url("momenta_allocate", table, made.pk), {"allocation": ""}, **HX)
+    assert client.get(chooser_url, **HX).content == b""
     hero.refresh_from_db()
     assert hero.momentum == 2
 
@@ -240,9 +256,10 @@ def test_effortless_gives_resolve_back_to_the_chosen_ally(
     momenta.answer_assist(table.pk, gm, assist.pk, "accept")
     dice([2, 2, 2, 5, 1])
     data = roll_data(hero, assist=assist.pk, **{f"resolve_{sidekick.pk}": 1})
-    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
-    assert "Effortless: spent Resolve goes back to" in html
+    client_for("player").post(url("momenta_roll", table), data, **HX)
     made = MomentaRoll.objects.get()
+    html = client_for("player").get(url("momenta_chooser", table, made.pk), **HX).content.decode()
+    assert "Effortless: spent Resolve goes back to" in html
     client_for("player").post(
         url("momenta_allocate", table, made.pk),
         {"allocation": "Effortless:2", "refund_to": sidekick.pk},
@@ -299,11 +316,11 @@ def test_an_assist_from_a_helper_without_momentum_changes_nothing(
 
 def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
     data = roll_data(hero, advantage_sources="boon")  # drawn while Ash had 3
-    sessions.adjust_pool(table.pk, gm, "momentum", -1, "test", character_id=hero.pk)
+    sessions.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=hero.pk)
     before = state(table)
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
-    assert "Ash&#x27;s Momentum changed to 2 since your page was drawn" in html
-    assert 'name="expected_momentum" value="2"' in html  # redrawn with the new value
+    assert "Ash&#x27;s Momentum is now 0 (your page showed 3): not enough" in html
+    assert 'name="expected_momentum" value="0"' in html  # redrawn with the new value
     assert state(table) == before
 
 

@@ -516,19 +516,19 @@ def test_pool_adjust_htmx_returns_the_play_panel_only(client_for, d20_campaign):
 
 
 def test_pool_adjust_htmx_stale_click_is_refused_in_the_panel(client_for, d20_campaign):
-    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=4)
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=1)
     response = _adjust(
         client_for("gm"),
         d20_campaign,
         htmx=True,
         pool="group_momentum",
-        delta=-1,
+        delta=-2,
         expected=5,
         reason="GM adjustment",
     )
     assert response.status_code == 200  # htmx swaps only 2xx answers
-    assert "since your page was drawn" in response.content.decode()
-    assert Campaign.objects.get(pk=d20_campaign.pk).group_momentum == 4
+    assert "(your page showed 5): not enough for this spend" in response.content.decode()
+    assert Campaign.objects.get(pk=d20_campaign.pk).group_momentum == 1
 
 
 def test_scene_buttons_via_htmx(client_for, d20_campaign):

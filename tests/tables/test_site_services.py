@@ -178,10 +178,26 @@ def test_adjust_below_zero_is_refused(d20_campaign, gm):
 
 def test_adjust_with_a_stale_expected_value_is_refused(d20_campaign, gm):
     _set(d20_campaign, threat=4)
-    with pytest.raises(StaleState):
-        sessions.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend", expected=5)
+    with pytest.raises(StaleState, match="your page showed 5"):
+        sessions.adjust_pool(d20_campaign.pk, gm, "threat", -5, "spend", expected=5)
     d20_campaign.refresh_from_db()
     assert d20_campaign.threat == 4
+
+
+def test_adjust_with_a_stale_expected_value_that_does_not_matter_goes_through(d20_campaign, gm):
+    _set(d20_campaign, threat=4)
+    sessions.adjust_pool(d20_campaign.pk, gm, "threat", -1, "spend", expected=5)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 3
+
+
+def test_mo_04_a_gain_that_would_now_spill_over_the_cap_is_refused(d20_campaign, gm):
+    """The page showed 3 in the group pool (+2 fits); it holds 5 now, so 1 would be lost."""
+    _set(d20_campaign, group_momentum=5)
+    with pytest.raises(StaleState, match="1 of this gain would be lost beyond the cap"):
+        sessions.adjust_pool(d20_campaign.pk, gm, "group_momentum", 2, "save", expected=3)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.group_momentum == 5
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,37 @@
+"""Per-person table regions fetched again over HTTP when a live push says they are stale.
+
+A push renders once per audience, so it never carries one person's controls or lists;
+it carries a marker (templates/tables/partials/live_sync.html) that makes a page whose
+copy is older than the event fetch its own here.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.views.decorators.http import require_GET
+
+from tables.presenters.d20 import open_tests
+from tables.views.access import campaign_for
+from tables.views.answers import respond
+from tables.views.d20 import d20_panel
+
+
+@login_required
+@require_GET
+def d20_open_tests(request, pk: int):
+    """The viewer's open 2d20 tests (d20_open_tests.html)."""
+    campaign, membership = campaign_for(request, pk)
+    context = {"c": campaign, "open_tests": open_tests(campaign, membership)}
+    return respond(request, membership, "tables/partials/d20_open_tests.html", context)
+
+
+@login_required
+@require_GET
+def d20_panel_current(request, pk: int):
+    """The spend panel of the test named by ?test= (the one the page shows)."""
+    try:
+        tid = int(request.GET.get("test", ""))
+    except ValueError:
+        raise Http404("No such test.") from None
+    return d20_panel(request, pk, tid)

@@ -1,0 +1,336 @@
+"""No input answers 500 (issue 12): every URL of the app, hostile values in every field.
+
+The URLs come from the URLconf, so a new endpoint is covered without touching this
+file; its fields come from the forms and htmx controls the pages draw (what a
+browser would send), with one field at a time replaced by a hostile value. Roles:
+GM, player, observer and anonymous, with DEBUG off. A refusal (4xx) changes nothing:
+no event, no pool moved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from html.parser import HTMLParser
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+import rules.d20
+from rules.dice import FixedDice
+from tables.models import (
+    AssistRequest,
+    Campaign,
+    Character,
+    Contest,
+    CustomSpend,
+    D20Test,
+    Membership,
+    MomentaRoll,
+    RollTemplate,
+    TableEvent,
+)
+from tables.services import momenta, sessions
+from tests.html_forms import form_fields
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+HOSTILE = [
+    "²",  # str.isdigit() says yes, int() says no
+    "١",  # an Arabic-Indic one: int() takes it, a database id must not be one
+    "\x00",  # PostgreSQL refuses NUL in text
+    "1e400",
+    "99999999999999999999",
+    "-1",
+    "",
+    "x" * 5000,
+    "Double:²",  # an allocation's "pattern:face"
+]
+# Scalars sent as a list (a repeated field): [baseline, hostile].
+LISTED = ["²", "\x00"]
+
+# The GM passes every door: every value in all fields at once, and "²" in each field
+# alone (a field's own parsing); the others are mostly stopped at the door.
+ROLES = {
+    "gm": (HOSTILE + [LISTED], ["²"]),
+    "player": (HOSTILE[:3], []),
+    "observer": (HOSTILE[:1], []),
+    "anonymous": (HOSTILE[:1], []),
+}
+# Last, so the rest of the run keeps its session and its members.
+LAST = ("member_promote", "member_remove", "signup", "login", "logout")
+
+
+class _Forms(HTMLParser):
+    """Every form (and htmx control) of a page: (method, path, {field: [values]})."""
+
+    def __init__(self, page: str = ""):
+        super().__init__(convert_charrefs=True)
+        self.page = page
+        self.found: list[tuple[str, str, dict]] = []
+        self.stack: list[dict] = []  # open forms' field dicts
+        self.select: tuple[str, list] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not any(k in a for k in ("action", "hx-get", "hx-post")):
+            a["action"] = self.page  # a form without an action posts to its page
+        for attr, method in (("hx-get", "GET"), ("hx-post", "POST"), ("action", None)):
+            target = a.get(attr)
+            if not target or target.startswith(("data:", "#")):
+                continue
+            split = urlsplit(target)
+            fields: dict[str, list[str]] = {}
+            for k, v in parse_qsl(split.query, keep_blank_values=True):
+                fields.setdefault(k, []).append(v)
+            verb = method or (a.get("method") or "get").upper()
+            if tag == "form":
+                self.stack.append(fields)
+            elif self.stack and a.get("hx-include") == "closest form":
+                fields = self.stack[-1]  # sent with the enclosing form's fields
+            self.found.append((verb, split.path, fields))
+        name = a.get("name")
+        if not name or not self.stack or "disabled" in a:
+            return
+        fields = self.stack[-1]
+        if tag in ("input", "textarea"):
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            if kind not in ("submit", "button", "reset", "image", "file"):
+                fields.setdefault(name, []).append(a.get("value") or "")
+        elif tag == "select":
+            self.select = (name, [])
+        elif tag == "option" and self.select:
+            self.select[1].append(a.get("value", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.select and self.stack:
+            name, options = self.select
+            self.stack[-1].setdefault(name, []).append(options[0] if options else "")
+            self.select = None
+        elif tag == "form" and self.stack:
+            self.stack.pop()
+
+
+def _patterns(resolver=None, prefix=""):
+    """(route, name) of every URL pattern except the admin's."""
+    for entry in (resolver or get_resolver()).url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            if not route.startswith("admin/"):
+                yield from _patterns(entry, route)
+        elif isinstance(entry, URLPattern):
+            yield route, entry.name
+
+
+@pytest.fixture
+def world(momenta_campaign, d20_campaign, hero, sidekick, kara, marcus, gm, player, monkeypatch):
+    """Both tables mid-play: a session and scene, a roll waiting for its patterns, an
+    Assist asked, a 2d20 test with a spend, a contest and a custom spend."""
+    monkeypatch.setattr(momenta, "system_random", lambda: FixedDice([5, 5, 5, 1, 2, 3] * 500))
+    d20_dice = FixedDice([1, 2, 3] * 500)
+    monkeypatch.setattr(rules.d20, "_rng", lambda rng: d20_dice if rng is None else rng)
+    for campaign in (momenta_campaign, d20_campaign):
+        sessions.start_session(campaign.pk, gm)
+        sessions.start_scene(campaign.pk, gm, "Opening")
+    c = Client()
+    c.force_login(player)
+    base = f"/campaigns/{momenta_campaign.pk}/"
+    page = c.get(base + "table/").content.decode()
+    answer = c.post(base + "momenta/roll/", form_fields(page, "momenta-roll"), **HX)
+    assert MomentaRoll.objects.exists(), answer.content.decode()
+    AssistRequest.objects.create(
+        campaign=momenta_campaign, roller=hero, helper=sidekick, requested_by=player
+    )
+    d20 = f"/campaigns/{d20_campaign.pk}/d20/"
+    page = c.get(f"/campaigns/{d20_campaign.pk}/table/").content.decode()
+    answer = c.post(d20 + "roll/", form_fields(page, "d20-composer"), **HX)
+    assert D20Test.objects.exists(), answer.content.decode()
+    Contest.objects.create(campaign=d20_campaign, opposer=marcus, active=kara, actor=gm)
+    CustomSpend.objects.create(campaign=d20_campaign, name="Favour", cost=1)
+    return momenta_campaign, d20_campaign
+
+
+def _ids(momenta_campaign, d20_campaign) -> dict[str, dict[str, object]]:
+    """Path arguments, per campaign, that name real records of that campaign."""
+    test = D20Test.objects.filter(campaign=d20_campaign).first()
+    common = {
+        "member_pk": Membership.objects.filter(campaign=momenta_campaign, role="player").first().pk,
+        "cpk": Character.objects.filter(campaign=momenta_campaign).first().pk,
+        "token": momenta_campaign.invite_token,
+    }
+    records = {
+        "roll_pk": MomentaRoll.objects.first().pk,
+        "assist_pk": AssistRequest.objects.first().pk,
+        "template_pk": RollTemplate.objects.filter(campaign=momenta_campaign).first().pk,
+        "tid": test.pk,
+        "index": 0,
+        "cid": Contest.objects.first().pk,
+        "sid": CustomSpend.objects.first().pk,
+    }
+    return {
+        "momenta": common | records | {"pk": momenta_campaign.pk},
+        "d20": common | records | {"pk": d20_campaign.pk},
+    }
+
+
+def _tables_for(route: str) -> tuple[str, ...]:
+    """Which table a URL is fuzzed on: its ruleset's, else both (or one, without a table)."""
+    if "momenta/" in route:
+        return ("momenta",)
+    if "d20/" in route or "gm/" in route or "<int:pk>" not in route:
+        return ("d20",)
+    return ("momenta", "d20")
+
+
+def _fill(route: str, ids: dict) -> str:
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids[m.group(1)]), route)
+
+
+def _harvest(urls: set[str]) -> dict[tuple[str, str], dict]:
+    """(method, path) -> the fields its forms send, from every page a GM or player sees."""
+    found: dict[tuple[str, str], dict] = {}
+    for role in ("gm", "player"):
+        client = Client()
+        client.force_login(Membership.objects.filter(role=role).first().user)
+        for url in sorted(urls):
+            response = client.get(url, **HX) if "/d20/tests/" in url else client.get(url)
+            if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+                continue
+            reader = _Forms(url)
+            reader.feed(response.content.decode())
+            for method, path, fields in reader.found:
+                merged = found.setdefault((method, path), {})
+                for name, values in fields.items():
+                    merged.setdefault(name, values)
+    return found
+
+
+def _state():
+    pools = list(
+        Campaign.objects.order_by("pk").values_list("group_momentum", "threat", "invite_token")
+    )
+    sheets = list(
+        Character.objects.order_by("pk").values_list("momentum", "resolve", "determination")
+    )
+    return TableEvent.objects.count(), pools, sheets, Membership.objects.count()
+
+
+def _requests(routes, ids, forms, together, alone):
+    """(method, url, data) for every endpoint: its fields as drawn, then hostile values
+    in all of them at once (a list: each field repeated), then in one field at a time."""
+    for route, _name in sorted(routes, key=lambda r: r[1] in LAST and LAST.index(r[1])):
+        for table in _tables_for(route):
+            args = ids[table]
+            url = _fill(route, args)
+            drawn = {m: f for (m, p), f in forms.items() if p == url}
+            for method, fields in (drawn or {"GET": {}, "POST": {}}).items():
+                if method not in ("GET", "POST"):
+                    continue  # <form method="dialog"> never leaves the page
+                baseline = {k: list(v) for k, v in fields.items()}
+                names = (set(baseline) | {"next"}) - {"csrfmiddlewaretoken"}
+                yield method, url, baseline
+                for value in together if drawn else together[:1]:
+                    if isinstance(value, list):
+                        yield method, url, baseline | {n: ["1", *value] for n in names}
+                    else:
+                        yield method, url, baseline | dict.fromkeys(names, [value])
+                # Formset rows (attributes-0-name) are model form fields like the rest.
+                single = sorted(n for n in names if not re.search(r"-\d+-", n))
+                for field, value in itertools.product(single, alone if drawn else []):
+                    yield method, url, baseline | {field: [value]}
+            if "<str:token>" in route:
+                for value in HOSTILE[:4]:
+                    yield "GET", _fill(route, args | {"token": value}), {}
+            for arg in re.findall(r"<int:(\w+)>", route):
+                yield "GET", _fill(route, args | {arg: "99999999999999999999"}), {}
+
+
+def test_no_input_answers_500(world, settings, client_for):
+    settings.DEBUG = False
+    routes = list(_patterns())
+    ids = _ids(*world)
+    pages = {_fill(r, a) for r, _ in routes for a in ids.values() if "<str:token>" not in r}
+    forms = _harvest(pages)
+    failures, refused_changes, sent = [], [], 0
+    for role, (together, alone) in ROLES.items():
+        client = client_for(role)
+        client.raise_request_exception = False
+        for method, url, data in _requests(routes, ids, forms, together, alone):
+            before = _state()
+            send = client.post if method == "POST" else client.get
+            response = send(url, data, **HX)
+            sent += 1
+            if response.status_code >= 500:
+                failures.append((role, method, url, _short(data), response.status_code))
+            elif response.status_code >= 400 and _state() != before:
+                refused_changes.append((role, method, url, _short(data), response.status_code))
+    print(f"fuzz: {sent} requests, {len(failures)} answered 5xx")
+    assert not failures, f"{len(failures)} of {sent} requests answered 5xx:\n" + "\n".join(
+        map(str, failures[:40])
+    )
+    assert not refused_changes, "refused but changed state:\n" + "\n".join(
+        map(str, refused_changes[:20])
+    )
+    # SQLite stores NUL; PostgreSQL refuses it with a 500: it must never get that far.
+    assert not _stored_nul(), _stored_nul()
+
+
+def _stored_nul() -> list[str]:
+    """Text columns of the app's records that hold a NUL character."""
+    from django.apps import apps
+    from django.db import models
+
+    found = []
+    for model in [
+        *apps.get_app_config("tables").get_models(),
+        Campaign._meta.get_field("owner").related_model,
+    ]:
+        for field in model._meta.concrete_fields:
+            if isinstance(field, models.CharField | models.TextField):
+                # In Python: SQLite's LIKE ends a pattern at its NUL.
+                values = model.objects.values_list(field.name, flat=True)
+                if any("\x00" in (v or "") for v in values):
+                    found.append(f"{model.__name__}.{field.name}")
+    return found
+
+
+def test_a_new_sheet_row_sent_twice_is_a_form_error(world, client_for, hero, settings):
+    """A double submit of a new attribute row: the second answers with a clear message
+    (the first saved it), not the database's IntegrityError."""
+    settings.DEBUG = False
+    client = client_for("player")
+    client.raise_request_exception = False
+    url = f"/campaigns/{hero.campaign_id}/characters/{hero.pk}/edit/"
+    reader = _Forms(url)
+    reader.feed(client.get(url).content.decode())
+    data = next(f for m, p, f in reader.found if p == url and m == "POST")
+    new_row = int(data["attributes-INITIAL_FORMS"][0])  # the first blank row
+    data |= {f"attributes-{new_row}-name": ["NERVE"], f"attributes-{new_row}-value": ["2"]}
+    assert client.post(url, data).status_code == 302
+    again = client.post(url, data)
+    assert again.status_code == 400
+    assert "already a attribute named NERVE" in again.content.decode()
+    assert hero.attributes.filter(name="NERVE").count() == 1
+
+
+def test_a_scene_title_with_a_nul_is_refused_with_a_message(world, client_for, settings):
+    momenta_campaign, _ = world
+    settings.DEBUG = False
+    client = client_for("gm")
+    sessions.end_scene(momenta_campaign.pk, momenta_campaign.owner)
+    before = _state()
+    url = f"/campaigns/{momenta_campaign.pk}/scenes/start/"
+    response = client.post(url, {"title": "Dock\x00s"}, **HX)
+    assert (
+        response.status_code == 200
+        and "Null characters are not allowed" in response.content.decode()
+    )
+    assert _state() == before
+
+
+def _short(data: dict) -> dict:
+    return {k: [v if len(v) < 20 else v[:8] + "…" for v in vs] for k, vs in data.items()}
