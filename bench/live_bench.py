@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import statistics
 import sys
@@ -51,6 +52,9 @@ def setup_django() -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="live_bench_"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "momenta_site.settings"
     os.environ["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
+    # Servers run with DEBUG off, which needs a key; one per run, shared by the
+    # bench (it signs the clients' session cookies) and the servers it starts.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.pop("DATABASE_URL", None)  # this benchmark measures the embedded SQLite stack
     import django
 
