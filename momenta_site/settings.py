@@ -220,4 +220,6 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "level": env_str("LOG_LEVEL", "WARNING")}
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "filters": {"refusals": {"()": "momenta_site.log_filters.RefusalsWithoutTraceback"}},
+    "loggers": {"django.request": {"filters": ["refusals"]}},
 }

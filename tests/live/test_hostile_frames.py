@@ -97,3 +97,39 @@ async def test_logging_out_closes_the_sessions_sockets(connect, momenta_campaign
     # The GM's socket, another session, stays open and live.
     event = await acommit_event(momenta_campaign.pk, gm, payload={"summary": "still here"})
     await other.until(lambda m: m.get("seq") == event.seq)
+
+
+@pytest.mark.parametrize(
+    "origin, host, allowed",
+    [
+        (b"http://testserver", b"testserver", True),
+        (b"http://testserver:8000", b"testserver:8000", True),
+        (b"https://testserver", b"testserver:443", True),
+        (b"http://testserver:9999", b"testserver:8000", False),  # another app on the host
+        (b"http://testserver:9999", b"testserver", False),
+        # Not checked: the scheme (a TLS proxy in front sends a bare Host).
+        (b"https://testserver", b"testserver", True),
+    ],
+)
+async def test_the_origin_must_be_this_host_and_port(
+    momenta_campaign, player, origin, host, allowed
+):
+    from channels.testing import WebsocketCommunicator
+
+    from momenta_site.asgi import application
+
+    browser = Client()
+    await sync_to_async(browser.force_login)(player)
+    cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/campaigns/{momenta_campaign.pk}/",
+        headers=[
+            (b"origin", origin),
+            (b"host", host),
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+        ],
+    )
+    accepted, _ = await communicator.connect()
+    assert accepted is allowed
+    await communicator.disconnect()
