@@ -22,7 +22,6 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 
 from tables.live import render
-from tables.models import TableEvent
 
 HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per process
 BATCH = render.REPLAY_BATCH
@@ -51,11 +50,6 @@ class Subscriber(Protocol):
 
 def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
     """The events after `after`, each rendered once per audience (one query for the events)."""
-    events = (
-        TableEvent.objects.filter(campaign_id=campaign_id, seq__gt=after)
-        .select_related("actor")
-        .order_by("seq")[:BATCH]
-    )
     return [
         Frame(
             e.seq,
@@ -65,7 +59,7 @@ def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list
                 for a in audiences
             },
         )
-        for e in events
+        for e in render.next_events(campaign_id, after, BATCH)
     ]
 
 

@@ -423,15 +423,19 @@ def events_after(campaign_id: int, after: int, audience: str, limit: int = REPLA
     html is None for an event this audience may not see: the socket still
     advances its cursor past it, but nothing of it leaves the server.
     """
-    events = (
+    return [
+        (e.seq, e.kind, render_event_fragments(e, audience) if visible(e, audience) else None)
+        for e in next_events(campaign_id, after, limit)
+    ]
+
+
+def next_events(campaign_id: int, after: int, limit: int = REPLAY_BATCH) -> list[TableEvent]:
+    """The next `limit` events after seq `after`, in order (one query)."""
+    return list(
         TableEvent.objects.filter(campaign_id=campaign_id, seq__gt=after)
         .select_related("actor")
         .order_by("seq")[:limit]
     )
-    return [
-        (e.seq, e.kind, render_event_fragments(e, audience) if visible(e, audience) else None)
-        for e in events
-    ]
 
 
 def head_seq(campaign_id: int) -> int:
