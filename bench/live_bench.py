@@ -135,13 +135,13 @@ class Probe:
             self.committed[(event.campaign_id, event.seq)] = perf()
             real_announce(event)
 
-        def render(event, audience):
+        def render(event, audience, *known):
             self.renders[audience] += 1
-            return real_render(event, audience)
+            return real_render(event, audience, *known)
 
-        def lookup(event, audience):
+        def lookup(event, audience, *known):
             self.lookups += 1
-            return real_lookup(event, audience)
+            return real_lookup(event, audience, *known)
 
         # services._announce imports broadcast.announce at each call; live.events_after
         # and render_event_fragments look these names up in live's globals.

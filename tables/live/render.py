@@ -291,7 +291,21 @@ _cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def render_event_fragments(event: TableEvent, audience: str) -> str:
+@dataclass(frozen=True)
+class Known:
+    """Rows the command that appended an event holds as it committed them.
+
+    Its answer renders the event from these instead of reading them again: the same
+    values (the services keep their objects in step with what they write), three
+    statements fewer. Anything the event touches that is not here is read as usual.
+    """
+
+    campaign: Campaign | None = None
+    record: Any = None
+    characters: tuple[Character, ...] = ()
+
+
+def render_event_fragments(event: TableEvent, audience: str, known: Known | None = None) -> str:
     """The hx-swap-oob fragments for one event and one audience, cached per (event, audience).
 
     Consumers call this through database_sync_to_async, which runs every call
@@ -307,7 +321,7 @@ def render_event_fragments(event: TableEvent, audience: str) -> str:
         if html is not None:
             _cache.move_to_end(key)
             return html
-    html = _render_event_fragments(event, audience)
+    html = _render_event_fragments(event, audience, known or Known())
     with _cache_lock:
         _cache[key] = html
         while len(_cache) > _CACHE_SIZE:
@@ -326,24 +340,51 @@ def _affected_character_ids(event: TableEvent) -> list[int]:
     return sorted({i for i in ids if isinstance(i, int)})
 
 
-def _render_event_fragments(event: TableEvent, audience: str) -> str:
-    campaign = Campaign.objects.get(pk=event.campaign_id)
+def _render_event_fragments(event: TableEvent, audience: str, known: Known) -> str:
+    campaign = known.campaign
+    if campaign is None or campaign.pk != event.campaign_id:
+        campaign = Campaign.objects.get(pk=event.campaign_id)
     context = _base_context(campaign, audience)
     entry = kinds.get(event.kind)
     refresh_all = entry is not None and entry.refreshes_all_characters
-    characters = _characters(campaign)
-    if not refresh_all:
-        characters = characters.filter(pk__in=_affected_character_ids(event))
     context.update(
-        entry=log_entry(event, campaign, audience),
+        entry=log_entry(event, campaign, audience, record=_known_record(event, known)),
         event=event,
         seq=event.seq,
         refresh_characters=refresh_all,
-        characters=list(characters),
+        characters=_event_characters(event, campaign, refresh_all, known),
         push_templates=_push_templates(event.kind),
         regions_html=region_fragments(entry, event, campaign, audience),
     )
     return render_to_string("tables/partials/push.html", context)
+
+
+def _known_record(event: TableEvent, known: Known) -> Any:
+    """The event's play record if the command holds it, else ... (read it)."""
+    key = _record_key(event)
+    held = known.record
+    if key is None or held is None:
+        return ...
+    if RECORDS[key[0]].model is type(held) and held.pk == key[1]:
+        return held
+    return ...
+
+
+def _event_characters(
+    event: TableEvent, campaign: Campaign, refresh_all: bool, known: Known
+) -> list[Character]:
+    """The cards the event redraws: every one, or those it names (held ones not read)."""
+    if refresh_all:
+        return list(_characters(campaign))
+    wanted = _affected_character_ids(event)
+    owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
+    held = {
+        c.pk: c for c in known.characters if c.campaign_id == campaign.pk and owner.is_cached(c)
+    }
+    if all(pk in held for pk in wanted):
+        # The order a query gives (Character.Meta.ordering): PCs first, then by name.
+        return sorted((held[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name))
+    return list(_characters(campaign).filter(pk__in=wanted))
 
 
 # --- Regions beyond the log, pools and cards ------------------------------------------

@@ -385,7 +385,7 @@ def _accepted_assist(
     if not assist_id:
         return None
     assist = (
-        AssistRequest.objects.select_related("helper")
+        AssistRequest.objects.select_related("helper__owner")  # the card names the owner
         .filter(campaign=campaign, pk=assist_id, roller=character)
         .first()
     )
@@ -859,7 +859,11 @@ def _lock_for_play(
         character_id,
         campaign.pk,
     ):
+        owner_field = Character._meta.get_field("owner")
+        owner = character.owner if owner_field.is_cached(character) else None
         character.refresh_from_db(fields=_FRESH_FIELDS)
+        if owner is not None and owner.pk == character.owner_id:
+            character.owner = owner  # refresh_from_db drops it; the card shows it
     else:
         character = character_in(campaign, character_id)
     require_control(membership, character)

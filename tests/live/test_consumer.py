@@ -222,9 +222,9 @@ async def test_event_is_rendered_once_per_audience_however_many_sockets(
     renders = []
     real = live._render_event_fragments
 
-    def counting(event, audience):
+    def counting(event, audience, *known):
         renders.append((event.seq, audience))
-        return real(event, audience)
+        return real(event, audience, *known)
 
     monkeypatch.setattr(live, "_render_event_fragments", counting)
     sockets = []

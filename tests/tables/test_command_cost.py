@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from rules.dice import FixedDice
+from tables.live import render as live
 from tables.models import MomentaRoll
 from tables.services import momenta, sessions
 
@@ -19,9 +20,9 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
 # Middleware 2 (session, user) + view reads 6 (membership and campaign, characters,
 # attributes, traits, templates, Assists) + savepoint 2 + lock, pools, patterns 3 +
-# writes 6 (pool, roll, seq, event, ledger, roll's event) + the event's fragments 3
-# (tables/live/render.py: campaign, roll, cards).
-MOMENTA_ROLL_MAX = 22
+# writes 6 (pool, roll, seq, event, ledger, roll's event). The event's fragments read
+# nothing: the answer renders them from the rows the command holds (live.Known).
+MOMENTA_ROLL_MAX = 19
 
 
 @pytest.fixture
@@ -87,3 +88,24 @@ def test_a_momenta_roll_with_an_assist_and_resolve_is_cheap(
     sidekick.refresh_from_db()
     hero.refresh_from_db()
     assert (sidekick.momentum, hero.resolve) == (2, 2)
+
+
+def test_the_answer_draws_the_roll_as_the_database_has_it(
+    table, client_for, gm, player2, hero, sidekick
+):
+    """The answer's fragments come from the command's own rows and are cached for the
+    sockets: they must equal a render from the database, for the roller and for an
+    ally whose pools the command changed (held or not)."""
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    client = client_for("player")
+    for data in (
+        roll_data(hero, advantage_sources="boon"),
+        roll_data(hero, assist=assist.pk, **{f"resolve_{hero.pk}": 1}),
+    ):
+        live.clear_cache()
+        answer = roll(client, table, data).content.decode()
+        made = MomentaRoll.objects.latest("pk")
+        live.clear_cache()
+        from_database = live.render_event_fragments(made.event, live.ALL)
+        assert from_database and answer.endswith(from_database)
