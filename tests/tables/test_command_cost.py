@@ -18,11 +18,12 @@ from tables.services import momenta, sessions
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
-# Middleware 2 (session, user) + view reads 6 (membership and campaign, characters,
-# attributes, traits, templates, Assists) + savepoint 2 + lock, pools, patterns 3 +
-# writes 6 (pool, roll, seq, event, ledger, roll's event). The event's fragments read
-# nothing: the answer renders them from the rows the command holds (live.Known).
-MOMENTA_ROLL_MAX = 19
+# Middleware 1 (the user; the session comes from the cache) + view reads 6 (membership
+# and campaign, characters, attributes, traits, templates, Assists) + savepoint 2 +
+# lock, pools, patterns 3 + writes 6 (pool, roll, seq, event, ledger, roll's event).
+# The event's fragments read nothing: the answer renders them from the rows the
+# command holds (live.Known).
+MOMENTA_ROLL_MAX = 18
 
 
 @pytest.fixture
