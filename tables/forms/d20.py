@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.db.models import prefetch_related_objects
 
 from tables.models import Campaign, Character, Contest, Membership
 from tables.services.access import controllable, default_character
@@ -65,13 +66,22 @@ class D20RollForm(forms.Form):
         spends=None,
         character: Character | None = None,
         initial: dict | None = None,
+        everyone: list[Character] | None = None,
     ):
+        """`everyone`: the campaign's characters with their owners, if the caller read
+        them for this request (another form's `everyone`); else they are read here."""
         super().__init__(data, initial=initial, auto_id="d20-%s")
         self.campaign = campaign
         self.membership = membership
-        self.characters = controllable(campaign, membership)
+        if everyone is None:
+            everyone = list(campaign.characters.select_related("owner"))
+        self.everyone = everyone
+        self.characters = controllable(campaign, membership, everyone)
         wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
         by_id = {c.pk: c for c in self.characters}
+        if character is not None and character.pk in by_id:
+            by_id[character.pk] = character  # the caller's own copy, as fresh as it holds
+            self.characters = [by_id[c.pk] for c in self.characters]
         self.chosen = by_id.get(wanted) or default_character(self.characters, membership)
         self.character_choices = [
             (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
@@ -79,9 +89,11 @@ class D20RollForm(forms.Form):
         if self.chosen is not None:
             self.initial["character"] = self.chosen.pk
         chosen = self.chosen
+        if chosen is not None:  # one read of the sheet, which the roll then uses too
+            prefetch_related_objects([chosen], "attributes", "skills", "traits")
         attributes = list(chosen.attributes.all()) if chosen else []
         skills = list(chosen.skills.all()) if chosen else []
-        focuses = list(chosen.traits.filter(kind="focus")) if chosen else []
+        focuses = [t for t in chosen.traits.all() if t.kind == "focus"] if chosen else []
         self.fields["attribute"].choices = [(a.name, f"{a.name} {a.value}") for a in attributes]
         self.fields["skill"].choices = [(s.name, f"{s.name} {s.value}") for s in skills]
         self.fields["focus"].choices = [("", "No focus")] + [(t.text, t.text) for t in focuses]
@@ -93,7 +105,7 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
-        others = [c for c in campaign.characters.order_by("name") if c != chosen]
+        others = sorted((c for c in everyone if c != chosen), key=lambda c: c.name)
         # Any character may be named (so clean_assistants can say why one is refused),
         # but a player is offered only player characters: NPCs assist at the GM's call.
         self.fields["assistants"].choices = [(c.pk, c.name) for c in others]

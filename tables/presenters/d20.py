@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.errors import RulesError
 from tables.forms.d20 import D20RollForm, RerollForm, SpendForm
-from tables.models import Campaign, D20Test, Membership
+from tables.models import Campaign, Character, D20Test, Membership
 from tables.services import d20 as services_d20
 from tables.services.access import can_control, controllable, has_role, seen_by
 from tables.services.core import ServiceError
@@ -35,9 +35,12 @@ def play_context(
     panel: dict | None = None,
     error: str = "",
     notice: str = "",
+    spends: dict | None = None,
 ) -> dict:
-    """What composer_d20.html shows: the composer, the odds, open tests and a spend panel."""
-    spends = services_d20.catalogue(campaign)
+    """What composer_d20.html shows: the composer, the odds, open tests and a spend panel.
+    `spends`: the catalogue, if the caller read it for this request."""
+    if spends is None:
+        spends = services_d20.catalogue(campaign)
     if form is None:
         form = D20RollForm(campaign=campaign, membership=membership, spends=spends)
     plays = has_role(membership, "player")
@@ -49,17 +52,22 @@ def play_context(
         "can_play": plays and campaign_plays_d20(campaign),
         "form": form,
         "odds": odds,
-        "open_tests": open_tests(campaign, membership),
+        "open_tests": open_tests(campaign, membership, form.characters),
         "panel": panel,
         "error": error,
         "notice": notice,
     }
 
 
-def open_tests(campaign: Campaign, membership: Membership) -> list[D20Test]:
+def open_tests(
+    campaign: Campaign, membership: Membership, characters: list[Character] | None = None
+) -> list[D20Test]:
     """Open tests the member may roll on, spend or close: those of a character they
-    control, or whose Momentum one of theirs holds (CT-04)."""
-    mine = {c.pk for c in controllable(campaign, membership)}
+    control, or whose Momentum one of theirs holds (CT-04). `characters`: those the
+    member controls, if the caller has them."""
+    if characters is None:
+        characters = controllable(campaign, membership)
+    mine = {c.pk for c in characters}
     unresolved = visible_tests(campaign, membership).exclude(state=D20Test.State.RESOLVED)
     return [
         t
@@ -146,14 +154,20 @@ def panel_context(
     error: str = "",
     notice: str = "",
     spend_form: SpendForm | None = None,
+    spends: dict | None = None,
+    fresh: bool = False,
 ) -> dict:
-    """What spend_panel.html shows for one test and one viewer."""
-    # last_seq is the panel's data-seq: a live push about this test with a later seq
-    # makes the page fetch the panel again. Read before the test, so the test shown
-    # is at least that new.
-    campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
-    record.refresh_from_db()
-    spends = services_d20.catalogue(campaign)
+    """What spend_panel.html shows for one test and one viewer. `fresh`: the caller
+    holds the campaign and the test as its own command committed them (not read again);
+    `spends`: the catalogue, if the caller read it."""
+    if not fresh:
+        # last_seq is the panel's data-seq: a live push about this test with a later
+        # seq makes the page fetch the panel again. Read before the test, so the test
+        # shown is at least that new.
+        campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
+        record.refresh_from_db()
+    if spends is None:
+        spends = services_d20.catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
     # The opposer's roll only sets the Difficulty: nothing is spent, closed or rerolled on it.

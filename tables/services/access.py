@@ -52,11 +52,16 @@ def require_control(
         raise PermissionDenied(refusal)
 
 
-def controllable(campaign: Campaign, membership: Membership) -> list[Character]:
+def controllable(
+    campaign: Campaign, membership: Membership, everyone: list[Character] | None = None
+) -> list[Character]:
     """The characters this member may roll for: GMs any, players their own, observers none.
-    Player characters first, then NPCs, each by name."""
-    characters = campaign.characters.select_related("owner").order_by("is_npc", "name")
-    return [c for c in characters if can_control(membership, c)]
+    Player characters first, then NPCs, each by name. `everyone`: the campaign's
+    characters, if the caller read them already."""
+    if everyone is None:
+        everyone = campaign.characters.select_related("owner")
+    ordered = sorted(everyone, key=lambda c: (c.is_npc, c.name))
+    return [c for c in ordered if can_control(membership, c)]
 
 
 def default_character(characters, membership: Membership) -> Character | None:

@@ -67,8 +67,17 @@ from rules.momentum import (
     spend_catalogue,
 )
 from tables import events
-from tables.models import Campaign, Character, Contest, D20Test, Membership, PoolChange, TableEvent
-from tables.services.access import audience_of, can_control, require_control, seen_by
+from tables.models import (
+    Campaign,
+    Character,
+    Contest,
+    D20Test,
+    Membership,
+    PoolChange,
+    TableEvent,
+    Trait,
+)
+from tables.services.access import audience_of, can_control, has_role, require_control, seen_by
 from tables.services.core import (
     Change,
     ServiceError,
@@ -381,12 +390,19 @@ def holder_of(record: D20Test) -> Character:
 # --- building a test from the sheet -------------------------------------------------
 
 
+def _named(rows, name: str, attr: str = "name"):
+    """The row whose `attr` is `name`, ignoring case and spaces around it; else None.
+    Matched here, not in SQL, so a sheet the caller prefetched is not read again."""
+    wanted = (name or "").strip().casefold()
+    return next((r for r in rows if getattr(r, attr).casefold() == wanted), None)
+
+
 def _target(character: Character, attribute: str, skill: str) -> tuple[int, int, dict]:
     """T-R1: target = attribute + skill, from the character's sheet."""
-    attr = character.attributes.filter(name__iexact=(attribute or "").strip()).first()
+    attr = _named(character.attributes.all(), attribute)
     if attr is None:
         raise ServiceError(f"{character.name} has no attribute called “{attribute}”.")
-    row = character.skills.filter(name__iexact=(skill or "").strip()).first()
+    row = _named(character.skills.all(), skill)
     if row is None:
         raise ServiceError(f"{character.name} has no skill called “{skill}”.")
     if attr.value + row.value < 1:
@@ -399,7 +415,8 @@ def _focus(character: Character, focus_name: str, skill_value: int) -> tuple[int
     focus_name = (focus_name or "").strip()
     if not focus_name:
         return 1, ""
-    trait = character.traits.filter(kind="focus", text__iexact=focus_name).first()
+    focuses = [t for t in character.traits.all() if t.kind == Trait.Kind.FOCUS]
+    trait = _named(focuses, focus_name, "text")
     if trait is None:
         raise ServiceError(f"{character.name} has no focus called “{focus_name}”.")
     return max(1, min(20, skill_value)), trait.text
@@ -603,6 +620,8 @@ def roll_d20_test(
     contest_id: int | None = None,
     secret: bool = False,
     rng=None,
+    membership: Membership | None = None,
+    character: Character | None = None,
 ) -> D20Test:
     """Roll a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02, TB-02, TB-03).
 
@@ -613,12 +632,14 @@ def roll_d20_test(
     move it as usual; the test's failure hands the opposer Momentum (CT-04).
     `secret` (GM only) keeps the roll to GMs until revealed (TB-03).
     `rng` (anything with randint) is for tests; play uses the system CSPRNG.
+    `membership` and `character` (with its sheet), if the caller read them for this
+    command, are not read again: only what a concurrent command can change is.
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = require_playing(campaign, actor)
+        membership = _playing(campaign, actor, membership)
         _require_d20(campaign)
-        character = character_in(campaign, character_id)
+        character = _roller(campaign, character_id, character)
         require_control(membership, character, f"{character.name} is not yours to play.")
         if secret and not membership.is_gm:
             raise PermissionDenied("Only the GM can roll secretly.")
@@ -683,6 +704,36 @@ def roll_d20_test(
         record.event = event
         record.save(update_fields=["event"])
     return record
+
+
+def _playing(campaign: Campaign, actor, membership: Membership | None) -> Membership:
+    """The actor's playing membership; one the caller read for this command is kept (a
+    role change committing meanwhile is as if it came just after)."""
+    if membership is None or (membership.campaign_id, membership.user_id) != (
+        campaign.pk,
+        actor.pk,
+    ):
+        return require_playing(campaign, actor)
+    if not has_role(membership, "player"):
+        raise PermissionDenied("Not allowed.")
+    return membership
+
+
+# What a concurrent command may change on a character read before the lock.
+_FRESH_FIELDS = ("name", "owner", "is_npc", "determination")
+
+
+def _roller(campaign: Campaign, character_id: int, held: Character | None) -> Character:
+    """The rolling character; one the caller read (with its sheet) gets its changeable
+    fields read again under the lock, once."""
+    if held is None or (held.pk, held.campaign_id) != (character_id, campaign.pk):
+        return character_in(campaign, character_id)
+    owner_field = Character._meta.get_field("owner")
+    owner = held.owner if owner_field.is_cached(held) else None
+    held.refresh_from_db(fields=_FRESH_FIELDS)
+    if owner is not None and owner.pk == held.owner_id:
+        held.owner = owner  # refresh_from_db drops it; the card shows it
+    return held
 
 
 def _open_contest(campaign: Campaign, contest_id) -> Contest:

@@ -21,6 +21,16 @@ def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Memb
     return campaign, membership
 
 
+def player_at(request, pk: int) -> tuple[Campaign, Membership]:
+    """campaign_for(role="player") in one query: the membership with its campaign."""
+    membership = (
+        Membership.objects.select_related("campaign").filter(campaign_id=pk, user=request.user)
+    ).first()
+    if membership is None or not has_role(membership, "player"):
+        return campaign_for(request, pk, role="player")  # says 404 or 403
+    return membership.campaign, membership
+
+
 def character_for(request, pk: int, character_pk: int) -> tuple[Campaign, Membership, Character]:
     """A character of the campaign that the viewer controls, else 404/403."""
     campaign, membership = campaign_for(request, pk)

@@ -17,12 +17,13 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.d20 import D20RollForm, RerollForm, SpendForm, VetoForm
+from tables.live import render as live
 from tables.models import Campaign, D20Test, Membership
 from tables.presenters.d20 import odds_context, panel_context, play_context, visible_tests
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for
+from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
 
 PLAY = "tables/partials/composer_d20.html"
@@ -89,23 +90,42 @@ def d20_odds(request, pk: int):
 @require_POST
 def d20_roll(request, pk: int):
     """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
-    campaign, membership, spends, form = _composed(request, pk, request.POST)
+    # Each row is read once: the membership with its campaign, the spends, the
+    # characters and the roller's sheet; the service reads again only what a
+    # concurrent command can change, under the lock, and the answer is drawn from
+    # the rows the command committed.
+    campaign, membership = player_at(request, pk)
+    spends = services_d20.catalogue(campaign)
+    form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
     if not form.is_valid():
         return _play_refused(request, campaign, membership, form, form_errors(form))
     try:
         record = services_d20.roll_d20_test(
-            campaign.pk, request.user, form.cleaned_data["character"], **form.service_kwargs()
+            campaign.pk,
+            request.user,
+            form.cleaned_data["character"],
+            **form.service_kwargs(),
+            membership=membership,
+            character=form.chosen,
         )
     except ServiceError as error:
         return _play_refused(request, campaign, membership, form, str(error))
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
-    campaign.refresh_from_db()
+    campaign = record.campaign  # locked, written and committed by this command
     kept = {name: form.cleaned_data.get(name) for name in KEPT_AFTER_ROLL}
-    fresh = _form_for(campaign, membership, spends, record.character, initial=kept)
-    panel = panel_context(campaign, membership, record)
-    context = play_context(campaign, membership, form=fresh, panel=panel)
-    return respond(request, membership, PLAY, {"d20": context}, [record.event])
+    fresh = D20RollForm(
+        campaign=campaign,
+        membership=membership,
+        spends=spends,
+        character=record.character,
+        initial=kept,
+        everyone=form.everyone,
+    )
+    panel = panel_context(campaign, membership, record, spends=spends, fresh=True)
+    context = play_context(campaign, membership, form=fresh, panel=panel, spends=spends)
+    known = live.Known(campaign=campaign, record=record, characters=(record.character,))
+    return respond(request, membership, PLAY, {"d20": context}, [record.event], known)
 
 
 def _play_refused(request, campaign, membership, form, error: str):

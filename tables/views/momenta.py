@@ -43,9 +43,9 @@ from tables.presenters.momenta import (
     roll_request,
 )
 from tables.services import momenta
-from tables.services.access import controllable, has_role, seen_by
+from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, character_for
+from tables.views.access import campaign_for, character_for, player_at
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
@@ -156,16 +156,6 @@ def chooser(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     return render(request, "tables/partials/allocation_chooser.html", context)
 
 
-def _player_at(request, pk: int) -> tuple[Campaign, Membership]:
-    """campaign_for(role="player") in one query: the membership with its campaign."""
-    membership = (
-        Membership.objects.select_related("campaign").filter(campaign_id=pk, user=request.user)
-    ).first()
-    if membership is None or not has_role(membership, "player"):
-        return campaign_for(request, pk, role="player")  # says 404 or 403
-    return membership.campaign, membership
-
-
 def _roller(request, campaign: Campaign, characters: list[Character]) -> Character | None:
     """The posted character among those the member controls (else 404/403 as
     character_for says); None when the field is missing: the form then says so."""
@@ -187,7 +177,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     fragments and the form reset, not the whole composer: the odds and a pending
     allocation chooser load on their own (GET momenta_odds, momenta_chooser).
     """
-    campaign, membership = _player_at(request, pk)
+    campaign, membership = player_at(request, pk)
     characters = controllable(campaign, membership)
     character = _roller(request, campaign, characters)
     sheet = momenta.roll_sheet(campaign, character) if character is not None else None

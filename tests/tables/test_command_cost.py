@@ -10,9 +10,10 @@ the page sends it (htmx), session and user included. Before: about 60.
 import pytest
 from django.urls import reverse
 
+import rules.d20
 from rules.dice import FixedDice
 from tables.live import render as live
-from tables.models import MomentaRoll
+from tables.models import D20Test, MomentaRoll
 from tables.services import momenta, sessions
 
 pytestmark = pytest.mark.django_db
@@ -107,6 +108,74 @@ def test_the_answer_draws_the_roll_as_the_database_has_it(
         live.clear_cache()
         answer = roll(client, table, data).content.decode()
         made = MomentaRoll.objects.latest("pk")
+        live.clear_cache()
+        from_database = live.render_event_fragments(made.event, live.ALL)
+        assert from_database and answer.endswith(from_database)
+
+
+# --- a 2d20 test ----------------------------------------------------------------------
+
+# Middleware 1 + view reads 7 (membership and campaign, spends, characters, attributes,
+# skills, traits, contests) + savepoint 2 + lock, the roller's fresh fields 2 + a
+# bought die 2 (Threat's value, its update) + writes 5 (test, seq, event, ledger, the
+# test's event) + the answer's open tests and fresh form's contests 2. Before: 48.
+D20_ROLL_MAX = 21
+
+
+@pytest.fixture
+def d20_dice(monkeypatch):
+    faces = FixedDice([2, 5, 3, 4, 6, 7] * 10)
+    monkeypatch.setattr(rules.d20, "_rng", lambda rng: faces if rng is None else rng)
+
+
+def d20_data(character, **extra):
+    return {
+        "character": character.pk,
+        "attribute": "Power",
+        "skill": "Communicate",
+        "focus": "Persuasion",
+        "difficulty": 1,
+        "harder": 0,
+        "easier": 0,
+        "bought_dice": 1,
+        "buy_from_momentum": 0,
+        "bonus_momentum": 0,
+        **extra,
+    }
+
+
+def d20_roll(client, campaign, data):
+    response = client.post(reverse("d20_roll", args=[campaign.pk]), data, **HX)
+    assert response.status_code == 200
+    assert 'role="alert"' not in response.content.decode()
+    return response
+
+
+def test_a_2d20_test_with_a_bought_die_is_cheap(
+    d20_campaign, client_for, kara, d20_dice, django_assert_max_num_queries
+):
+    client = client_for("player")
+    with django_assert_max_num_queries(D20_ROLL_MAX):
+        d20_roll(client, d20_campaign, d20_data(kara))
+    made = D20Test.objects.get()
+    assert made.spec["paid"]["to_threat"] == 1 and made.result["dice"]
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 1
+
+
+def test_the_2d20_answer_draws_the_test_as_the_database_has_it(
+    d20_campaign, client_for, kara, d20_dice
+):
+    d20_campaign.group_momentum = 3
+    d20_campaign.save(update_fields=["group_momentum"])
+    client = client_for("player")
+    for data in (
+        d20_data(kara, buy_from_momentum=1, expected_momentum=3),  # every pool shown moves
+        d20_data(kara, bought_dice=0),
+    ):
+        live.clear_cache()
+        answer = d20_roll(client, d20_campaign, data).content.decode()
+        made = D20Test.objects.latest("pk")
         live.clear_cache()
         from_database = live.render_event_fragments(made.event, live.ALL)
         assert from_database and answer.endswith(from_database)
