@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from django.db import InterfaceError, OperationalError, connections
@@ -41,12 +42,60 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-class DatabaseUnavailableMiddleware:
-    """A request whose database connection died answers 503 with Retry-After, not 500.
+# Statements that change nothing: outside a transaction they commit nothing either.
+_READ_ONLY = frozenset(
+    {"SELECT", "SHOW", "EXPLAIN", "PRAGMA", "SET", "BEGIN", "SAVEPOINT", "RELEASE", "ROLLBACK"}
+)
 
-    Nothing half-done is left: the view's transaction was rolled back with the
-    connection. The broken connection is closed here, so the next request opens a
-    fresh one (CONN_HEALTH_CHECKS would also catch it, one request later).
+
+class CommitWatch:
+    """Whether a request may have committed anything, on any database connection.
+
+    A commit of a transaction, or a write outside one (autocommit), counts from
+    the moment it is *tried*: one that died half-way may have landed.
+    """
+
+    def __init__(self) -> None:
+        self.committed = False
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> CommitWatch:
+        for connection in connections.all():
+            self._stack.enter_context(connection.execute_wrapper(self._on_execute))
+            self._stack.enter_context(self._watching_commit(connection))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    @contextlib.contextmanager
+    def _watching_commit(self, connection):
+        real = connection.commit
+
+        def commit():
+            self.committed = True
+            real()
+
+        # An instance attribute: transaction.atomic calls connection.commit().
+        connection.commit = commit
+        try:
+            yield
+        finally:
+            del connection.commit
+
+    def _on_execute(self, execute, sql, params, many, context):
+        if not context["connection"].in_atomic_block:
+            verb = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+            if verb not in _READ_ONLY:
+                self.committed = True
+        return execute(sql, params, many, context)
+
+
+class DatabaseUnavailableMiddleware:
+    """A request whose database connection died is run once more, on a fresh
+    connection, when it had committed nothing: its transaction was rolled back
+    with the connection, so running it again cannot apply it twice. Otherwise,
+    or when the second run dies too, it answers 503 with Retry-After, never 500.
     """
 
     RETRY_AFTER_SECONDS = 5
@@ -55,17 +104,44 @@ class DatabaseUnavailableMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
+        for attempt in (1, 2):
+            request.database_failure = None
+            with CommitWatch() as watch:
+                response = self.get_response(request)
+            if request.database_failure is None:
+                return response
+            _close_connections()
+            if watch.committed or _pool_exhausted(request.database_failure):
+                break
+            if attempt == 1:
+                logger.warning("database connection lost; running %s once more", request.path)
+        return self._unavailable(committed=watch.committed)
 
     def process_exception(self, request, exception):
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.warning("database unavailable for %s: %s", request.path, exception)
-        for connection in connections.all(initialized_only=True):
-            if not connection.in_atomic_block:
-                connection.close_if_unusable_or_obsolete()
+        request.database_failure = exception
+        # A placeholder: __call__ runs the request again or answers for it.
+        return HttpResponse(status=503)
+
+    def _unavailable(self, *, committed: bool) -> HttpResponse:
         # No request context: the user, session and messages would need the database.
-        html = render_to_string("503.html")
+        html = render_to_string("503.html", {"maybe_done": committed})
         response = HttpResponse(html, status=503)
         response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
         return response
+
+
+def _pool_exhausted(error: Exception) -> bool:
+    """No free pooled connection in time: the server is busy, not broken, and a
+    second wait would only double the answer's delay."""
+    return type(error.__cause__).__name__ == "PoolTimeout"  # psycopg_pool's
+
+
+def _close_connections() -> None:
+    """Close this thread's connections, so the next query opens a fresh one (a
+    pooled one goes back to the pool, which drops it if it is broken)."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()

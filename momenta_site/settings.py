@@ -54,8 +54,9 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Login throttling (tables/forms/login.py): this many wrong passwords for one
-# username within the window lock it out until the window ends.
+# Login throttling (tables/services/logins.py): this many wrong passwords for one
+# username within the window lock it out until the window ends. The failures are
+# database rows, so the lockout holds across server processes.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
 
@@ -75,7 +76,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz answers any host, over plain HTTP (momenta_site/health.py).
+    "momenta_site.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "momenta_site.middleware.ContentSecurityPolicyMiddleware",
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -125,6 +129,20 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", True):
+        # Under ASGI every request and socket call runs in a thread of its own, so
+        # per-thread persistent connections pile up; a pool per process (psycopg_pool)
+        # hands one out per request or consumer call and takes it back after. Django
+        # refuses a pool with CONN_MAX_AGE > 0. CONN_HEALTH_CHECKS makes the pool
+        # test a connection before handing it out (a restarted PostgreSQL costs no
+        # failed request). DB_POOL=0 (e.g. behind pgbouncer) keeps CONN_MAX_AGE.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DB_POOL_MIN_SIZE", 2),
+            "max_size": env_int("DB_POOL_MAX_SIZE", 10),
+            # Waiting longer for a free connection than this answers 503 (middleware).
+            "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        }
 else:
     DATABASES = {
         "default": {
@@ -206,7 +224,24 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# Static files are served by whitenoise, never by the development server in
+# production. Setting STATIC_ROOT says "collectstatic has written the files
+# there": hashed names (cached for a year) and gzip/brotli copies, served from
+# that folder (`manage.py serve` refuses to start without them). Unset (the
+# demo, the tests, development) the files are served from the source folders
+# as they are, found on each request, so an edited stylesheet shows at once.
+STATIC_COLLECTED = "STATIC_ROOT" in os.environ
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_COLLECTED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = not STATIC_COLLECTED
+WHITENOISE_AUTOREFRESH = not STATIC_COLLECTED
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

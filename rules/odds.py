@@ -130,7 +130,63 @@ def pattern_chances(pool: int) -> dict[str, Fraction]:
     return dict(zip(PATTERN_SIZES, _patterns(_pool(pool)), strict=True))
 
 
+@lru_cache(maxsize=4096)
+def _set_weights_by_successes(dice: int, size: int) -> tuple[int, ...]:
+    """How many of the 6**dice face sequences hold a set of `size` equal faces,
+    by number of successes (faces 5 and 6, D6-01): all sequences with s successes,
+    comb(dice, s) * 2**s * 4**(dice - s), less those where no face shows `size` times."""
+    # ways[placed][s]: sequences of the faces added so far, none `size` times or more.
+    ways = [[0] * (dice + 1) for _ in range(dice + 1)]
+    ways[0][0] = 1
+    for face in range(1, 7):
+        hit = face >= 5
+        new = [[0] * (dice + 1) for _ in range(dice + 1)]
+        for placed in range(dice + 1):
+            for s, count in enumerate(ways[placed]):
+                if not count:
+                    continue
+                for c in range(min(size - 1, dice - placed) + 1):
+                    new[placed + c][s + c if hit else s] += count * comb(placed + c, c)
+        ways = new
+    return tuple(comb(dice, s) * 2**s * 4 ** (dice - s) - ways[dice][s] for s in range(dice + 1))
+
+
+def pattern_trigger_chance(
+    pool: int,
+    kind: str,
+    min_effective: int = 1,
+    *,
+    opposition_successes: int = 0,
+    opposition_pool: int | None = None,
+) -> Fraction:
+    """Exact chance that a `kind` pattern can trigger (PAT-04, PAT-10): the faces hold
+    one and the roll has at least `min_effective` effective successes, after a known
+    number of opposition successes or an opposition roll (D6-10). Zero-dice rolls
+    have no patterns (PAT-05)."""
+    pool = _pool(pool)
+    if pool == 0:
+        return Fraction(0)
+    with_set = _set_weights_by_successes(pool, PATTERN_SIZES[kind])
+    if opposition_pool is not None:
+        against = success_distribution(opposition_pool)
+    else:
+        against = {opposition_successes: Fraction(1)}
+    # max(0, s - o) >= m: with m = 0 every roll qualifies, else s >= o + m.
+    total = Fraction(0)
+    for o, chance in against.items():
+        need = o + min_effective if min_effective > 0 else 0
+        total += chance * Fraction(sum(with_set[need:]), 6**pool)
+    return total
+
+
 def clear_caches() -> None:
     """Forget every cached result (for cold-start benchmarks)."""
-    for cached in (_success_weights, _bands, _opposed, _sequences_without_set, _patterns):
+    for cached in (
+        _success_weights,
+        _bands,
+        _opposed,
+        _sequences_without_set,
+        _patterns,
+        _set_weights_by_successes,
+    ):
         cached.cache_clear()

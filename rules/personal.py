@@ -113,6 +113,9 @@ def advantage_cost(sources) -> tuple[AdvantageSource | None, int]:
 class AssistOffer:
     """Another character offering to fund the roller's Advantage (PM-08 … PM-10).
 
+    `helper_agreed`: the helper's player (the GM for an NPC) agreed to pay: the helper
+    *may* pay (PM-08), so nobody else's word spends their Momentum.
+    `structured_time`: the roll is made in structured time (PM-09).
     `test_called`: the GM called a test from the helper (PM-10);
     `test_passed` is its result, needed before the roll.
     """
@@ -122,6 +125,12 @@ class AssistOffer:
     structured_time: bool = False
     test_called: bool = False
     test_passed: bool | None = None
+    helper_agreed: bool = False
+
+    @property
+    def lands(self) -> bool:
+        """PM-10: help whose called test failed never lands; any other help does."""
+        return not (self.test_called and not self.test_passed)
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,10 @@ class RollMomentum:
     `advantage` / `disadvantage` say what applies to the dice after
     cancellation (PM-11). `roller` is the roller's pool after paying and
     after the post-roll gain; `payment_entries` happen before the roll,
-    `gain_entries` after it.
+    `gain_entries` after it. `assisted`: the helper funded the Advantage;
+    `assist_landed`: an ally's help counts on this roll (funded, cancelling a
+    Disadvantage, or beside the roller's own Advantage), so the ally may spend
+    Resolve on it (RS-01); `assist_failed`: the helper's called test failed (PM-10).
     """
 
     advantage: bool
@@ -145,6 +157,7 @@ class RollMomentum:
     paid_by: str | None
     assisted: bool
     assist_failed: bool
+    assist_landed: bool
     assist_uses_action: bool
     gain_after_roll: int
     roller: PersonalMomentum
@@ -171,6 +184,10 @@ def _check_assists(assists, roller: PersonalMomentum, creation: bool) -> AssistO
         raise AssistRefused("An Assist comes from another character, not the roller (PM-08).")
     if not assist.gm_accepted:
         raise AssistRefused("The GM has to accept the Assist before it counts (PM-08).")
+    if not assist.helper_agreed:
+        raise AssistRefused(
+            f"{helper.holder or 'The helper'} has not agreed to pay for this Assist (PM-08)."
+        )
     if helper.value < ASSIST_COST:
         raise AssistRefused(f"{helper.holder or 'The helper'} has no Momentum to lend (PM-08).")
     if assist.test_called and assist.test_passed is None:
@@ -193,7 +210,11 @@ def settle_roll_momentum(
     """
     source, cost = advantage_cost(advantage_sources)
     assist = _check_assists(assists, roller, creation)
-    offered = source is not None or assist is not None
+    # PM-10: help whose called test failed never lands: it is no Advantage, so it
+    # neither cancels a Disadvantage (PM-11) nor stops its gain (PM-02).
+    landed = assist is not None and assist.lands
+    offered = source is not None or landed
+    uses_action = assist is not None and assist.structured_time  # PM-09
 
     def outcome(**kw) -> RollMomentum:
         base = dict(
@@ -207,8 +228,9 @@ def settle_roll_momentum(
             paid=0,
             paid_by=None,
             assisted=False,
-            assist_failed=False,
-            assist_uses_action=False,
+            assist_failed=assist is not None and not landed,
+            assist_landed=landed,
+            assist_uses_action=uses_action,
             gain_after_roll=0,
             roller=roller,
             helper=assist.helper if assist else None,
@@ -229,11 +251,8 @@ def settle_roll_momentum(
         after, gained = gain_momentum(roller, 1, "Rolled with Disadvantage (PM-02)")
         return outcome(disadvantage=True, gain_after_roll=1, roller=after, gain_entries=gained)
     if source is not None and roller.value >= cost:
-        if assist is not None:
-            raise AssistRefused(
-                f"{roller.holder or 'The roller'} already pays for Advantage on this roll; "
-                "an Assist cannot stack on it (PM-08)."
-            )
+        # PM-08: an Assist does not stack on Advantage the roller pays: the helper
+        # spends nothing, yet still helps (and may spend Resolve, RS-01).
         label = _SOURCE_LABEL[source]
         after, entry = roller.spend(cost, f"Advantage from {label} (PM-05)")
         return outcome(
@@ -246,14 +265,9 @@ def settle_roll_momentum(
             f"{roller.holder or 'The roller'} has {roller.value} Momentum; Advantage from "
             f"{_SOURCE_LABEL[source]} costs {cost}, so the roll is made normally (PM-07)."
         )
-    if assist is None:
+    if not landed:
+        # No Assist, or (PM-10) its test failed: the helper spends nothing.
         return outcome(advantage_refused=refused)
-    uses_action = assist.structured_time  # PM-09
-    if assist.test_called and not assist.test_passed:
-        # PM-10: the help did not land, so the helper spends nothing.
-        return outcome(
-            advantage_refused=refused, assist_failed=True, assist_uses_action=uses_action
-        )
     helper, entry = assist.helper.spend(
         ASSIST_COST, f"Assisted {roller.holder or 'a roll'}: funded its Advantage (PM-08)"
     )
@@ -264,7 +278,6 @@ def settle_roll_momentum(
         paid=ASSIST_COST,
         paid_by=helper.holder,
         assisted=True,
-        assist_uses_action=uses_action,
         helper=helper,
         payment_entries=(entry,),
     )

@@ -24,6 +24,7 @@ from tables.models import (
     CustomPattern,
     CustomSpend,
     D20Test,
+    LoginFailure,
     Membership,
     MomentaRoll,
     PlaySession,
@@ -342,3 +343,15 @@ class CustomSpendAdmin(admin.ModelAdmin):
     list_display = ["name", "campaign", "cost", "repeatable"]
     list_filter = ["repeatable", "campaign"]
     search_fields = ["name", "description", "campaign__name"]
+
+
+@admin.register(LoginFailure)
+class LoginFailureAdmin(admin.ModelAdmin):
+    """Wrong passwords behind a login lockout; deleting a name's rows lifts it at once."""
+
+    list_display = ["username", "at"]
+    search_fields = ["username"]
+    readonly_fields = ["username", "at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False

@@ -224,6 +224,15 @@ ASSIST_ANSWERED = _kind(
     log_template=True,
     push_template=True,
 )
+# The helper's own word (PM-08: the helper *may* pay): their player, or the GM for an NPC.
+ASSIST_CONSENT = _kind(
+    "assist_consent",
+    "Helper answered",
+    regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
+    record=ASSIST,
+    log_template=True,
+    push_template=True,
+)
 TRAUMA = _kind("trauma", "Trauma", log_template=True)
 ROLL_TEMPLATE_SAVED = _kind(
     "roll_template_saved", "Roll template saved", regions=_ALWAYS | {GM_TOOLS, COMPOSER}

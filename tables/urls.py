@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.views import d20, gm, momenta, regions, site, table
+from tables.views import d20, discord, exports, gm, momenta, regions, site, table
 
 M = "campaigns/<int:pk>/momenta/"
 T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
@@ -17,7 +17,9 @@ site_patterns = [
     path("campaigns/new/", site.campaign_new, name="campaign_new"),
     path("campaigns/<int:pk>/", site.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/settings/", site.campaign_settings, name="campaign_settings"),
+    path("campaigns/<int:pk>/settings/discord/", discord.campaign_discord, name="campaign_discord"),
     path("campaigns/<int:pk>/invite/", site.invite_regenerate, name="invite_regenerate"),
+    path("campaigns/<int:pk>/export/", exports.campaign_export, name="campaign_export"),
     path(
         "campaigns/<int:pk>/members/<int:member_pk>/remove/",
         site.member_remove,
@@ -54,6 +56,7 @@ momenta_patterns = [
     path(M + "rolls/<int:roll_pk>/chooser/", momenta.chooser, name="momenta_chooser"),
     path(M + "rolls/<int:roll_pk>/reveal/", momenta.reveal, name="momenta_reveal"),
     path(M + "assists/", momenta.assist_request, name="momenta_assist_request"),
+    path(M + "assists/mine/", regions.momenta_assists, name="momenta_assists"),
     path(
         M + "assists/<int:assist_pk>/answer/", momenta.assist_answer, name="momenta_assist_answer"
     ),

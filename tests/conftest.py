@@ -22,8 +22,8 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(settings, request):
-    """Login-failure counters live in the cache: each test gets its own, so none
-    inherits another's lockout (and no test flushes the shared Redis)."""
+    """Each test gets its own cache, so none inherits another's entries (and no test
+    flushes a shared Redis). Login failures are in the database, not here."""
     backend = "django.core.cache.backends.locmem.LocMemCache"
     settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": request.node.nodeid}}
 

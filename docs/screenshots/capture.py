@@ -5,7 +5,9 @@
 Starts the demo (`manage.py demo 127.0.0.1:PORT`) on a free loopback port with
 a fresh SQLite file in a temporary folder (DATABASE_URL and REDIS_URL ignored),
 has the GM and two players play a little through the pages, saves full-page
-PNGs from headless Debian chromium next to this file, and stops the server.
+PNGs from headless Debian chromium next to this file (each ruleset, a player's
+page and the GM's, 1280 px and 375 x 812, light and dark: <ruleset>[-gm]-
+<laptop|phone>[-dark].png), and stops the server.
 The server and the browser launch are tables.devtools', shared with tests/e2e.
 The dice are real, so every run shows other faces.
 """
@@ -26,7 +28,8 @@ from tables.devtools.server import ServerProcess  # noqa: E402
 
 PASSWORD = "momenta-demo"  # tables/management/commands/seed_demo.py
 LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 375, "height": 740}
+PHONE = {"width": 375, "height": 812}
+SCHEMES = ("light", "dark")  # prefers-color-scheme: site.css follows the system setting
 MAX_BYTES = 1_000_000  # above this, the PNG is clipped to a few screens
 TIMEOUT_MS = 20_000
 
@@ -121,7 +124,8 @@ def momenta_roll(page, character: str, attribute: str, **choices) -> None:
     if "resolve" in choices:
         page.fill(f"{form} .mc-resolve input[type=number] >> nth=0", str(choices["resolve"]))
     before = log_count(page)
-    swap(page, "#composer", lambda: page.click(f"{form} button.mc-roll"))
+    # A roll answers with the form reset (#momenta-roll); a refusal, with the composer.
+    swap(page, form, lambda: page.click(f"{form} button.mc-roll"))
     error = page.locator("#composer .composer-error")
     if error.count():
         raise RuntimeError(f"the roll was refused: {error.inner_text()}")
@@ -235,6 +239,17 @@ def play_d20(gm, alice, bob) -> None:
 # --- Screenshots -------------------------------------------------------------------------
 
 
+def shoot_all(page, prefix: str) -> None:
+    """`prefix`-{laptop,phone}[-dark].png: both widths, light and dark."""
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        suffix = "" if scheme == "light" else "-dark"
+        shoot(page, f"{prefix}-laptop{suffix}.png", LAPTOP)
+        shoot(page, f"{prefix}-phone{suffix}.png", PHONE)
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size(LAPTOP)
+
+
 def shoot(page, name: str, viewport: dict) -> None:
     page.set_viewport_size(viewport)
     page.mouse.move(0, 0)  # no hover effects
@@ -271,18 +286,16 @@ def main() -> None:
             for page in everyone:
                 open_table(page, server.base, path)
             play_momenta(gm, alice, bob)
-            shoot(alice, "momenta-laptop.png", LAPTOP)
-            shoot(alice, "momenta-phone.png", PHONE)
-            shoot(gm, "momenta-gm-laptop.png", LAPTOP)
+            shoot_all(alice, "momenta")
+            shoot_all(gm, "momenta-gm")
 
             gm.goto(server.base + "/")
             path = table_path(gm, "2d20 demo")
             for page in everyone:
                 open_table(page, server.base, path)
             play_d20(gm, alice, bob)
-            shoot(alice, "2d20-laptop.png", LAPTOP)
-            shoot(alice, "2d20-phone.png", PHONE)
-            shoot(gm, "2d20-gm-laptop.png", LAPTOP)
+            shoot_all(alice, "2d20")
+            shoot_all(gm, "2d20-gm")
             browser.close()
     print("Done.")
 

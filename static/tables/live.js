@@ -1,12 +1,14 @@
 /* Live table: one WebSocket per open table page (server side: tables/consumers.py).
  *
- * The server sends JSON: {type: "event", seq, html} | {type: "cursor", seq} |
+ * The server sends JSON: {type: "event", seq, prev, html} |
  * {type: "ready", seq} | {type: "pong", seq} | {type: "presence", html}.
- * `html` is a string of hx-swap-oob fragments that htmx applies.
+ * `html` is a string of hx-swap-oob fragments that htmx applies. `prev` is the
+ * event this one follows for this page: the events between are not for this
+ * viewer (a GM's secret), and nothing about them is sent when they happen.
  *
  * Order and catch-up: `last` is the highest sequence number this page has.
- * An event with seq <= last is a duplicate and ignored; seq === last + 1 is
- * applied; anything beyond is a gap, and the page asks the server to send
+ * An event with seq <= last is a duplicate and ignored; one whose prev <= last
+ * is applied; anything else is a gap, and the page asks the server to send
  * everything after `last` again ({type: "resync", after: last}).
  * On every (re)connect the socket URL carries ?after=<last>, and the server
  * replays what the page missed before going live.
@@ -113,7 +115,8 @@
 
   function take(message) {
     if (message.seq <= live.last) return; // duplicate
-    if (message.seq !== live.last + 1) {
+    var prev = typeof message.prev === "number" ? message.prev : message.seq - 1;
+    if (prev > live.last) {
       resync(); // gap: the server sends everything after `last` again, in order
       return;
     }
@@ -125,7 +128,6 @@
   function receive(message) {
     switch (message.type) {
       case "event":
-      case "cursor":
         take(message);
         break;
       case "presence":

@@ -114,6 +114,7 @@ class MomentaRollForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign, self.membership, self.roller = campaign, membership, character
         self.is_gm = membership.is_gm
+        self.gm_calls = False  # a player may not declare an edge or Disadvantage
         self.templates = list(templates)
         if characters is None:
             characters = controllable(campaign, membership)
@@ -163,6 +164,15 @@ class MomentaRollForm(forms.Form):
         if not self.is_gm:
             for name in ("opposition_successes", "opposition_pool", "secret"):
                 del self.fields[name]
+            self.gm_calls = not campaign.players_declare_edges
+            if self.gm_calls:
+                # The GM calls these (services.momenta._check_declared): not offered, and
+                # clean() says so if they are posted anyway.
+                self.fields["disadvantage"].widget.attrs["disabled"] = True
+                self.fields["disadvantage"].label = "Disadvantage (the GM calls it)"
+                self.fields["advantage_sources"].widget.choices = [
+                    c for c in ADVANTAGE_CHOICES if c[0] != AdvantageSource.SITUATIONAL
+                ]
 
     def _value(self, name: str):
         if self.is_bound:
@@ -174,8 +184,25 @@ class MomentaRollForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        called = [
+            AdvantageSource.SITUATIONAL in (data.get("advantage_sources") or ()),
+            bool(data.get("disadvantage")),
+        ]
+        if self.gm_calls and any(called):
+            what = " and ".join(
+                w for w, on in zip(("a GM-called edge", "Disadvantage"), called, strict=True) if on
+            )
+            raise forms.ValidationError(
+                f"At this table the GM calls {what}: ask the GM, who rolls it for your character."
+            )
         if self.luck:
-            data["kind"] = "luck"  # D6-11: LUCK makes a luck roll, whatever was sent
+            if data.get("kind") == "attack":
+                # Said, not quietly turned into a luck roll (issue 11).
+                raise forms.ValidationError(
+                    "LUCK makes luck rolls only, never an attack (D6-11): attack with "
+                    "another attribute, or roll LUCK as a luck roll."
+                )
+            data["kind"] = "luck"  # D6-11: LUCK makes a luck roll
             data["play"] = data.get("play") or "narrative"
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
@@ -215,6 +242,8 @@ class MomentaRollForm(forms.Form):
 
 
 def _assist_label(assist: AssistRequest) -> str:
+    if not assist.helper_agreed:
+        return f"{assist.helper.name} (waiting for {assist.helper.name}'s agreement)"
     if assist.uncertain and assist.test_passed is None:
         return f"{assist.helper.name} (waiting for the test the GM called)"
     if assist.uncertain:
@@ -249,6 +278,8 @@ class AssistRequestForm(forms.Form):
     )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
+        # Its own ids: the roll form shares the composer (ids are unique on a page).
+        kwargs.setdefault("auto_id", "assist-%s")
         super().__init__(*args, **kwargs)
         choices = [(c.pk, c.name) for c in Character.objects.filter(campaign=campaign)]
         self.fields["roller"].choices = choices
@@ -269,6 +300,9 @@ class AssistAnswerForm(forms.Form):
             ("call_test", "Call a test"),
             ("test_passed", "Test passed"),
             ("test_failed", "Test failed"),
+            # The helper's own word (PM-08): their player, or the GM for an NPC.
+            ("agree", "Agree to pay"),
+            ("refuse", "Decline to help"),
         ]
     )
 
@@ -279,6 +313,8 @@ class TraumaForm(forms.Form):
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, characters=(), **kwargs):
+        # Not id_character: the roll form beside it has a character field too.
+        kwargs.setdefault("auto_id", "trauma-%s")
         super().__init__(*args, **kwargs)
         self.fields["character"].choices = [(c.pk, c.name) for c in characters]
 
@@ -309,6 +345,12 @@ class RollTemplateForm(forms.Form):
     harm = forms.ChoiceField(choices=[(h, h.capitalize()) for h in HARMS], initial="damage")
     overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
     rounding = forms.ChoiceField(choices=[(r, r) for r in ROUNDINGS], initial="down")
+
+    def __init__(self, *args, **kwargs):
+        # The new template's ids; each saved one has its own (for_template), and the
+        # pattern form and the roll form share the page (name, play).
+        kwargs.setdefault("auto_id", "new-template-%s")
+        super().__init__(*args, **kwargs)
 
     def clean(self):
         data = super().clean()
@@ -381,6 +423,10 @@ class CustomPatternForm(forms.Form):
     damage_not_strain = forms.BooleanField(required=False, label="Only attacks dealing damage")
     description = forms.CharField(max_length=300, required=False)
     active = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "new-pattern-%s")  # as RollTemplateForm
+        super().__init__(*args, **kwargs)
 
     @classmethod
     def for_pattern(cls, pattern) -> CustomPatternForm:

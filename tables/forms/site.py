@@ -5,6 +5,8 @@ Forms only check input; the services in services.py decide and write.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
@@ -21,6 +23,7 @@ from tables.models import (
     Skill,
     Trait,
 )
+from tables.models.limits import MAX_INVITE_USES
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -104,6 +107,35 @@ class JoinForm(forms.Form):
     )
 
 
+class InviteForm(forms.Form):
+    """The limits of a new invite link; empty fields mean no limit."""
+
+    expires_in = forms.TypedChoiceField(
+        label="The link works",
+        choices=[
+            ("", "until replaced"),
+            ("1", "for 1 hour"),
+            ("24", "for 1 day"),
+            ("168", "for 7 days"),
+            ("720", "for 30 days"),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    uses = forms.IntegerField(
+        label="Joins allowed",
+        min_value=1,
+        max_value=MAX_INVITE_USES,
+        required=False,
+        help_text="Empty: any number.",
+    )
+
+    def expires_at(self, now: datetime) -> datetime | None:
+        hours = self.cleaned_data["expires_in"]
+        return None if hours is None else now + timedelta(hours=hours)
+
+
 class CharacterForm(forms.ModelForm):
     """A character's own fields. Pool inputs carry the value the page showed
     (show_hidden_initial), so a save cannot silently undo a spend made at the
@@ -122,9 +154,16 @@ class CharacterForm(forms.ModelForm):
         ]
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
-    def __init__(self, *args, campaign: Campaign, **kwargs):
+    # Pools change through play and the GM (PM-13, MO-13), never by a player's sheet.
+    POOLS = ("momentum", "resolve", "determination")
+    POOL_HELP = "Changes through play and the GM, not the sheet."
+
+    def __init__(self, *args, campaign: Campaign, gm: bool = True, **kwargs):
+        """`gm`: the person editing is a GM. A player sees their pools read-only when
+        editing and not at all when creating (they start as the rules say)."""
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.gm = gm
         if campaign.economy != Campaign.Economy.PERSONAL:
             del self.fields["momentum"]
         if campaign.dice_system == Campaign.DiceSystem.D6:
@@ -132,6 +171,14 @@ class CharacterForm(forms.ModelForm):
         else:
             del self.fields["resolve"]
             del self.fields["resolve_max"]
+        for name in self.POOLS if not gm else ():
+            if name not in self.fields:
+                continue
+            if self.instance.pk is None:
+                del self.fields[name]
+            else:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = self.POOL_HELP
         if "momentum" in self.fields:
             _limit(self.fields["momentum"], 0, PERSONAL_MOMENTUM_MAX)
         for name in ("momentum", "resolve", "determination"):
@@ -155,6 +202,17 @@ class CharacterForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        for name in self.POOLS if not self.gm else ():
+            # A disabled field ignores what is posted; a change posted anyway is said.
+            # "Change": other than the value the page showed (its hidden initial), so a
+            # page drawn before a spend at the table is no change of the player's.
+            if name not in self.fields:
+                continue
+            posted = self.data.get(self.add_prefix(name))
+            shown = self.data.get(self.add_initial_prefix(name), str(self[name].initial))
+            if posted not in (None, shown):
+                label = self.fields[name].label
+                self.add_error(name, f"{label} {self.POOL_HELP[0].lower()}{self.POOL_HELP[1:]}")
         resolve, resolve_max = cleaned.get("resolve"), cleaned.get("resolve_max")
         if resolve is not None and resolve_max is not None and resolve > resolve_max:
             self.add_error("resolve", f"Resolve cannot be above its maximum ({resolve_max}).")

@@ -1,7 +1,11 @@
 """One websocket per open table page. Thin: authenticate, check membership, join, replay, forward.
 
 The socket keeps a cursor, `last_seq`: the highest sequence number it has
-accounted for (sent, or skipped because this audience may not see it). The
+accounted for (sent, or skipped because this audience may not see it), and
+`shown_seq`: the highest the page has been told of. An event this audience
+may not see sends nothing at all: a frame at that moment would tell players
+that something secret just happened. The next event the page does get says
+what it follows (`prev`), which covers the hidden ones in between. The
 channel layer is only a doorbell ("seq S committed"). The process's hub for
 the table (live/fanout.py) reads the new events once and offers each socket
 its audience's frame; a socket whose cursor is not right behind a frame (a
@@ -14,10 +18,11 @@ task, in order; a socket whose queue fills (a stalled client) is closed with
 TOO_SLOW, which the page answers by reconnecting and replaying from its cursor.
 
 Messages to the page (JSON):
-  {"type": "event", "seq": N, "html": "<hx-swap-oob fragments>"}
-  {"type": "cursor", "seq": N}         event N exists but is not for this viewer
+  {"type": "event", "seq": N, "prev": P, "html": "<hx-swap-oob fragments>"}
+                                       events P+1..N-1 are not for this viewer
   {"type": "ready", "seq": N}          replay done; live from here
   {"type": "pong", "seq": N}           answer to a heartbeat
+  (in ready and pong, N is shown_seq: never a hidden event's seq)
   {"type": "presence", "html": "..."}  who is at the table
 Messages from the page:
   {"type": "resync", "after": N}       send everything after N again (a gap)
@@ -78,6 +83,7 @@ def _no_constant(name: str):
 class TableConsumer(AsyncJsonWebsocketConsumer):
     audience: str | None = None  # set once the socket is accepted
     last_seq = 0
+    shown_seq = 0
     hub: fanout.TableHub | None = None
     _sender: asyncio.Task | None = None
     _left = False
@@ -109,7 +115,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         after = _as_seq((query.get("after") or [None])[0])
         # No cursor given: live from now. A cursor beyond the head (a page
         # from a reset database) is answered with ready(head) and reloads.
-        self.last_seq = head if after is None else min(after, head)
+        self.last_seq = self.shown_seq = head if after is None else min(after, head)
         self._sender = asyncio.create_task(self._send_loop())
         self._put(("resync", self.last_seq))
         await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
@@ -216,10 +222,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(item, fanout.Frame):
             await self._send_frame(item)
         elif item[0] == "resync":
-            await self._catch_up(after=min(item[1], self.last_seq))
-            await self.send_json({"type": "ready", "seq": self.last_seq})
+            # The page says it has everything up to `after`: the next event it
+            # gets follows that.
+            self.shown_seq = after = min(item[1], self.last_seq)
+            await self._catch_up(after=after)
+            await self.send_json({"type": "ready", "seq": self.shown_seq})
         elif item[0] == "pong":
-            await self.send_json({"type": "pong", "seq": self.last_seq})
+            await self.send_json({"type": "pong", "seq": self.shown_seq})
         elif item[0] == "presence":
             await self._send_presence()
         return self.audience is not None
@@ -234,11 +243,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._send_event(frame.seq, frame.kind, html)
 
     async def _send_event(self, seq: int, kind: str, html: str | None) -> bool:
-        """Send one event (or its cursor); False when the audience changed after it."""
-        if html is None:
-            await self.send_json({"type": "cursor", "seq": seq})
-        else:
-            await self.send_json({"type": "event", "seq": seq, "html": html})
+        """Send one event (nothing if hidden); False when the audience changed after it."""
+        if html is not None:
+            message = {"type": "event", "seq": seq, "prev": self.shown_seq, "html": html}
+            await self.send_json(message)
+            self.shown_seq = seq
         self.last_seq = max(self.last_seq, seq)
         return not (kind in MEMBERSHIP_KINDS and await self._recheck_membership())
 

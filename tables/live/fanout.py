@@ -29,7 +29,7 @@ BATCH = render.REPLAY_BATCH
 
 @dataclass(frozen=True)
 class Frame:
-    """One event as each audience gets it: html None means "not for you" (a cursor frame)."""
+    """One event as each audience gets it: html None means "not for you" (nothing is sent)."""
 
     seq: int
     kind: str

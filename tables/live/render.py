@@ -42,6 +42,7 @@ from tables.models import (
     PoolChange,
     TableEvent,
 )
+from tables.presenters import event_words
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -166,11 +167,13 @@ def _summary(event: TableEvent) -> str:
         return f"{p.get('user', '')} ({p.get('role', '')})"
     if kind in (kinds.CHARACTER_CREATED.name, kinds.CHARACTER_UPDATED.name):
         return str(p.get("name", ""))
+    # Names people read, never field names (issue 11: "pool: group_momentum").
     if kind == kinds.SETTINGS_CHANGED.name:
-        fields = p.get("fields") or []
-        return ", ".join(str(f) for f in fields) if isinstance(fields, list) else str(fields)
+        return event_words.settings_changed(p.get("fields"))
+    if kind == kinds.POOL_ADJUSTED.name:
+        return event_words.pool_adjusted(p)
     simple = [
-        f"{k.replace('_', ' ')}: {v}"
+        f"{k.replace('_', ' ')}: {event_words.pool_label(v) if k == 'pool' else v}"
         for k, v in p.items()
         if k != "changes" and not k.endswith("_id") and isinstance(v, str | int | float | bool)
     ]
@@ -402,7 +405,7 @@ def region_fragments(kind, event: TableEvent, campaign: Campaign, audience: str)
     parts = []
     if audience == GM:
         parts.append(_gm_fragments(regions, campaign))
-    sync = _sync_regions(regions, campaign)
+    sync = _sync_regions(regions, campaign) + _assists_sync(kind, event, campaign, audience)
     if sync:
         record = kind.record_of(event.payload) if kind is not None else None
         own_test = record[1] if record and record[0] == kinds.TEST else None
@@ -426,6 +429,19 @@ def _sync_regions(regions, campaign: Campaign) -> list[str]:
     if campaign.uses_d6 or not campaign.uses_group_economy:
         return []  # the open tests and the spend panel are the 2d20 composer's
     return [r for r in (kinds.OPEN_TESTS, kinds.SPEND_PANEL) if r in regions]
+
+
+def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) -> list[str]:
+    """A player's Assist panel (their Accept/Decline as the helper, PM-08) is theirs alone:
+    an event about an Assist, or a roll that used one, makes it fetch itself again.
+    GMs answer in the queue, which their push carries whole."""
+    if audience == GM or kind is None or not campaign.uses_d6:
+        return []
+    if kinds.ASSIST_QUEUE not in kind.regions:
+        return []
+    record = kind.record_of(event.payload)
+    about_assist = record is not None and record[0] == kinds.ASSIST
+    return [kinds.ASSIST_QUEUE] if about_assist or event.payload.get("helper") else []
 
 
 def _gm_fragments(regions, campaign: Campaign) -> str:

@@ -3,4 +3,5 @@
 from .core import *  # noqa: F401,F403
 from .d20 import *  # noqa: F401,F403
 from .events import *  # noqa: F401,F403
+from .logins import LoginFailure  # noqa: F401
 from .momenta import *  # noqa: F401,F403

@@ -32,6 +32,7 @@ SETTINGS_FIELDS = (
     "complication_range",
     "assistance_needs_leader_success",
     "gm_momentum_to_threat",
+    "players_declare_edges",
 )
 
 
@@ -56,6 +57,9 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
     )
     invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    # Limits the GM may put on the invite link; empty means no limit.
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
+    invite_uses_left = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Pools of the group economy (MO-06, MO-13).
@@ -94,6 +98,25 @@ class Campaign(models.Model):
     gm_momentum_to_threat = models.BooleanField(
         "CT-R1: a GM character's unspent Momentum goes to Threat", default=True
     )
+    # What a player may declare for their own character: each earns or saves Momentum
+    # (PM-02, PM-03, PM-05), so by default the GM calls it (rolls it or records it).
+    players_declare_edges = models.BooleanField(
+        "Players may declare a GM-called edge, Disadvantage and trauma themselves",
+        default=False,
+        help_text="Off: only the GM calls them (the GM rolls or records it for the character).",
+    )
+
+    # Discord (tables/discord/): where public and GM-only rolls are posted. The URLs are
+    # secrets (anyone holding one can post to the channel): never logged, pushed or exported.
+    discord_webhook_url = models.CharField(
+        "Discord webhook for the table's channel", max_length=300, blank=True, default=""
+    )
+    discord_gm_webhook_url = models.CharField(
+        "Discord webhook for the GM (secret rolls)", max_length=300, blank=True, default=""
+    )
+    # The last failed delivery, for the GM's settings page; cleared by the next success.
+    discord_last_error = models.CharField(max_length=300, blank=True, default="")
+    discord_last_error_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -86,8 +86,12 @@ class AssistRequest(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
-    # PM-09: in structured time the Assist is the helper's action for the round.
+    # PM-09: asked for in structured time. A hint only: the roll's own play mode
+    # decides whether the Assist is the helper's action.
     structured = models.BooleanField(default=False)
+    # PM-08: the helper *may* pay: their player (the GM for an NPC) agreed. Without
+    # it the GM's acceptance alone spends nothing of theirs.
+    helper_agreed = models.BooleanField(default=False)
     # PM-10: the GM called a test from the helper; the Momentum is spent only if it passes.
     uncertain = models.BooleanField(default=False)
     test_passed = models.BooleanField(null=True, blank=True)
@@ -110,9 +114,12 @@ class AssistRequest(models.Model):
 
     @property
     def ready(self) -> bool:
-        """Accepted, and any test the GM called has been rolled (PM-10)."""
-        return self.state == self.State.ACCEPTED and not (
-            self.uncertain and self.test_passed is None
+        """Accepted by the GM, agreed by the helper (PM-08), and any test the GM called
+        has been rolled (PM-10)."""
+        return (
+            self.state == self.State.ACCEPTED
+            and self.helper_agreed
+            and not (self.uncertain and self.test_passed is None)
         )
 
 

@@ -19,6 +19,7 @@ from rules.odds import (
     band_distribution,
     opposed_band_distribution,
     pattern_chances,
+    pattern_trigger_chance,
     success_distribution,
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
@@ -31,14 +32,13 @@ from tables.forms.momenta import (
     TraumaForm,
 )
 from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
+from tables.presenters.assists import player_actions, player_assists
+from tables.presenters.momenta_card import roll_card
 from tables.services.access import controllable, default_character, seen_by, still_secret
 from tables.services.core import ServiceError
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
 from tables.services.roll_templates import roll_templates
 from tables.services.wording import count
-
-MAX_LISTED_ALLOCATIONS = 60
-
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
 
@@ -68,13 +68,25 @@ class Chance:
         return round(self.value * 100)
 
 
+@dataclass(frozen=True)
+class PatternOdds:
+    """One pattern kind in the preview: the chance one of the roller's patterns of that
+    kind can trigger (the set and enough effective successes, PAT-04), and the chance
+    the faces merely hold the set (PAT-10)."""
+
+    label: str
+    triggers: Chance
+    in_dice: Chance
+    note: str
+
+
 @dataclass
 class Odds:
     pool: int = 0
     zero_dice: bool = False
     opposition: str = ""
     bands: list[Chance] = field(default_factory=list)
-    patterns: list[Chance] = field(default_factory=list)
+    patterns: list[PatternOdds] = field(default_factory=list)
     costs: list[str] = field(default_factory=list)
     error: str = ""
 
@@ -107,10 +119,21 @@ def odds_for(plan: RollPlan) -> Odds:
         values = list(band_distribution(spec.pool).values())
     texts = spec.template.bands
     odds.bands = [Chance(f"{i if i < 3 else '3+'}: {texts[i]}", v) for i, v in enumerate(values)]
+    odds.patterns = pattern_odds(spec)
+    odds.costs = cost_lines(plan)
+    return odds
+
+
+def pattern_odds(spec) -> list[PatternOdds]:
+    """Per kind: the chance the roller's patterns of it can trigger on this roll
+    (PAT-04: with at least their effective successes, after the opposition) and the
+    chance the faces hold one (PAT-10)."""
     chances = pattern_chances(spec.pool)
+    result = []
     for kind in KIND_SIZES:
-        names = [
-            p.name
+        # Every condition but the successes is known before the roll.
+        applicable = [
+            p
             for p in spec.patterns
             if p.kind == kind
             and p.refusal(
@@ -122,10 +145,27 @@ def odds_for(plan: RollPlan) -> Odds:
             )
             is None
         ]
-        note = ", ".join(names) if names else "no pattern of yours on this roll"
-        odds.patterns.append(Chance(f"a {KIND_LABELS[kind]}", chances[kind], note))
-    odds.costs = cost_lines(plan)
-    return odds
+        if applicable:
+            # The most lenient pattern of the kind decides whether one can trigger.
+            triggers = pattern_trigger_chance(
+                spec.pool,
+                kind,
+                min(p.min_effective_successes for p in applicable),
+                opposition_successes=spec.opposition_successes or 0,
+                opposition_pool=spec.opposition_pool,
+            )
+            note = ", ".join(p.name for p in applicable)
+        else:
+            triggers, note = Fraction(0), "no pattern of yours on this roll"
+        result.append(
+            PatternOdds(
+                label=f"a {KIND_LABELS[kind]}",
+                triggers=Chance("can trigger", triggers),
+                in_dice=Chance("in the dice", chances[kind]),
+                note=note,
+            )
+        )
+    return result
 
 
 def cost_lines(plan: RollPlan) -> list[str]:
@@ -154,6 +194,11 @@ def cost_lines(plan: RollPlan) -> list[str]:
             lines.append(f"{plan.helper.name}'s test failed: the Assist costs nothing (PM-10).")
     elif plan.assist is not None and plan.assist.uncertain:
         lines.append(f"{plan.helper.name}'s test passed, so the Assist is paid (PM-10).")
+    if s.assist_landed and not s.assisted and s.paid:
+        lines.append(
+            f"{plan.helper.name} helps, but an Assist does not stack on Advantage "
+            f"{roller.name} pays: {plan.helper.name} spends nothing (PM-08)."
+        )
     if s.assist_uses_action:
         lines.append(f"Structured time: the Assist is {plan.helper.name}'s action (PM-09).")
     if s.advantage_refused:
@@ -172,6 +217,11 @@ def cost_lines(plan: RollPlan) -> list[str]:
 
 # --- Allocation chooser (PAT-02, PAT-08, PAT-09) -------------------------------------
 
+# The results listed open (best first); the others fold under "other results".
+SHOWN_RESULTS = 4
+# Allocations drawn in all (each with its outcome worked out); past this, a count.
+MAX_LISTED_ALLOCATIONS = 60
+
 
 @dataclass(frozen=True)
 class AllocationOption:
@@ -184,12 +234,38 @@ class AllocationOption:
 
 
 @dataclass
+class AllocationGroup:
+    """Allocations that give the same result: the best way first, the others folded."""
+
+    best: AllocationOption
+    others: list[AllocationOption]
+    more: int  # same result, not drawn
+
+    @property
+    def alternatives(self) -> int:
+        return len(self.others) + self.more
+
+
+@dataclass
 class Chooser:
     roll: MomentaRoll
-    options: list[AllocationOption]
+    groups: list[AllocationGroup]
     more: int
     refund_points: int
     spenders: list[tuple[int, str]]
+
+    @property
+    def shown(self) -> list[AllocationGroup]:
+        return self.groups[:SHOWN_RESULTS]
+
+    @property
+    def folded(self) -> list[AllocationGroup]:
+        return self.groups[SHOWN_RESULTS:]
+
+    @property
+    def options(self) -> list[AllocationOption]:
+        """Every allocation drawn, best result first."""
+        return [o for g in self.groups for o in (g.best, *g.others)]
 
     @property
     def refund_slots(self) -> range:
@@ -197,7 +273,7 @@ class Chooser:
 
     @property
     def card(self) -> dict:
-        return self.roll.card
+        return roll_card(self.roll.card)
 
 
 def allocation_key(allocation) -> str:
@@ -205,36 +281,64 @@ def allocation_key(allocation) -> str:
 
 
 def chooser_for(roll: MomentaRoll) -> Chooser:
-    """Every legal allocation (best first, the PAT-09 default pre-selected)."""
+    """Every legal allocation, grouped by the result it gives (PAT-09): one line per
+    result, best first with the default pre-selected; the other ways to the same
+    result, and the weaker results, fold away so a big roll stays readable."""
     result = result_of(roll)
     spec = result.spec
     by_name = {p.name: p for p in result.patterns}
-    ranked = sorted(
-        result.allocations,
-        key=lambda a: worth_key(spec, result.band, [(by_name[n], f) for n, f in a]),
-        reverse=True,
-    )
     default = tuple(result.default_allocation)
-    if default in ranked:
-        ranked.remove(default)
-    ranked.insert(0, default)
-    options = []
-    for allocation in ranked[:MAX_LISTED_ALLOCATIONS]:
+
+    # Worked out once per allocation: a 30-die roll can have thousands.
+    worth = {
+        a: worth_key(spec, result.band, [(by_name[n], f) for n, f in a]) for a in result.allocations
+    }
+
+    def same_result(allocation):
+        # What the player gets: outcome band, harm, Resolve back, narrated extras.
+        narrated = sorted(n for n, _ in allocation if by_name[n].effect == "text")
+        return (*worth[allocation][:3], tuple(narrated))
+
+    grouped: dict[tuple, list] = {}
+    for allocation in sorted(worth, key=worth.__getitem__, reverse=True):
+        grouped.setdefault(same_result(allocation), []).append(allocation)
+    ordered = sorted(grouped.values(), key=lambda members: worth[members[0]], reverse=True)
+    for members in ordered:  # the default leads its group, and its group leads
+        if default in members:
+            members.remove(default)
+            members.insert(0, default)
+            ordered.remove(members)
+            ordered.insert(0, members)
+            break
+    else:  # not listed (as sorted tuples): it still comes first
+        ordered.insert(0, [default])
+
+    def option(allocation) -> AllocationOption:
         applied = apply_allocation(result, allocation)
         label = (
             ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
             or "No pattern"
         )
-        options.append(
-            AllocationOption(
-                key=allocation_key(allocation),
-                label=label,
-                outcome=applied.outcome,
-                damage=applied.damage,
-                refund=sum(n for _, n in applied.refunds),
-                default=allocation == default,
-            )
+        return AllocationOption(
+            key=allocation_key(allocation),
+            label=label,
+            outcome=applied.outcome,
+            damage=applied.damage,
+            refund=sum(n for _, n in applied.refunds),
+            default=allocation == default,
         )
+
+    # Each result's best way first; then the other ways, while the budget lasts.
+    budget = MAX_LISTED_ALLOCATIONS
+    groups = []
+    for members in ordered[:budget]:
+        groups.append(AllocationGroup(option(members[0]), [], len(members) - 1))
+    budget -= len(groups)
+    for group, members in zip(groups, ordered, strict=False):
+        drawn = min(group.more, max(budget, 0))
+        group.others = [option(a) for a in members[1 : 1 + drawn]]
+        group.more -= drawn
+        budget -= drawn
     names = dict(
         Character.objects.filter(pk__in=[who for who, _ in spec.resolve_spent]).values_list(
             "pk", "name"
@@ -242,9 +346,9 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
     )
     return Chooser(
         roll=roll,
-        options=options,
-        more=max(0, len(ranked) - MAX_LISTED_ALLOCATIONS),
-        refund_points=max((o.refund for o in options), default=0),
+        groups=groups,
+        more=max(0, len(ordered) - len(groups)),
+        refund_points=max((o.refund for g in groups for o in (g.best, *g.others)), default=0),
         spenders=[(who, names.get(who, str(who))) for who, _ in spec.resolve_spent],
     )
 
@@ -356,7 +460,7 @@ def initial_from(query) -> dict:
 def assist_actions(assist: AssistRequest, is_gm: bool, helps: bool) -> list[tuple[str, str]]:
     """The answers this viewer may give an open Assist (PM-08, PM-10)."""
     if not is_gm:
-        return [("decline", "Withdraw")] if helps else []
+        return player_actions(assist, helps)
     if assist.state == AssistRequest.State.REQUESTED:
         return [("accept", "Accept"), ("call_test", "Call a test"), ("decline", "Decline")]
     if assist.uncertain and assist.test_passed is None:
@@ -419,15 +523,7 @@ def composer_context(
         if r.actor_id == user_id or r.character.owner_id == user_id
     ]
     ids = {c.pk for c in mine}
-    context["assists"] = (
-        []
-        if is_gm
-        else [
-            (a, assist_actions(a, False, a.helper_id in ids))
-            for a in _open_assists(campaign)
-            if a.roller_id in ids or a.helper_id in ids
-        ]
-    )
+    context["assists"] = player_assists(campaign, membership, mine)  # PM-08 consent
     context["helped_ids"] = ids
     context["assist_form"] = assist_form or AssistRequestForm(
         campaign=campaign,

@@ -26,7 +26,8 @@ SOURCE_LABELS = {
 
 def roll_card(payload: dict | None) -> dict | None:
     """The stored card with its words: `kind_label`, `pool_parts`, `momentum_notes`,
-    `opposition`, the Advantage sources and the triggered patterns as labels."""
+    `opposition`, the Advantage sources and the triggered patterns as labels, and the
+    dice as they count (`dice`, `opposition_dice`)."""
     if not payload:
         return payload
     card = dict(payload)
@@ -43,7 +44,24 @@ def roll_card(payload: dict | None) -> dict | None:
     source = payload.get("advantage_source")
     card["advantage_source"] = SOURCE_LABELS.get(source, source) if source else None
     card["applied"] = applied_card(payload.get("applied"))
+    card["dice"] = dice_marks(payload.get("faces") or [], bool(payload.get("zero_dice")))
+    opposition_pool = payload.get("opposition_pool")
+    card["opposition_dice"] = dice_marks(
+        payload.get("opposition_faces") or [],
+        opposition_pool is not None and opposition_pool <= 0,
+    )
     return card
+
+
+def dice_marks(faces, zero_dice: bool) -> list[dict]:
+    """Each die as it counts: a success (5 or 6, D6-01), none, or discarded: a zero-dice
+    roll keeps only the lowest of its two dice (D6-07), so a 6 beside a 2 is no success."""
+    kept_at = faces.index(min(faces)) if zero_dice and faces else None
+    marks = []
+    for i, face in enumerate(faces):
+        dropped = kept_at is not None and i != kept_at
+        marks.append({"face": face, "hit": face >= 5 and not dropped, "dropped": dropped})
+    return marks
 
 
 def applied_card(applied: dict | None) -> dict | None:
@@ -89,6 +107,8 @@ def momentum_notes(p: dict) -> list[str]:
         notes.append(
             f"{helper}'s help did not land (the GM's test failed): no Momentum spent (PM-10)."
         )
+    if p.get("assist_landed") and not p.get("assisted") and p.get("paid"):
+        notes.append(f"{helper} helped; the Advantage was the roller's own: {helper} paid nothing.")
     if p.get("assist_uses_action"):
         notes.append(f"The Assist is {helper}'s action this round (PM-09).")
     if p.get("advantage_refused"):

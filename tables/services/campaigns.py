@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from tables import events
 from tables.models import (
@@ -13,6 +17,7 @@ from tables.models import (
     TableEvent,
     new_invite_token,
 )
+from tables.models.limits import MAX_INVITE_USES
 from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
@@ -76,6 +81,34 @@ class InviteInvalid(ServiceError):
     """The invite token matches no campaign (never issued, or regenerated since)."""
 
 
+class InviteSpent(InviteInvalid):
+    """The invite link is the current one, but it has expired or been used up."""
+
+
+def _when(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%d %b %Y, %H:%M %Z")
+
+
+def _new_link_words(expires_at: datetime | None, uses_left: int | None) -> str:
+    limits = []
+    if expires_at is not None:
+        limits.append(f"until {_when(expires_at)}")
+    if uses_left is not None:
+        limits.append(f"for {uses_left} join{'s' if uses_left != 1 else ''}")
+    return "New invite link" + (f", {' and '.join(limits)}." if limits else ", no limits.")
+
+
+def invite_refusal(campaign: Campaign, now: datetime | None = None) -> str | None:
+    """Why the campaign's current invite link no longer lets anyone join, or None."""
+    now = now or timezone.now()
+    if campaign.invite_expires_at is not None and now >= campaign.invite_expires_at:
+        when = _when(campaign.invite_expires_at)
+        return f"This invite link expired on {when}. Ask your GM for a new one."
+    if campaign.invite_uses_left is not None and campaign.invite_uses_left <= 0:
+        return "This invite link has been used as many times as the GM allowed. Ask for a new one."
+    return None
+
+
 def join_campaign(token: str, user, role: str) -> Membership:
     """A signed-in person joins through the invite link as player or observer."""
     if role not in (Membership.Role.PLAYER, Membership.Role.OBSERVER):
@@ -96,7 +129,16 @@ def join_campaign(token: str, user, role: str) -> Membership:
             raise ServiceError(
                 f"You are already in {campaign.name} as {existing.get_role_display()}."
             )
+        # Checked under the lock: two people joining at once through a link with one
+        # use left are serialised here, and the second finds it used up.
+        refusal = invite_refusal(campaign)
+        if refusal is not None:
+            raise InviteSpent(refusal)
         membership = Membership.objects.create(campaign=campaign, user=user, role=role)
+        if campaign.invite_uses_left is not None:
+            Campaign.objects.filter(pk=campaign.pk).update(
+                invite_uses_left=F("invite_uses_left") - 1
+            )
         append_event(
             campaign,
             events.MEMBER_JOINED,
@@ -112,15 +154,39 @@ _INVITE_INVALID = (
 )
 
 
-def regenerate_invite(campaign_id: int, actor) -> str:
-    """A new invite token; the old link stops working at once."""
+def regenerate_invite(
+    campaign_id: int,
+    actor,
+    *,
+    expires_at: datetime | None = None,
+    uses_left: int | None = None,
+) -> str:
+    """A new invite token; the old link stops working at once. The GM may limit the
+    new link: it stops working at `expires_at`, or after `uses_left` joins (None: no
+    limit)."""
+    if expires_at is not None and (timezone.is_naive(expires_at) or expires_at <= timezone.now()):
+        raise ServiceError("Choose an expiry in the future.")
+    if uses_left is not None and (
+        isinstance(uses_left, bool)
+        or not isinstance(uses_left, int)
+        or not 1 <= uses_left <= MAX_INVITE_USES
+    ):
+        raise ServiceError(f"Allow between 1 and {MAX_INVITE_USES} uses, or leave it empty.")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         campaign.invite_token = new_invite_token()
-        campaign.save(update_fields=["invite_token"])
+        campaign.invite_expires_at, campaign.invite_uses_left = expires_at, uses_left
+        campaign.save(update_fields=["invite_token", "invite_expires_at", "invite_uses_left"])
         # The token itself stays out of the log: the log outlives the link.
-        append_event(campaign, events.INVITE_REGENERATED, actor, audience=TableEvent.Audience.GM)
+        payload = {
+            "expires_at": expires_at.isoformat() if expires_at else None,
+            "uses_left": uses_left,
+            "summary": _new_link_words(expires_at, uses_left),
+        }
+        append_event(
+            campaign, events.INVITE_REGENERATED, actor, payload, audience=TableEvent.Audience.GM
+        )
     return campaign.invite_token
 
 

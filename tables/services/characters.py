@@ -13,6 +13,13 @@ from tables.services.access import has_role, membership_of, require_control
 from tables.services.core import Change, ServiceError, StaleState, append_event, lock_campaign
 
 SHEET_POOLS = ("momentum", "resolve", "determination")
+# Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
+# them. A player's new character starts as the rules say: Momentum 3 (PM-01), Resolve
+# full, Determination as the model's default, for the GM to adjust.
+POOLS_REFUSAL = (
+    "{character}'s {pool} changes through play and the GM, not the sheet: ask the GM. "
+    "Nothing was saved."
+)
 # The sheet's rows, by the character's related name.
 ROW_KINDS = ("attributes", "skills", "traits", "assets")
 
@@ -48,7 +55,9 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
     the table meanwhile is not overwritten); a pool they did change must
     still hold what their page showed (StaleState otherwise). Each pool change
     is a ledger line (PM-13). Players own their characters; GMs may edit any,
-    and a character a GM creates is an NPC.
+    and a character a GM creates is an NPC. Only a GM sets pools on a sheet: a
+    player's change to one is refused, and a player's new character starts as the
+    rules say whatever the sheet carries (POOLS_REFUSAL).
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -66,9 +75,16 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             require_control(membership, character)
             before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
             _check_touched(character, sheet.touched)
+        gm = membership.is_gm
+        if not gm and not creating:
+            _refuse_pool_changes(character, sheet)
         for name, value in sheet.fields.items():
+            if name in SHEET_POOLS and not gm:
+                continue
             if creating or name not in SHEET_POOLS or name in sheet.touched:
                 setattr(character, name, value)
+        if creating and not gm:
+            character.resolve = character.resolve_max  # a new character's Resolve is full
         _check_sheet(campaign, character)
         character.save()
         for rows in sheet.rows:
@@ -92,6 +108,16 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             changes=changes,
         )
     return character
+
+
+def _refuse_pool_changes(character: Character, sheet: Sheet) -> None:
+    """A player's sheet that would change a pool is refused, with the reason."""
+    for pool in SHEET_POOLS:
+        if pool in sheet.touched and sheet.fields.get(pool, getattr(character, pool)) != getattr(
+            character, pool
+        ):
+            label = PoolChange.Pool(pool).label
+            raise ServiceError(POOLS_REFUSAL.format(character=character.name, pool=label))
 
 
 def _check_touched(character: Character, touched: dict[str, int | None]) -> None:

@@ -237,9 +237,11 @@ def append_event(
 def _announce(event: TableEvent) -> None:
     # Imported late: the live layer depends on Channels, services must not
     # need it to change state.
+    from tables.discord.notify import notify
     from tables.live.broadcast import announce
 
     announce(event)
+    notify(event)  # the Discord copy, queued for its worker; never raises
 
 
 _GM_ONLY = "Only the GM can do that."

@@ -52,7 +52,9 @@ from rules.d20 import determination_reroll as rules_determination_reroll
 from rules.errors import RulesError
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
 from rules.momentum import (
+    CREATE_ASSET,
     GM_SIDE,
+    MAKE_ASSET_PERMANENT,
     PLAYERS_SIDE,
     GroupPool,
     MomentumSpendLedger,
@@ -68,6 +70,7 @@ from rules.momentum import (
 )
 from tables import events
 from tables.models import (
+    Asset,
     Campaign,
     Character,
     Contest,
@@ -90,7 +93,7 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
-from tables.services.wording import count, spend_paid, successes
+from tables.services.wording import count, refund_back, spend_paid, successes
 
 NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200
 
@@ -859,6 +862,8 @@ def spend_momentum(
         kind = catalogue(campaign).get(kind_key)
         if kind is None:
             raise ServiceError("Choose a spend from the list.")
+        # MO-10: the asset is named before any point moves; the note keeps its name.
+        asset, note = _asset_for(holder, kind, note)
         ledger = ledger_of(record)
         players = ledger.side == PLAYERS_SIDE
         with refused_by_rules():
@@ -882,15 +887,67 @@ def spend_momentum(
         record.ledger = _ledger_json(outcome.ledger, record.ledger)
         record.state = D20Test.State.SPENDING
         record.save(update_fields=["ledger", "state"])
+        asset = _place_asset(holder, kind, asset, note)
         summary = _spend_summary(holder.name, outcome.spend)
+        payload = _spend_payload(record, holder, outcome.spend, summary)
+        if asset is not None:
+            payload["asset"] = {"name": asset.name, "quality": asset.quality,
+                                "permanent": asset.permanent}  # fmt: skip
         return append_event(
             campaign,
             events.D20_SPEND,
             actor,
-            _spend_payload(record, holder, outcome.spend, summary),
+            payload,
             audience=audience_of(record),
             changes=changes,
         )
+
+
+ASSET_DEFAULT_NAME = "Scene asset"
+
+
+def _asset_for(holder: Character, kind: SpendKind, note: str) -> tuple[Asset | None, str]:
+    """MO-10, before anything is paid: (the scene's asset a Make-permanent spend keeps, or
+    None; the spend's note, which names the asset so a veto finds it again)."""
+    if kind.key == CREATE_ASSET.key:
+        return None, note or ASSET_DEFAULT_NAME
+    if kind.key != MAKE_ASSET_PERMANENT.key:
+        return None, note
+    scene_assets = Asset.objects.filter(character=holder, permanent=False)
+    if note:
+        scene_assets = scene_assets.filter(name__iexact=note)
+    asset = scene_assets.order_by("-pk").first()
+    if asset is None:
+        named = f" named {note}" if note else ""
+        raise ServiceError(
+            f"{holder.name} has no asset from this scene{named} to make permanent (MO-10). "
+            "Nothing was spent."
+        )
+    return asset, asset.name
+
+
+def _place_asset(holder: Character, kind: SpendKind, asset: Asset | None, note: str):
+    """MO-10, once paid: Create Asset puts a Quality 0 asset on the sheet until the scene
+    ends (sessions.end_scene removes it); Make permanent keeps one for good."""
+    if kind.key == CREATE_ASSET.key:
+        return Asset.objects.create(character=holder, name=note, quality=0, permanent=False)
+    if asset is not None:
+        asset.permanent, asset.quality = True, 0
+        asset.save(update_fields=["permanent", "quality"])
+    return asset
+
+
+def _take_back_asset(holder: Character, spend: Spend) -> None:
+    """MO-12: a vetoed asset spend is undone on the sheet as its points are refunded."""
+    if spend.kind.key == CREATE_ASSET.key:
+        made = Asset.objects.filter(character=holder, name=spend.note, permanent=False)
+        made.filter(pk__in=made.order_by("-pk").values("pk")[:1]).delete()
+    elif spend.kind.key == MAKE_ASSET_PERMANENT.key:
+        kept = Asset.objects.filter(character=holder, name=spend.note, permanent=True)
+        kept = kept.order_by("-pk").first()
+        if kept is not None:
+            kept.permanent = False
+            kept.save(update_fields=["permanent"])
 
 
 def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
@@ -933,10 +990,12 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         record.ledger = _ledger_json(outcome.ledger, record.ledger)
         record.save(update_fields=["ledger"])
         spend = outcome.spend
+        if veto:
+            _take_back_asset(holder, spend)
         what = "vetoes" if veto else "answers “you don't know” and refunds"
         summary = (
             f"The GM {what} {holder.name}'s {spend.kind.name} "
-            f"({spend.points} Momentum back): {spend.refund_reason}."
+            f"({refund_back(spend, changes)}): {spend.refund_reason}."
         )
         return append_event(
             campaign,

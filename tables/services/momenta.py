@@ -298,8 +298,14 @@ def plan_roll(
     assist = _accepted_assist(campaign, character, request.assist_id)
     helper = assist.helper if assist is not None else None
     settlement = _settle(character, assist, request)
+    # RS-01: an ally whose help landed on this roll may spend Resolve; one whose
+    # called test failed (PM-10) helped nothing.
     resolve = _resolve_spenders(
-        character, helper, request.resolve_spend, kind=kind, play=request.play
+        character,
+        helper if settlement.assist_landed else None,
+        request.resolve_spend,
+        kind=kind,
+        play=request.play,
     )
     spec = _spec(
         campaign,
@@ -334,6 +340,12 @@ def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Att
         raise ServiceError(f"{character.name} has no attribute called {request.attribute!r}.")
     kind = request.kind
     if attribute.is_luck:
+        if kind == "attack":
+            # An attack asked of LUCK is a mistake to say, not a luck roll to make quietly.
+            raise ServiceError(
+                "LUCK makes luck rolls only, never an attack (D6-11): attack with another "
+                "attribute, or roll LUCK as a luck roll."
+            )
         kind = "luck"
     elif kind == "luck":
         raise ServiceError("A luck roll uses the LUCK attribute (D6-11).")
@@ -381,7 +393,8 @@ def _thread(character: Character, thread_id: int | None) -> Trait | None:
 def _accepted_assist(
     campaign: Campaign, character: Character, assist_id: int | None
 ) -> AssistRequest | None:
-    """The Assist the roll uses: offered to this roller and accepted by the GM (PM-08)."""
+    """The Assist the roll uses: offered to this roller and accepted by the GM (PM-08);
+    the rules then ask that the helper agreed (PM-08) and any test was rolled (PM-10)."""
     if not assist_id:
         return None
     assist = (
@@ -409,7 +422,9 @@ def _settle(
             AssistOffer(
                 helper=PersonalMomentum(assist.helper.momentum, assist.helper.name),
                 gm_accepted=True,
-                structured_time=assist.structured,
+                helper_agreed=assist.helper_agreed,
+                # PM-09: the roll's play mode decides, not how the Assist was asked for.
+                structured_time=request.play == "structured",
                 test_called=assist.uncertain,
                 test_passed=assist.test_passed,
             ),
@@ -491,7 +506,9 @@ def _resolve_spenders(
     kind: str,
     play: str,
 ) -> tuple[tuple[Character, int], ...]:
-    """RS-01: the roller and the assisting ally may spend Resolve on a narrative action roll."""
+    """RS-01: the roller and the assisting ally may spend Resolve on a narrative action roll.
+
+    `helper` is the ally whose help landed on this roll (None if none did)."""
     wanted: dict[int, int] = {}
     for character_id, amount in resolve_spend:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
@@ -510,7 +527,8 @@ def _resolve_spenders(
         spender = allowed.get(character_id)
         if spender is None:
             raise ServiceError(
-                "Only the roller and the ally assisting this roll can spend Resolve on it (RS-01)."
+                "Only the roller and an ally whose Assist landed on this roll can spend "
+                "Resolve on it (RS-01)."
             )
         # Both were read in this command (under the lock, when rolling).
         current = spender.resolve
@@ -580,6 +598,7 @@ def roll_momenta(
                 raise PermissionDenied("Only the GM can roll in secret.")
             if request.sets_opposition:
                 raise PermissionDenied("Only the GM sets the opposition.")
+            _check_declared(campaign, request)
         momentum_cost, resolve_cost = _roller_spends(request, character)
         _check_seen(character, "momentum", request.expected_momentum, -momentum_cost)
         _check_seen(character, "resolve", request.expected_resolve, -resolve_cost)
@@ -605,6 +624,25 @@ def roll_momenta(
         )
         roll.save(update_fields=["card", "event"])
         return roll
+
+
+SITUATIONAL = "situational"  # rules.personal.AdvantageSource.SITUATIONAL's value
+
+
+def _check_declared(campaign: Campaign, request: RollRequest) -> None:
+    """A GM-called edge (PM-05) and Disadvantage (PM-02) are the GM's call: a player
+    declares them only where the campaign lets them (players_declare_edges)."""
+    if campaign.players_declare_edges:
+        return
+    called = [SITUATIONAL in request.advantage_sources, bool(request.disadvantage)]
+    if any(called):
+        what = " and ".join(
+            w for w, on in zip(("a GM-called edge", "Disadvantage"), called, strict=True) if on
+        )
+        raise ServiceError(
+            f"At this table the GM calls {what}: ask the GM, who rolls it for your "
+            "character. Nothing was rolled or spent."
+        )
 
 
 def _check_secret_moves_nothing(plan: RollPlan, secret: bool) -> None:
@@ -669,8 +707,8 @@ def _record_roll(
     (PM-08), or failed with its test (PM-10)."""
     applied = None if result.available else apply_allocation(result, ())
     if plan.assist is not None:
-        failed = plan.settlement.assist_failed
-        plan.assist.state = AssistRequest.State.FAILED if failed else AssistRequest.State.USED
+        landed = plan.settlement.assist_landed
+        plan.assist.state = AssistRequest.State.USED if landed else AssistRequest.State.FAILED
         plan.assist.save(update_fields=["state"])
     roll = MomentaRoll.objects.create(
         campaign=campaign,
@@ -739,6 +777,7 @@ def _settlement_data(plan: RollPlan) -> dict:
         "paid_by": s.paid_by,
         "assisted": s.assisted,
         "assist_failed": s.assist_failed,
+        "assist_landed": s.assist_landed,
         "assist_uses_action": s.assist_uses_action,
         "advantage_refused": s.advantage_refused,
         "gain_after_roll": s.gain_after_roll,
@@ -794,10 +833,11 @@ def _applied_data(applied: AppliedRoll, campaign: Campaign) -> dict:
 
 
 def _roller_spends(request: RollRequest, character: Character) -> tuple[int, int]:
-    """(Momentum, Resolve) the roller means to pay: the Advantage they chose (PM-05; an
-    Assist's helper pays, Disadvantage cancels it, PM-08, PM-11) and their own Resolve."""
+    """(Momentum, Resolve) the roller means to pay: the Advantage they chose (PM-05;
+    Disadvantage cancels it, PM-11; an Assist funds it only if the roller cannot, PM-08)
+    and their own Resolve."""
     momentum = 0
-    if request.advantage_sources and not request.disadvantage and request.assist_id is None:
+    if request.advantage_sources and not request.disadvantage:
         try:
             momentum = advantage_cost(request.advantage_sources)[1]
         except RulesError:
@@ -1004,6 +1044,17 @@ def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
 
 
 # --- Assists ------------------------------------------------------------------------
+# PM-08: the helper *may* pay, and the GM must accept. Two answers, in either order:
+# the helper's own (their player, or the GM for an NPC: answer_as_helper) and the GM's
+# (answer_assist). Only with both can a roll use the Assist and spend the helper's point.
+
+
+def speaks_for_helper(membership: Membership, helper: Character) -> bool:
+    """Whose word is the helper's (PM-08): their player; the GM for an NPC. A GM's
+    control of every character does not make a player's Momentum theirs to give."""
+    if helper.owner_id == membership.user_id and has_role(membership, "player"):
+        return True
+    return helper.is_npc and membership.is_gm
 
 
 def request_assist(
@@ -1012,9 +1063,11 @@ def request_assist(
     """Ask for (or offer) an Assist: the helper would fund the roller's Advantage (PM-08).
 
     Whoever controls either character may ask; the GM accepts, declines or calls
-    a test (answer_assist). `structured`: in structured time the Assist is the
-    helper's action for the round (PM-09). The returned request carries the
-    appended event as `.event`.
+    a test (answer_assist) and the helper's player agrees or declines
+    (answer_as_helper); an offer from the helper's own side is agreed already.
+    `structured` records that it was asked for in structured time; the roll's play
+    mode decides whether it is the helper's action (PM-09). The returned request
+    carries the appended event as `.event`.
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -1036,14 +1089,17 @@ def request_assist(
             raise ServiceError(
                 f"{roller.name} already has an Assist open: one Assist per roll (PM-08)."
             )
+        agreed = speaks_for_helper(membership, helper)
         assist = AssistRequest.objects.create(
             campaign=campaign,
             roller=roller,
             helper=helper,
             requested_by=actor,
             structured=bool(structured),
+            helper_agreed=agreed,
         )
         when = " in structured time: it will be the helper's action (PM-09)" if structured else ""
+        waits = "The GM decides." if agreed else f"{helper.name}'s player and the GM decide."
         assist.event = append_event(
             campaign,
             events.ASSIST_REQUESTED,
@@ -1055,7 +1111,8 @@ def request_assist(
                 "helper": helper.name,
                 "helper_id": helper.pk,
                 "structured": assist.structured,
-                "summary": f"{helper.name} would Assist {roller.name}{when}. The GM decides.",
+                "helper_agreed": agreed,
+                "summary": f"{helper.name} would Assist {roller.name}{when}. {waits}",
             },
         )
         return assist
@@ -1068,6 +1125,21 @@ ASSIST_ANSWERS = {
     "test_passed": "records a passed test for",
     "test_failed": "records a failed test for",
 }
+# The helper's own answers (answer_as_helper).
+HELPER_ANSWERS = ("agree", "refuse")
+
+
+def _open_assist(campaign: Campaign, assist_id: int) -> AssistRequest:
+    assist = (
+        AssistRequest.objects.select_related("roller", "helper")
+        .filter(campaign=campaign, pk=assist_id)
+        .first()
+    )
+    if assist is None:
+        raise ServiceError("That Assist is not at this table.")
+    if not assist.is_open:
+        raise ServiceError(f"That Assist is already {assist.get_state_display().lower()}.")
+    return assist
 
 
 def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> AssistRequest:
@@ -1075,9 +1147,13 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
 
     accept / decline; call_test accepts it on condition of a test from the
     helper, whose result the GM then records (test_passed / test_failed): the
-    Momentum is spent only if it passed. The helper's own player may decline
-    (withdraw) too. The returned request carries the appended event as `.event`.
+    Momentum is spent only if it passed. For an NPC helper the GM's acceptance is
+    also the helper's word (PM-08); a player's helper still has to agree
+    (answer_as_helper). The helper's own player may decline (withdraw) too. The
+    returned request carries the appended event as `.event`.
     """
+    if answer in HELPER_ANSWERS:
+        return answer_as_helper(campaign_id, actor, assist_id, answer == "agree")
     if answer not in ASSIST_ANSWERS:
         raise ServiceError("Answer accept, decline, call a test, or record its result.")
     with transaction.atomic():
@@ -1106,8 +1182,13 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
             if not (assist.state == State.ACCEPTED and assist.uncertain):
                 raise ServiceError("Call a test from the helper first (PM-10).")
             assist.test_passed = answer == "test_passed"
-        assist.save(update_fields=["state", "uncertain", "test_passed"])
+        if assist.state == State.ACCEPTED and speaks_for_helper(membership, assist.helper):
+            assist.helper_agreed = True  # the GM speaks for an NPC (PM-08)
+        assist.save(update_fields=["state", "uncertain", "test_passed", "helper_agreed"])
         who = "The GM" if membership.is_gm else assist.helper.name
+        waits = ""
+        if assist.state == State.ACCEPTED and not assist.helper_agreed:
+            waits = f" {assist.helper.name}'s player has yet to agree (PM-08)."
         assist.event = append_event(
             campaign,
             events.ASSIST_ANSWERED,
@@ -1121,7 +1202,52 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
                 "answer": answer,
                 "state": assist.state,
                 "summary": f"{who} {ASSIST_ANSWERS[answer]} {assist.helper.name}'s Assist "
-                f"to {assist.roller.name}.",
+                f"to {assist.roller.name}.{waits}",
+            },
+        )
+        return assist
+
+
+def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> AssistRequest:
+    """The helper's player (the GM for an NPC) agrees to pay for an Assist, or declines
+    it (PM-08: the helper *may* pay). Nothing is spent here: the point moves when the
+    roll uses the Assist, once the GM has accepted it too. The returned request carries
+    the appended event as `.event`."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        assist = _open_assist(campaign, assist_id)
+        helper = assist.helper
+        if not speaks_for_helper(membership, helper):
+            raise PermissionDenied(
+                f"Only {helper.name}'s player (the GM for an NPC) answers for {helper.name}."
+            )
+        if agree and assist.helper_agreed:
+            raise ServiceError(f"{helper.name} has already agreed to this Assist.")
+        if agree:
+            assist.helper_agreed = True
+            gm = "" if assist.state == AssistRequest.State.ACCEPTED else " The GM decides."
+            summary = (
+                f"{helper.name} agrees to pay 1 Momentum for {assist.roller.name}'s "
+                f"Advantage when the roll uses the Assist (PM-08).{gm}"
+            )
+        else:
+            assist.state = AssistRequest.State.DECLINED
+            summary = f"{helper.name} declines to Assist {assist.roller.name}: nothing spent."
+        assist.save(update_fields=["helper_agreed", "state"])
+        assist.event = append_event(
+            campaign,
+            events.ASSIST_CONSENT,
+            actor,
+            {
+                "assist_id": assist.pk,
+                "roller": assist.roller.name,
+                "roller_id": assist.roller_id,
+                "helper": helper.name,
+                "helper_id": helper.pk,
+                "agreed": agree,
+                "state": assist.state,
+                "summary": summary,
             },
         )
         return assist
@@ -1134,11 +1260,17 @@ def record_trauma(
     campaign_id: int, actor, character_id: int, points: int, *, expected: int | None = None
 ) -> TableEvent:
     """A character suffers trauma: +1 Momentum per point (PM-03), capped at 6 with the
-    loss logged (PM-04); none during character creation (PM-12). GM or the owner."""
+    loss logged (PM-04); none during character creation (PM-12). The GM, or the owner
+    where the campaign lets players declare it (players_declare_edges)."""
     if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_TRAUMA:
         raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
     with transaction.atomic():
-        campaign, _, character = _lock_for_play(campaign_id, actor, character_id)
+        campaign, membership, character = _lock_for_play(campaign_id, actor, character_id)
+        if not (membership.is_gm or campaign.players_declare_edges):
+            raise ServiceError(
+                "At this table the GM records trauma (it gains Momentum, PM-03): tell the GM. "
+                "Nothing was recorded."
+            )
         # Trauma gains Momentum (none in creation, PM-12): a move since matters only
         # if more of the gain is now lost beyond the cap (PM-04).
         _check_seen(character, "momentum", expected, 0 if character.in_creation else points)

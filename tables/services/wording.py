@@ -44,6 +44,25 @@ def spend_paid(spend) -> str:
     return ", ".join(f"{n} {words}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0)))
 
 
+def refund_back(spend, changes) -> str:
+    """'1 back to the roll, 2 lost: the group pool is full' — where a refunded spend's
+    points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
+    parts = []
+    for key, words in (("from_bonus", "back as bonus Momentum"), ("from_roll", "back to the roll")):
+        if n := _get(spend, key, 0):
+            parts.append(f"{n} {words}")
+    for change in changes:
+        pool, delta, lost = _get(change, "pool"), _get(change, "delta", 0), _get(change, "lost", 0)
+        if pool == "group_momentum":
+            if delta or not lost:
+                parts.append(f"{delta} back to the group pool")
+            if lost:
+                parts.append(f"{lost} lost: the group pool is full")
+        elif pool == "threat" and delta:
+            parts.append(f"{-delta} taken off Threat")
+    return ", ".join(parts) or "nothing to give back"
+
+
 def spend_line(spend) -> str:
     """'Obtain Information: 1 Momentum (1 from the roll)' — one spend made, in words."""
     points = _get(spend, "points")

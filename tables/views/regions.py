@@ -11,7 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.views.decorators.http import require_GET
 
+from tables.forms.momenta import AssistRequestForm
+from tables.presenters.assists import player_assists
 from tables.presenters.d20 import open_tests
+from tables.services.access import controllable
 from tables.views.access import campaign_for
 from tables.views.answers import respond
 from tables.views.d20 import d20_panel
@@ -35,3 +38,17 @@ def d20_panel_current(request, pk: int):
     except ValueError:
         raise Http404("No such test.") from None
     return d20_panel(request, pk, tid)
+
+
+@login_required
+@require_GET
+def momenta_assists(request, pk: int):
+    """The viewer's Assist panel (momenta_assists.html): the Assists their characters ask
+    for or would give, with their answers (PM-08: the helper's player agrees first)."""
+    campaign, membership = campaign_for(request, pk, role="player")
+    context = {
+        "campaign": campaign,
+        "assists": player_assists(campaign, membership, controllable(campaign, membership)),
+        "assist_form": AssistRequestForm(campaign=campaign),
+    }
+    return respond(request, membership, "tables/partials/momenta_assists.html", context)

@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -25,6 +26,7 @@ from tables.forms.site import (
     CampaignForm,
     CampaignSettingsForm,
     CharacterForm,
+    InviteForm,
     JoinForm,
     PoolAdjustForm,
     SceneForm,
@@ -132,6 +134,11 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
     }
     if is_gm and "adjust_form" not in extra:
         context["adjust_form"] = PoolAdjustForm(campaign=campaign, pools=pools)
+    if is_gm:
+        # Why the current link no longer lets anyone in (expired, used up), if so.
+        context["invite_refusal"] = campaigns.invite_refusal(campaign)
+        if "invite_form" not in extra:
+            context["invite_form"] = InviteForm()
     context.update(extra)
     return context
 
@@ -157,7 +164,10 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         event = campaigns.update_campaign_settings(campaign.pk, request.user, values)
         messages.success(request, "Settings saved." if event else "Nothing changed.")
         return redirect("campaign_detail", campaign.pk)
-    return render(request, "tables/campaign_settings.html", {"campaign": campaign, "form": form})
+    from tables.views.discord import discord_settings  # its own form, posted to its own URL
+
+    context = {"campaign": campaign, "form": form, **discord_settings(campaign)}
+    return render(request, "tables/campaign_settings.html", context)
 
 
 # --- Membership ---------------------------------------------------------------
@@ -177,10 +187,16 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
             request, f"You are already in {campaign.name} as {existing.get_role_display()}."
         )
         return redirect("campaign_detail", campaign.pk)
+    refusal = campaigns.invite_refusal(campaign)
+    if refusal is not None:
+        return _invite_invalid(request, refusal)
     form = JoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             campaigns.join_campaign(token, request.user, form.cleaned_data["role"])
+        except campaigns.InviteSpent as error:
+            # Expired or used up while the form was open: the service's reason.
+            return _invite_invalid(request, str(error))
         except campaigns.InviteInvalid:
             return _invite_invalid(request)
         except ServiceError as error:
@@ -189,15 +205,31 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return render(request, "tables/join.html", {"campaign": campaign, "form": form})
 
 
-def _invite_invalid(request) -> HttpResponse:
-    return render(request, "tables/join_invalid.html", status=404)
+def _invite_invalid(request, reason: str = "") -> HttpResponse:
+    """404 for a link that never was (or was replaced); 410 for one that has run out."""
+    status = 410 if reason else 404
+    return render(request, "tables/join_invalid.html", {"reason": reason}, status=status)
 
 
 @login_required
 @require_POST
 def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign, _ = campaign_for(request, pk, role="gm")
-    campaigns.regenerate_invite(campaign.pk, request.user)
+    campaign, membership = campaign_for(request, pk, role="gm")
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            campaigns.regenerate_invite(
+                campaign.pk,
+                request.user,
+                expires_at=form.expires_at(timezone.now()),
+                uses_left=form.cleaned_data["uses"],
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+    if not form.is_valid():
+        # Shown on the full page next to its fields; the link is unchanged.
+        context = _detail_context(request, campaign, membership, invite_form=form)
+        return render(request, "tables/campaign_detail.html", context, status=400)
     messages.success(request, "New invite link made; the old one no longer works.")
     return redirect("campaign_detail", campaign.pk)
 
@@ -301,19 +333,20 @@ def character_new(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="player")
     # Players make their own characters; a GM's new character is an NPC.
     character = Character(campaign=campaign, owner=request.user, is_npc=membership.is_gm)
-    return _character_form(request, campaign, character)
+    return _character_form(request, campaign, character, gm=membership.is_gm)
 
 
 @login_required
 def character_edit(request: HtmxHttpRequest, pk: int, cpk: int) -> HttpResponse:
-    campaign, _, character = character_for(request, pk, cpk)
-    return _character_form(request, campaign, character)
+    campaign, membership, character = character_for(request, pk, cpk)
+    return _character_form(request, campaign, character, gm=membership.is_gm)
 
 
-def _character_form(request, campaign: Campaign, character: Character) -> HttpResponse:
+def _character_form(request, campaign: Campaign, character: Character, *, gm: bool) -> HttpResponse:
+    """`gm`: a GM edits (pools included); a player's pools are read-only (PM-13)."""
     title = f"Edit {character.name}" if character.pk else "New character"
     data = request.POST if request.method == "POST" else None
-    form = CharacterForm(data, instance=character, campaign=campaign)
+    form = CharacterForm(data, instance=character, campaign=campaign, gm=gm)
     formsets = sheet_formsets(campaign, character, data)
     if data is not None and form.is_valid() and all(fs.is_valid() for fs in formsets):
         try:

@@ -62,7 +62,8 @@ class Socket:
     def __init__(self, communicator: WebsocketCommunicator, name: str = ""):
         self.communicator = communicator
         self.name = name
-        self.stream: list[tuple[str, int]] = []  # ("event" | "cursor", seq), in arrival order
+        self.stream: list[tuple[str, int]] = []  # ("event", seq), in arrival order
+        self.prev: dict[int, int] = {}  # seq -> the seq it follows for this socket
         self.html: dict[int, str] = {}
         self.presence: list[str] = []
         self.closed = False
@@ -73,6 +74,7 @@ class Socket:
             self.stream.append((message["type"], message["seq"]))
             if message["type"] == "event":
                 self.html[message["seq"]] = message["html"]
+                self.prev[message["seq"]] = message["prev"]
         elif message["type"] == "presence":
             self.presence.append(message["html"])
         return message
@@ -102,6 +104,11 @@ class Socket:
 
     def seqs(self, kind: str | None = None) -> list[int]:
         return [seq for k, seq in self.stream if kind is None or k == kind]
+
+    def chained_from(self, start: int) -> bool:
+        """True if each event received says it follows the one before (the first: `start`)."""
+        seqs = self.seqs("event")
+        return [self.prev[seq] for seq in seqs] == [start, *seqs[:-1]]
 
     async def close(self) -> None:
         if not self.closed:

@@ -90,10 +90,10 @@ async def test_a_secret_test_lists_in_the_gm_tools_and_never_reaches_a_player(
     test = await database_sync_to_async(secret_roll)()
     seq = test.event.seq
     await gm_socket.until(lambda m: m.get("seq") == seq)
-    message = await player_socket.until(lambda m: m.get("seq") == seq)
     secret_list = fragment(gm_socket.html[seq], "gm-secret-tests")
     assert "Secret rolls (1)" in secret_list and "Kara" in secret_list and "secret" in secret_list
-    assert message["type"] == "cursor" and seq not in player_socket.html
+    # Nothing at all reaches the player, not even that something happened (TB-03).
+    assert await player_socket.no_events() and seq not in player_socket.html
 
 
 async def test_a_players_test_asks_each_page_to_fetch_its_own_open_tests(

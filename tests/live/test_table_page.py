@@ -100,7 +100,9 @@ def test_log_shows_newest_first_with_every_pool_change(
         '<span class="change-delta change-delta--pos">+3</span> '
         '<span class="change-after">→ 6</span>'
     ) in html
-    assert "Disadvantage (PM-02)" in html and "Spent on a roll" in html and "-2" in html
+    # The reason in words, its rule's ID in the marker's title (issue 14).
+    assert 'Disadvantage<span class="rule-ref" role="img" aria-label="Rule PM-02"' in html
+    assert "Spent on a roll" in html and "-2" in html
 
 
 def legacy_event(campaign, kind: str, payload: dict) -> TableEvent:

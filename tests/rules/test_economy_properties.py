@@ -215,7 +215,11 @@ def test_pm_04_personal_economy_stays_in_bounds_and_ledger_adds_up(ash0, bo0, op
                 offers = ()
                 if assist is not None:
                     accepted, structured, (called, passed) = assist
-                    offers = (AssistOffer(pools[helper], accepted, structured, called, passed),)
+                    offers = (
+                        AssistOffer(
+                            pools[helper], accepted, structured, called, passed, helper_agreed=True
+                        ),
+                    )
                 out = settle_roll_momentum(
                     pools[roller],
                     advantage_sources=srcs,

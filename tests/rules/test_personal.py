@@ -31,7 +31,8 @@ def bo(value):
 
 
 def assist(value=3, **kw):
-    return AssistOffer(bo(value), **{"gm_accepted": True, **kw})
+    """Bo's Assist, accepted by the GM and agreed to by Bo's player (PM-08)."""
+    return AssistOffer(bo(value), **{"gm_accepted": True, "helper_agreed": True, **kw})
 
 
 # --- PM-01 … PM-04 ------------------------------------------------------------
@@ -139,8 +140,12 @@ def test_pm_08_one_assist_per_roll():
 
 
 def test_pm_08_no_assist_on_top_of_advantage_the_roller_pays():
-    with pytest.raises(AssistRefused, match="cannot stack"):
-        settle_roll_momentum(ash(3), advantage_sources=[BOON], assists=[assist()])
+    """The Assist does not stack: one Advantage, paid by the roller; the helper pays
+    nothing, yet helped (RS-01: may spend Resolve)."""
+    out = settle_roll_momentum(ash(3), advantage_sources=[BOON], assists=[assist()])
+    assert out.advantage and out.paid_by == "Ash" and out.paid == 1
+    assert not out.assisted and out.assist_landed
+    assert out.helper.value == 3 and [e.holder for e in out.entries] == ["Ash"]
 
 
 def test_pm_08_helper_must_be_another_character_with_momentum():

@@ -142,6 +142,9 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     )
     assist = momenta.request_assist(d6.pk, player2, hero.pk, sidekick.pk)
     momenta.answer_assist(d6.pk, gm, assist.pk, "decline")
+    asked = momenta.request_assist(d6.pk, player, hero.pk, sidekick.pk)  # Bo's player answers
+    momenta.answer_as_helper(d6.pk, player2, asked.pk, agree=False)
+    Campaign.objects.filter(pk=d6.pk).update(players_declare_edges=True)  # player's trauma
     wits = momenta.RollRequest(attribute="WITS")
     waiting = momenta.roll_momenta(d6.pk, player, hero.pk, wits, rng=FixedDice([5, 5, 1, 2]))
     momenta.choose_allocation(d6.pk, player, waiting.pk, None)

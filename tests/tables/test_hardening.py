@@ -97,14 +97,21 @@ def test_logins_are_refused_after_too_many_wrong_passwords_even_the_right_one(cl
     assert "_auth_user_id" not in client.session
 
 
-def test_the_lockout_ends_with_its_window(client, gm, settings):
-    settings.LOGIN_FAILURE_LIMIT = 2
+def test_the_lockout_ends_with_its_window(client, gm, settings, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.services import logins
+
+    settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS = 2, 600
+    start = timezone.now()
+    monkeypatch.setattr(logins, "clock", lambda: start)
     for _ in range(2):
         login(client, "wrong-guess")
+    monkeypatch.setattr(logins, "clock", lambda: start + timedelta(seconds=599))
     assert login(client, PASSWORD).status_code == 429
-    from django.core.cache import cache
-
-    cache.delete("login-failures:gm")  # what the window's expiry does
+    monkeypatch.setattr(logins, "clock", lambda: start + timedelta(seconds=600))
     assert login(client, PASSWORD).status_code == 302
 
 

@@ -4,6 +4,7 @@ the clear messages for refusals, and the role checks.
 Dice are chosen by replacing the engine's default random source with FixedDice.
 """
 
+import re
 from html import unescape
 
 import pytest
@@ -420,8 +421,12 @@ def test_ct_04_the_opposers_momentum_is_on_the_gms_panel_not_the_players(
     )  # fmt: skip
     panel_url = reverse("d20_panel", args=[d20_campaign.pk, test.pk])
     gm_html = text(client_for("gm").get(panel_url, **HX))
-    assert "Marcus gains 2 Momentum and may spend it at once (CT-04)" in gm_html
-    assert 'name="kind"' in gm_html and "2 unspent goes to Threat (CT-R1)" in gm_html
+    # The rule IDs sit in the markers' titles, out of the words (issue 14).
+    assert re.search(
+        r'Marcus gains 2 Momentum and may spend it at once<span [^>]*title="Rule CT-04"', gm_html
+    )
+    assert 'name="kind"' in gm_html
+    assert re.search(r'2 unspent goes to Threat<span [^>]*title="Rule CT-R1"', gm_html)
     assert 'name="to_threat"' not in gm_html  # a GM character pays no costs in Threat
     player_html = text(client_for("player").get(panel_url, **HX))
     assert "Marcus gains 2 Momentum" in player_html

@@ -84,7 +84,11 @@ def raider(momenta_campaign, gm):
 
 @pytest.fixture
 def table(momenta_campaign, hero, sidekick, raider, gm):
-    """A session has started: everyone holds 3 Momentum (PM-01)."""
+    """A session has started: everyone holds 3 Momentum (PM-01). These tests are about
+    the rules, so players declare Disadvantage, edges and trauma themselves; who may
+    is tested in test_play_momenta_consent.py."""
+    Campaign.objects.filter(pk=momenta_campaign.pk).update(players_declare_edges=True)
+    momenta_campaign.refresh_from_db()
     sidekick.attributes.create(name="GRIT", value=2)
     sessions.start_session(momenta_campaign.pk, gm)
     return momenta_campaign
@@ -250,12 +254,13 @@ def test_pm_07_without_enough_momentum_the_roll_is_made_normally(table, gm, play
 def test_pm_08_assist_cannot_stack_on_advantage_the_roller_pays(
     table, gm, player, player2, hero, sidekick
 ):
+    """One Advantage (+1d), paid by the roller; the helper's Momentum is not spent."""
     assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
     momenta.answer_assist(table.pk, gm, assist.pk, "accept")
-    before = snapshot(table)
-    with pytest.raises(ServiceError, match="PM-08"):
-        roll(table, player, hero, [1] * 5, advantage_sources=["boon"], assist_id=assist.pk)
-    assert snapshot(table) == before
+    made = roll(table, player, hero, [1] * 5, advantage_sources=["boon"], assist_id=assist.pk)
+    assert made.result["pool"] == 5
+    assert ledger(table, made.event.seq) == [("Ash", "momentum", -1, 2, 0)]
+    assert pools(table)["Bo"] == (3, 2)
 
 
 def test_pm_08_an_assist_counts_only_once_the_gm_accepts_it(table, player, player2, hero, sidekick):

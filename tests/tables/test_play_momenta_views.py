@@ -45,6 +45,9 @@ def dice(monkeypatch):
 
 @pytest.fixture
 def table(momenta_campaign, hero, sidekick, gm):
+    # Players declare Disadvantage and trauma here; who may is test_play_momenta_consent's.
+    momenta_campaign.players_declare_edges = True
+    momenta_campaign.save(update_fields=["players_declare_edges"])
     sessions.start_session(momenta_campaign.pk, gm)
     return momenta_campaign
 
@@ -107,7 +110,9 @@ def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero):
         url("momenta_composer", table), {"character": hero.pk, "attribute": "LUCK"}, **HX
     )
     html = response.content.decode()
-    assert response.status_code == 200 and "Luck roll (D6-11)" in html
+    # The rule's ID sits in a marker's title, out of the words (issue 14).
+    assert response.status_code == 200 and 'Luck roll<span class="rule-ref"' in html
+    assert 'title="Rule D6-11"' in html
     assert 'name="modifiers"' not in html and "<strong>2d</strong>" in html
 
 

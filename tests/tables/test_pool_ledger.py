@@ -37,8 +37,13 @@ def get(client, campaign, pool="", character=None, **extra):
 
 
 def ledger_lines(response) -> list[str]:
-    """Each ledger line as the words it shows (tags dropped, spaces squeezed), newest first."""
-    html = response.content.decode()
+    """Each ledger line as the words it shows (tags dropped, spaces squeezed), newest first.
+    A rule's marker reads as the clause ID its title holds, " (PM-03)" (issue 14)."""
+    html = re.sub(
+        r'<span class="rule-ref"[^>]*title="Rule ([^"]+)">§</span>',
+        r" (\1)",
+        response.content.decode(),
+    )
     items = re.findall(r'<li class="ledger-line[^"]*" data-seq="\d+">(.*?)</li>', html, re.S)
     return [" ".join(unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]
 
@@ -64,6 +69,7 @@ def test_pm_04_pm_13_a_characters_momentum_ledger_shows_who_how_much_after_why_a
         momenta_campaign.pk, gm, "momentum", -2, "Spent in the fight", character_id=hero.pk
     )  # 3 -> 1
     sessions.start_session(momenta_campaign.pk, gm)  # PM-01: back to 3
+    Campaign.objects.filter(pk=momenta_campaign.pk).update(players_declare_edges=True)
     momenta.record_trauma(momenta_campaign.pk, player, hero.pk, 4)  # PM-03: +4, only 3 fit
 
     for role in ("player", "player2", "observer", "gm"):
@@ -79,12 +85,16 @@ def test_pm_04_pm_13_a_characters_momentum_ledger_shows_who_how_much_after_why_a
         assert "+2 → 3 New session: Momentum resets to 3 (PM-01)" in session
         assert spent.startswith("#1 gm Ash") and spent.endswith("-2 → 1 Spent in the fight")
         assert "lost to the cap" not in session + spent
+        # Out of the words, one hover away (issue 14).
+        assert "(PM-01)" not in text(response)
+        assert 'title="Rule PM-01"' in response.content.decode()
         assert "History: Ash's Momentum" in text(response) and "Now 6/6" in text(response)
 
 
 def test_pm_04_the_trauma_line_is_the_services_own_reason(
     client_for, momenta_campaign, player, hero
 ):
+    Campaign.objects.filter(pk=momenta_campaign.pk).update(players_declare_edges=True)
     event = momenta.record_trauma(momenta_campaign.pk, player, hero.pk, 4)
     line = PoolChange.objects.get(event=event)
     assert (line.delta, line.after, line.lost) == (3, 6, 1)

@@ -141,7 +141,8 @@ def test_player_creates_momenta_character_with_luck_and_threads(
     assert cass.owner == player and not cass.is_npc
     assert {a.name: a.value for a in cass.attributes.all()} == {"WITS": 3, "LUCK": 2}
     assert [t.text for t in cass.traits.filter(kind="thread")] == ["Owes the guild"]
-    assert (cass.resolve, cass.resolve_max, cass.momentum) == (2, 3, 3)
+    # The pools are not the player's to set: Resolve starts full, Momentum at 3 (PM-01).
+    assert (cass.resolve, cass.resolve_max, cass.momentum) == (3, 3, 3)
     assert TableEvent.objects.get().kind == "character_created"
 
 
@@ -170,7 +171,7 @@ def test_player_creates_2d20_character_with_skills_focuses_traits_assets(client_
         ("trait", "Noble"),
     ]
     assert jess.assets.get().permanent
-    assert jess.determination == 1
+    assert jess.determination == 0  # a pool: the GM gives it, not the player's sheet
 
 
 def _post_bad_sheet(client_for, campaign, data, role="player"):
@@ -217,13 +218,15 @@ def test_two_attributes_with_one_name_are_refused(client_for, momenta_campaign):
 
 def test_resolve_above_max_is_refused(client_for, momenta_campaign):
     response = _post_bad_sheet(
-        client_for, momenta_campaign, sheet_data("Cass", resolve=5, resolve_max=4)
+        client_for, momenta_campaign, sheet_data("Cass", resolve=5, resolve_max=4), role="gm"
     )
     assert "above its maximum" in str(_errors(response, "resolve"))
 
 
 def test_momentum_above_6_is_refused(client_for, momenta_campaign):
-    response = _post_bad_sheet(client_for, momenta_campaign, sheet_data("Cass", momentum=7))
+    response = _post_bad_sheet(
+        client_for, momenta_campaign, sheet_data("Cass", momentum=7), role="gm"
+    )
     assert _errors(response, "momentum")
 
 
@@ -231,7 +234,7 @@ def test_negative_determination_is_refused(client_for, d20_campaign):
     data = {"name": "Jess", "notes": "", "determination": -1}
     for prefix in ("attributes", "skills", "traits", "assets"):
         data |= _rows(prefix, [])
-    response = _post_bad_sheet(client_for, d20_campaign, data)
+    response = _post_bad_sheet(client_for, d20_campaign, data, role="gm")
     assert _errors(response, "determination")
 
 
@@ -283,10 +286,10 @@ def _edit_data(character, **overrides):
     return data
 
 
-def test_owner_edits_sheet_and_pool_change_is_a_ledger_line(client_for, momenta_campaign, hero):
+def test_gm_edits_sheet_and_pool_change_is_a_ledger_line(client_for, momenta_campaign, hero):
     url = reverse("character_edit", args=[momenta_campaign.pk, hero.pk])
     data = _edit_data(hero, resolve=4, **{"attributes-0-value": 5})
-    response = client_for("player").post(url, data)
+    response = client_for("gm").post(url, data)
     assert response.status_code == 302
     hero.refresh_from_db()
     assert hero.resolve == 4
@@ -322,7 +325,7 @@ def test_sheet_change_to_a_pool_that_moved_meanwhile_is_refused(
     data = _edit_data(hero, resolve=4)
     sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
     events = TableEvent.objects.count()
-    response = client_for("player").post(
+    response = client_for("gm").post(
         reverse("character_edit", args=[momenta_campaign.pk, hero.pk]), data
     )
     assert response.status_code == 400

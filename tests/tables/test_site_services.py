@@ -320,7 +320,8 @@ def _sheet(name="Cass", **fields):
 def test_a_sheet_is_saved_from_plain_values_with_its_rows(momenta_campaign, player, gm):
     rows = SheetRows("attributes", save=((None, {"name": "WITS", "value": 3}),))
     cass = save_character(momenta_campaign.pk, player, Sheet(_sheet().fields, rows=(rows,)))
-    assert (cass.owner, cass.is_npc, cass.resolve) == (player, False, 2)
+    # A player's new character starts with full Resolve, whatever the sheet says.
+    assert (cass.owner, cass.is_npc, cass.resolve) == (player, False, 3)
     assert {a.name: a.value for a in cass.attributes.all()} == {"WITS": 3}
     vex = save_character(momenta_campaign.pk, gm, _sheet("Vex"))
     assert vex.is_npc and vex.owner == gm  # a GM's new character is an NPC
@@ -330,9 +331,9 @@ def test_a_sheet_is_saved_from_plain_values_with_its_rows(momenta_campaign, play
 def test_a_sheet_edit_changes_only_the_pools_it_touched(momenta_campaign, hero, gm, player):
     """PM-13: a spend at the table meanwhile is kept; a touched pool is a ledger line."""
     sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", -1, "spent", character_id=hero.pk)
-    # The page showed Resolve 3 and Momentum 3; only Momentum was changed, to 5.
+    # The GM's page showed Resolve 3 and Momentum 3; only Momentum was changed, to 5.
     fields = _sheet("Ash", resolve=3, resolve_max=4, momentum=5).fields
-    save_character(momenta_campaign.pk, player, Sheet(fields, touched={"momentum": 3}), hero.pk)
+    save_character(momenta_campaign.pk, gm, Sheet(fields, touched={"momentum": 3}), hero.pk)
     hero.refresh_from_db()
     assert (hero.resolve, hero.momentum) == (2, 5)
     line = PoolChange.objects.get(reason="Sheet edited")
@@ -349,12 +350,12 @@ def test_a_sheet_edit_of_a_pool_that_moved_is_stale(momenta_campaign, hero, gm, 
 
 
 def test_a_sheet_edit_is_refused_for_a_name_clash_resolve_above_max_or_another_owner(
-    momenta_campaign, hero, sidekick, player, player2
+    momenta_campaign, hero, sidekick, player, player2, gm
 ):
     with pytest.raises(ServiceError, match="already has a character named bo"):
         save_character(momenta_campaign.pk, player, _sheet("bo"), hero.pk)
     with pytest.raises(ServiceError, match="cannot be above its maximum"):
-        save_character(momenta_campaign.pk, player, _sheet("Ash", resolve=4), None)
+        save_character(momenta_campaign.pk, gm, _sheet("Ash", resolve=4), None)
     with pytest.raises(PermissionDenied):
         save_character(momenta_campaign.pk, player2, _sheet("Ash"), hero.pk)
 

@@ -1,0 +1,81 @@
+"""`/healthz`: may this process take traffic? For the proxy and the process manager.
+
+Answers 200 `ok` when the database answers a query and the channel layer accepts
+a message, 503 naming what failed otherwise, within a few seconds either way.
+
+It is a middleware placed first, not a view: the proxy and monitors address a
+worker by its own address (`127.0.0.1:8001`), which is not in ALLOWED_HOSTS, and
+over plain HTTP, which HTTPS=1 would redirect. The answer carries nothing but
+the name of a failed dependency, so it is safe to answer any host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpResponse
+
+logger = logging.getLogger(__name__)
+
+PATH = "/healthz"
+# Each check must answer within this; a proxy's health probe should not hang.
+TIMEOUT_SECONDS = 3
+# Publishing to a group nobody joins reaches Redis (or the in-memory layer) and
+# leaves nothing behind: no queue, no subscription.
+PROBE_GROUP = "healthz"
+
+
+def check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+async def check_channel_layer() -> None:
+    await get_channel_layer().group_send(PROBE_GROUP, {"type": "healthz.probe"})
+
+
+async def failures() -> list[str]:
+    """The names of the dependencies that did not answer in time."""
+    checks = {
+        "database": sync_to_async(check_database),
+        "channel layer": check_channel_layer,
+    }
+    failed = []
+    for name, check in checks.items():
+        try:
+            await asyncio.wait_for(check(), TIMEOUT_SECONDS)
+        except Exception as error:  # any failure means "do not send traffic here"
+            logger.warning("healthz: %s unavailable: %r", name, error)
+            failed.append(name)
+    return failed
+
+
+def answer(failed: list[str]) -> HttpResponse:
+    if failed:
+        body, status = "unavailable: " + ", ".join(failed) + "\n", 503
+    else:
+        body, status = "ok\n", 200
+    response = HttpResponse(body, status=status, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class HealthCheckMiddleware:
+    """Answers `/healthz` before host checks, redirects, sessions or CSRF run.
+
+    Synchronous like the rest of the chain, so every other request pays no
+    sync/async switch for it; a probe runs the checks on the server's loop.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path == PATH and request.method in ("GET", "HEAD"):
+            return answer(async_to_sync(failures)())
+        return self.get_response(request)

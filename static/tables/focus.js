@@ -1,0 +1,23 @@
+/* After one's own roll, focus moves to the result (issue 14).
+ *
+ * A roll's answer (Momenta: POST …/momenta/roll/, 2d20: POST …/d20/roll/) carries
+ * the new log entry as <div hx-swap-oob="afterbegin:#roll-log"><li id="event-N">.
+ * Once htmx has settled the answer, that entry (focusable: tabindex="-1") takes the
+ * focus, so a screen reader reads the result and a keyboard user goes on from it,
+ * instead of from <body> (the Roll button was redrawn). A refused roll brings no
+ * entry: focus stays where htmx left it, by the error.
+ */
+(function () {
+  "use strict";
+
+  var ROLL = /\/(momenta|d20)\/roll\/$/;
+  var ENTRY = /hx-swap-oob="afterbegin:#roll-log"[^>]*>\s*<li\b[^>]*\bid="(event-\d+)"/;
+
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    var config = e.detail.requestConfig;
+    if (!config || config.verb !== "post" || !ROLL.test(config.path || "")) return;
+    var found = ENTRY.exec((e.detail.xhr && e.detail.xhr.responseText) || "");
+    var entry = found && document.getElementById(found[1]);
+    if (entry) entry.focus();
+  });
+})();

@@ -1,0 +1,138 @@
+"""What an event posts to Discord, and to which webhook.
+
+Rolls, their results and pool changes are posted; talk about the table itself
+(settings, members, invites, notes) is not. An event for everyone goes to the
+table's webhook, without Threat while the GM hides it (MO-13); an event for the GM
+only (a secret roll, hidden Threat) goes to the GM's webhook, never the table's.
+Built from the event in memory, after commit: no query for a campaign without webhooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables import events as kinds
+from tables.models import Campaign, TableEvent
+from tables.presenters import event_words
+
+PUBLIC = "public"
+GM = "gm"
+
+# Kinds posted even without a pool change: the rolls and what became of them.
+ROLL_KINDS = frozenset(
+    kind.name
+    for kind in (
+        kinds.MOMENTA_ROLL,
+        kinds.MOMENTA_PATTERNS,
+        kinds.ASSIST_ANSWERED,
+        kinds.TRAUMA,
+        kinds.ROLL_REVEALED,
+        kinds.D20_TEST,
+        kinds.D20_REROLL,
+        kinds.D20_SPEND,
+        kinds.D20_REFUND,
+        kinds.D20_VETO,
+        kinds.D20_RESOLVED,
+        kinds.CONTEST_OPENED,
+        kinds.CONTEST_RESOLVED,
+        kinds.POOL_ADJUSTED,
+        kinds.THREAT_ADDED,
+        kinds.THREAT_SPENT,
+    )
+)
+
+USERNAME = "Momenta Table"
+COLOURS = {PUBLIC: 0x3B6EA5, GM: 0x8B2E2E}
+# Discord refuses a message over these (https://discord.com/developers/docs/resources/message).
+TITLE_MAX, DESCRIPTION_MAX, FIELD_NAME_MAX, FIELD_VALUE_MAX, FIELDS_MAX = 256, 4096, 256, 1024, 25
+
+
+@dataclass(frozen=True)
+class Post:
+    target: str  # PUBLIC or GM: which of the campaign's webhooks
+    url: str
+    body: dict
+
+
+def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
+    """The one post this event makes, or None (no webhook for its audience, or not posted)."""
+    secret = event.audience == TableEvent.Audience.GM
+    target, url = (
+        (GM, campaign.discord_gm_webhook_url) if secret else (PUBLIC, campaign.discord_webhook_url)
+    )
+    if not url:
+        return None
+    show_threat = secret or campaign.threat_visible
+    changes = [
+        c
+        for c in (event.payload or {}).get("changes") or []
+        if isinstance(c, dict) and (show_threat or c.get("pool") != "threat")
+    ]
+    if event.kind not in ROLL_KINDS and not changes:
+        return None
+    return Post(target, url, body(event, campaign, changes, secret=secret))
+
+
+def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: bool) -> dict:
+    payload = event.payload or {}
+    entry = kinds.get(event.kind)
+    label = entry.label if entry else event.kind.replace("_", " ").capitalize()
+    who = payload.get("character") or _actor_name(event)
+    title = f"{'Secret · ' if secret else ''}{who + ': ' if who else ''}{label}"
+    lines = [_summary(event, payload)]
+    dice = _dice(payload)
+    if dice:
+        lines.append(dice)
+    embed = {
+        "title": _cut(title, TITLE_MAX),
+        "description": _cut("\n".join(line for line in lines if line), DESCRIPTION_MAX),
+        "color": COLOURS[GM if secret else PUBLIC],
+        "fields": [_change_field(c) for c in changes[:FIELDS_MAX]],
+        "footer": {"text": _cut(f"{campaign.name} · #{event.seq}", 2048)},
+    }
+    if event.created_at:
+        embed["timestamp"] = event.created_at.isoformat()
+    # allowed_mentions: a character named "@everyone" must not ping the whole server.
+    return {"username": USERNAME, "allowed_mentions": {"parse": []}, "embeds": [embed]}
+
+
+def _actor_name(event: TableEvent) -> str:
+    return event.actor.get_username() if event.actor_id else ""
+
+
+def _summary(event: TableEvent, payload: dict) -> str:
+    if payload.get("summary"):
+        return str(payload["summary"])
+    if event.kind == kinds.POOL_ADJUSTED.name:
+        return event_words.pool_adjusted(payload)
+    return ""
+
+
+def _dice(payload: dict) -> str:
+    """The faces as rolled: a Momenta roll's (and its opposition's), or a 2d20 test's."""
+    result = payload.get("result") if isinstance(payload.get("result"), dict) else {}
+    faces = payload.get("faces") or result.get("faces") or []
+    text = f"Dice: {' · '.join(str(f) for f in faces)}" if faces else ""
+    opposition = payload.get("opposition_faces") or []
+    if opposition:
+        text += f" vs {' · '.join(str(f) for f in opposition)}"
+    return text
+
+
+def _change_field(change: dict) -> dict:
+    pool = event_words.pool_label(str(change.get("pool", "")))
+    name = f"{change['character']}'s {pool}" if change.get("character") else pool
+    value = f"{int(change.get('delta', 0)):+d} → {change.get('after')}"
+    if change.get("lost"):
+        value += f" ({change['lost']} lost beyond the cap)"
+    if change.get("reason"):
+        value += f"\n{change['reason']}"
+    return {
+        "name": _cut(name, FIELD_NAME_MAX),
+        "value": _cut(value, FIELD_VALUE_MAX),
+        "inline": True,
+    }
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

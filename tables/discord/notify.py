@@ -1,0 +1,33 @@
+"""The after-commit hook: queue the event's Discord post, if it makes one.
+
+Called by tables/services/core.py once the event's transaction has committed (a
+rolled-back command posts nothing). It runs on the request's thread, so it only
+builds the post from the rows in memory and queues it; the worker sends it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from tables.discord import embeds, sender
+
+log = logging.getLogger(__name__)
+
+
+def notify(event) -> None:
+    """Never raises: the event is stored and answered whatever becomes of its post."""
+    try:
+        campaign = event.campaign  # the command's locked row, cached on the event
+        if not (campaign.discord_webhook_url or campaign.discord_gm_webhook_url):
+            return
+        post = embeds.post_for(event, campaign)
+        if post is None:
+            return
+        job = sender.Job(campaign.pk, post.target, post.url, post.body)
+        if not sender.get_sender().submit(job):
+            log.warning(
+                "Discord queue full: post of campaign %s #%s dropped", campaign.pk, event.seq
+            )
+            sender.record_outcome(campaign.pk, post.target, "too many posts waiting; one dropped")
+    except Exception:  # a broken webhook must never turn a committed roll into an error
+        log.exception("Discord post of event %s not queued", getattr(event, "pk", "?"))

@@ -1,0 +1,275 @@
+"""The campaign export document: pydantic models, and the JSON schema made from them.
+
+No Django here: the schema is a published contract (docs/campaign-export.schema.json,
+regenerated with `python -m tables.exports.schema`), readable without the app.
+
+Conventions of the document:
+- every field name is the model field's name in tables/models/;
+- `id` is a number local to the document (1, 2, … in the order the rows were
+  made), and every reference to a row of the campaign uses it; an import gives
+  the rows new database ids and rewrites every reference;
+- events are named by `seq`, which an import keeps;
+- people are named by username;
+- inside the free-form JSON (event payloads, roll specs, results, ledgers, cards)
+  the keys listed in tables/exports/refs.py hold document ids too (`user_id`
+  holds a username); a reference to a row that no longer exists is null.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FORMAT = "momenta-table.campaign"
+# Bump when a reader of the old version would misread a new document; an import
+# refuses a version newer than its own (tables/exports/load.py).
+VERSION = 1
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "campaign-export.schema.json"
+
+Ref = Annotated[int, Field(ge=1, description="A row's id within this document.")]
+Seq = Annotated[int, Field(ge=1, description="An event's sequence number in the campaign.")]
+Username = Annotated[str, Field(min_length=1, max_length=150)]
+Count = Annotated[int, Field(ge=0)]
+Json = dict[str, Any]
+
+
+class Strict(BaseModel):
+    # An unknown field is an error: a newer writer must bump VERSION, not hide data.
+    # Strict: "3" is not a number, 1 is not true; the file says what it means.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CampaignSettings(Strict):
+    """The Campaign row: what the GM set, and the group pools."""
+
+    name: str
+    preset: str
+    dice_system: str
+    economy: str
+    owner: Username
+    invite_expires_at: datetime | None
+    invite_uses_left: Count | None
+    created_at: datetime
+    group_momentum: Count
+    threat: Count
+    threat_visible: bool
+    last_seq: Count
+    extra_success_stacks: bool
+    band_label_0: str
+    band_label_1: str
+    band_label_2: str
+    band_label_3: str
+    advantage_dice: Count
+    disadvantage_dice: Count
+    complication_range: Count
+    assistance_needs_leader_success: bool
+    gm_momentum_to_threat: bool
+    players_declare_edges: bool
+
+
+class Member(Strict):
+    user: Username
+    role: str
+    joined_at: datetime
+
+
+class Attribute(Strict):
+    name: str
+    value: Count
+
+
+class Skill(Strict):
+    name: str
+    value: Count
+
+
+class Trait(Strict):
+    kind: str
+    text: str
+
+
+class Asset(Strict):
+    name: str
+    quality: Count
+    permanent: bool
+
+
+class Character(Strict):
+    id: Ref
+    owner: Username
+    name: str
+    is_npc: bool
+    notes: str
+    in_creation: bool
+    momentum: Count
+    resolve: Count
+    resolve_max: Count
+    determination: Count
+    attributes: list[Attribute]
+    skills: list[Skill]
+    traits: list[Trait]
+    assets: list[Asset]
+
+
+class RollTemplate(Strict):
+    id: Ref
+    name: str
+    data: Json
+    campaign_labels: bool
+    position: Count
+
+
+class CustomPattern(Strict):
+    id: Ref
+    name: str
+    data: Json
+    active: bool
+
+
+class CustomSpend(Strict):
+    id: Ref
+    name: str
+    cost: Count
+    repeatable: bool
+    description: str
+
+
+class PlaySession(Strict):
+    id: Ref
+    number: Count
+    started_at: datetime
+    ended_at: datetime | None
+
+
+class Scene(Strict):
+    id: Ref
+    play_session: Ref | None
+    number: Count
+    title: str
+    started_at: datetime
+    ended_at: datetime | None
+
+
+class TableEvent(Strict):
+    seq: Seq
+    kind: str
+    actor: Username | None
+    payload: Json
+    audience: str
+    created_at: datetime
+
+
+class PoolChange(Strict):
+    event: Seq
+    character: Ref | None
+    pool: str
+    delta: int
+    after: int
+    lost: Count
+    reason: str
+
+
+class AssistRequest(Strict):
+    id: Ref
+    roller: Ref
+    helper: Ref
+    requested_by: Username | None
+    state: str
+    structured: bool
+    helper_agreed: bool
+    uncertain: bool
+    test_passed: bool | None
+    created_at: datetime
+
+
+class Contest(Strict):
+    id: Ref
+    opposer: Ref
+    active: Ref
+    actor: Username | None
+    hindrances: Count
+    difficulty: Count
+    state: str
+    active_won: bool | None
+    created_at: datetime
+
+
+class D20Test(Strict):
+    id: Ref
+    character: Ref
+    actor: Username | None
+    event: Seq | None
+    role: str
+    contest: Ref | None
+    spec: Json
+    result: Json
+    ledger: Json
+    state: str
+    determination_permitted: bool
+    secret: bool
+    revealed: bool
+    created_at: datetime
+
+
+class MomentaRoll(Strict):
+    id: Ref
+    character: Ref
+    actor: Username | None
+    event: Seq | None
+    patterns_event: Seq | None
+    reveal_event: Seq | None
+    assist: Ref | None
+    spec: Json
+    result: Json
+    applied: Json | None
+    card: Json
+    state: str
+    secret: bool
+    revealed: bool
+    created_at: datetime
+
+
+class CampaignExport(Strict):
+    """One campaign, whole: a GM's backup, secret rolls included."""
+
+    format: Literal["momenta-table.campaign"]
+    version: Literal[1]
+    campaign: CampaignSettings
+    members: list[Member]
+    characters: list[Character]
+    roll_templates: list[RollTemplate]
+    custom_patterns: list[CustomPattern]
+    custom_spends: list[CustomSpend]
+    play_sessions: list[PlaySession]
+    scenes: list[Scene]
+    events: list[TableEvent]
+    pool_changes: list[PoolChange]
+    assist_requests: list[AssistRequest]
+    contests: list[Contest]
+    d20_tests: list[D20Test]
+    momenta_rolls: list[MomentaRoll]
+
+
+def json_schema() -> dict:
+    schema = CampaignExport.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"{FORMAT}/v{VERSION}"
+    return schema
+
+
+def schema_text() -> str:
+    """The published file's exact text (the test compares it byte for byte)."""
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m tables.exports.schema [--check]
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(0 if SCHEMA_PATH.read_text() == schema_text() else 1)
+    SCHEMA_PATH.write_text(schema_text())
+    print(f"wrote {SCHEMA_PATH}")

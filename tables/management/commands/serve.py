@@ -1,0 +1,152 @@
+"""The production server: N uvicorn worker processes of the ASGI app on one port.
+
+`manage.py serve --port 8001 --workers 2` checks that the site can run, then
+replaces itself with uvicorn (so the process manager's signals reach uvicorn
+directly, and no copy of Django stays loaded in the supervisor):
+
+- It neither migrates nor collects static files: with several instances
+  starting at once (deploy/momenta@.service), each would race the others.
+  Deploying is `collectstatic`, `migrate`, then restarting the instances one
+  by one (deploy/README.md). It refuses to start while a migration is not
+  applied or (DEBUG off) the collected static files are missing, naming the
+  command to run, rather than serve pages that fail.
+- Graceful stop (SIGTERM): uvicorn stops accepting, closes the live sockets
+  with 1012 "service restart" (pages reconnect and replay what they missed,
+  from another instance if the proxy has one) and lets requests in flight
+  finish for up to --graceful-timeout seconds.
+- With --workers > 1, uvicorn's supervisor replaces a worker that dies, and
+  SIGHUP restarts the workers one at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.executor import MigrationExecutor
+
+ROOT = Path(__file__).resolve().parents[3]
+APP = "momenta_site.asgi:application"
+# Longer than the proxy keeps an idle upstream connection (deploy/Caddyfile:
+# keepalive 30s), so the proxy never reuses one the worker has just closed.
+KEEP_ALIVE_SECONDS = 65
+
+
+def uvicorn_argv(
+    *,
+    host: str,
+    port: int,
+    workers: int,
+    graceful_timeout: int,
+    forwarded_allow_ips: str,
+    access_log: bool,
+) -> list[str]:
+    """The uvicorn command line `serve` runs."""
+    argv = [sys.executable, "-m", "uvicorn", APP, "--app-dir", str(ROOT)]
+    argv += ["--host", host, "--port", str(port), "--workers", str(workers)]
+    argv += ["--timeout-graceful-shutdown", str(graceful_timeout)]
+    argv += ["--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)]
+    # Django's ASGI app has no lifespan events; "off" spares a warning per start.
+    argv += ["--lifespan", "off", "--no-server-header"]
+    # The client address and scheme from the proxy's X-Forwarded-* headers, only
+    # when the connection comes from one of these addresses (the proxy).
+    argv += ["--proxy-headers", "--forwarded-allow-ips", forwarded_allow_ips]
+    if not access_log:
+        argv.append("--no-access-log")  # the proxy logs every request already
+    return argv
+
+
+def unapplied_migrations() -> list[str]:
+    connection = connections[DEFAULT_DB_ALIAS]
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return [f"{migration.app_label}.{migration.name}" for migration, _ in plan]
+
+
+def static_problem() -> str | None:
+    """Why the static files could not be served, or None."""
+    if settings.DEBUG:
+        return None  # served from the source folders (settings.STATIC_COLLECTED)
+    if not settings.STATIC_COLLECTED:
+        return (
+            "STATIC_ROOT is not set: with DEBUG off, set it to a folder and run "
+            "`manage.py collectstatic --noinput` (deploy/README.md)"
+        )
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if not manifest.exists():
+        return f"{manifest} is missing: run `manage.py collectstatic --noinput`"
+    return None
+
+
+class Command(BaseCommand):
+    help = "Run the site in production: N uvicorn workers of the ASGI app (see deploy/)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1", help="Address to listen on.")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=int(os.environ.get("WEB_CONCURRENCY", 1)),
+            help="Worker processes (default: $WEB_CONCURRENCY or 1). More than one needs "
+            "REDIS_URL: the in-memory channel layer cannot reach other processes.",
+        )
+        parser.add_argument(
+            "--graceful-timeout",
+            type=int,
+            default=15,
+            help="Seconds requests in flight may take to finish on stop or restart.",
+        )
+        parser.add_argument(
+            "--forwarded-allow-ips",
+            default="127.0.0.1,::1",
+            help="Proxies whose X-Forwarded-For/-Proto are trusted.",
+        )
+        parser.add_argument("--access-log", action="store_true", help="Log every request.")
+
+    def handle(self, *args, **options):
+        if options["workers"] < 1:
+            raise CommandError("--workers must be at least 1.")
+        if options["workers"] > 1 and not settings.REDIS_URL:
+            raise CommandError(
+                "Several workers need REDIS_URL: without it each process has its own "
+                "in-memory channel layer and live updates would not reach the others."
+            )
+        problem = static_problem()
+        if problem:
+            raise CommandError(problem)
+        pending = unapplied_migrations()
+        if pending:
+            shown = ", ".join(pending[:3]) + (", …" if len(pending) > 3 else "")
+            raise CommandError(
+                f"{len(pending)} migration(s) not applied ({shown}): run `manage.py migrate` first."
+            )
+        if not settings.REDIS_URL:
+            self.stderr.write(
+                "No REDIS_URL: one process only (in-memory channel layer); "
+                "a second instance would not see this one's live updates."
+            )
+        argv = uvicorn_argv(
+            host=options["host"],
+            port=options["port"],
+            workers=options["workers"],
+            graceful_timeout=options["graceful_timeout"],
+            forwarded_allow_ips=options["forwarded_allow_ips"],
+            access_log=options["access_log"],
+        )
+        self.stdout.write(f"serving on http://{options['host']}:{options['port']}/")
+        self.stdout.flush()
+        # Nothing of this process is needed any more: close its connections
+        # (the pool's too) so PostgreSQL is not left holding them.
+        connections.close_all()
+        for alias in connections:
+            close_pool = getattr(connections[alias], "close_pool", None)
+            if close_pool:
+                close_pool()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(argv[0], argv)

@@ -1,0 +1,55 @@
+"""Rule clause IDs out of players' sight, one hover or tap away (issue 14).
+
+Players read words; the clause ID ("PM-05/06", "D6-07", "CT-R1") that says which
+rule of RULES.md applies moves into a small marker whose title (and accessible
+name) holds it: `{% rule "PM-05/06" %}` in template text, `{{ text|rule_refs }}`
+for wording made elsewhere ("lost (at the cap, PM-04)" -> "lost (at the cap)§").
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+# PM-05, PM-05/06, D6-07, CT-R1, T-R1, PAT-06..PAT-08
+CLAUSE = r"[A-Z][A-Z0-9]{0,3}-R?\d+(?:/\d+)*(?:\.\.[A-Z][A-Z0-9]{0,3}-R?\d+)?"
+_CLAUSE = re.compile(rf"^{CLAUSE}$")
+# A parenthesis holding at least one clause ID, with the space before it.
+_PAREN = re.compile(rf"(\s?)\(([^()]*?\b{CLAUSE}\b[^()]*)\)")
+_ITEM_SPLIT = re.compile(r",\s*|\s+and\s+")
+
+
+def marker(ids: list[str]) -> str:
+    """The small marker for `ids`: a section sign whose title and name are the rules."""
+    label = "Rule " + ", ".join(ids)
+    return format_html(
+        '<span class="rule-ref" role="img" aria-label="{}" title="{}">§</span>', label, label
+    )
+
+
+@register.simple_tag
+def rule(ids: str) -> str:
+    """`{% rule "PM-05/06" %}`: the marker alone (several IDs: "PM-03, PM-04")."""
+    return marker([i.strip() for i in ids.split(",") if i.strip()])
+
+
+def _replace(match: re.Match) -> str:
+    items = [item.strip() for item in _ITEM_SPLIT.split(match.group(2))]
+    ids = [item for item in items if _CLAUSE.match(item)]
+    words = [item for item in items if item and not _CLAUSE.match(item)]
+    if not ids or len(words) + len(ids) != len([i for i in items if i]):
+        return match.group(0)
+    kept = f"{match.group(1)}({', '.join(words)})" if words else ""
+    return kept + marker(ids)
+
+
+@register.filter(needs_autoescape=True)
+def rule_refs(text, autoescape=True):
+    """`text` with each parenthesised clause ID moved into a marker; the words stay."""
+    escaped = conditional_escape(text) if autoescape else str(text)
+    return mark_safe(_PAREN.sub(_replace, str(escaped)))

@@ -1,0 +1,75 @@
+"""`manage.py serve`: refuses to start a site that would fail, else runs uvicorn."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tables.management.commands import serve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def collected(settings, tmp_path):
+    """Production static files: STATIC_ROOT set and its manifest written."""
+    settings.STATIC_COLLECTED = True
+    settings.STATIC_ROOT = tmp_path
+    (tmp_path / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')
+    return tmp_path
+
+
+@pytest.fixture
+def exec_calls(monkeypatch):
+    calls = []
+    monkeypatch.setattr(os, "execv", lambda path, argv: calls.append(argv))
+    return calls
+
+
+def test_serve_runs_uvicorn_workers_with_a_graceful_stop(collected, settings, exec_calls):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    call_command("serve", "--port", "8002", "--workers", "3", "--graceful-timeout", "20")
+    [argv] = exec_calls
+    assert argv[:4] == [sys.executable, "-m", "uvicorn", "momenta_site.asgi:application"]
+    flags = dict(zip(argv[4::2], argv[5::2], strict=False))
+    assert flags["--host"] == "127.0.0.1"
+    assert flags["--port"] == "8002"
+    assert flags["--workers"] == "3"
+    assert flags["--timeout-graceful-shutdown"] == "20"
+    assert "--forwarded-allow-ips" in argv
+
+
+def test_serve_refuses_without_collected_static_files_when_debug_is_off(settings, exec_calls):
+    settings.STATIC_COLLECTED = False
+    with pytest.raises(CommandError, match="STATIC_ROOT is not set"):
+        call_command("serve")
+    assert exec_calls == []
+
+
+def test_serve_refuses_when_collectstatic_has_not_run(collected, exec_calls):
+    (collected / "staticfiles.json").unlink()
+    with pytest.raises(CommandError, match="collectstatic"):
+        call_command("serve")
+    assert exec_calls == []
+
+
+def test_serve_refuses_while_a_migration_is_not_applied(collected, monkeypatch, exec_calls):
+    monkeypatch.setattr(serve, "unapplied_migrations", lambda: ["tables.0099_new"])
+    with pytest.raises(CommandError, match=r"run `manage.py migrate` first"):
+        call_command("serve")
+    assert exec_calls == []
+
+
+def test_serve_refuses_several_workers_without_redis(collected, settings, exec_calls):
+    """The in-memory channel layer cannot reach another process: live pushes would be lost."""
+    settings.REDIS_URL = ""
+    with pytest.raises(CommandError, match="REDIS_URL"):
+        call_command("serve", "--workers", "2")
+    assert exec_calls == []
+
+
+def test_unapplied_migrations_lists_none_on_a_migrated_database():
+    assert serve.unapplied_migrations() == []

@@ -1,0 +1,65 @@
+"""Production settings read from the environment: the PostgreSQL pool, static files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SHOW = """
+import json
+from django.conf import settings
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "pool": db.get("OPTIONS", {}).get("pool"),
+    "conn_max_age": db["CONN_MAX_AGE"],
+    "storage": settings.STORAGES["staticfiles"]["BACKEND"],
+    "finders": settings.WHITENOISE_USE_FINDERS,
+}))
+"""
+
+
+def settings_with(**env: str) -> dict:
+    """The settings a process started with this environment reads."""
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STATIC_ROOT")}
+    base |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
+    code = "import django; django.setup()\n" + SHOW
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=base | env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_postgresql_gets_a_connection_pool_and_no_persistent_connections():
+    shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL_MAX_SIZE="7")
+    assert shown["pool"] == {"min_size": 2, "max_size": 7, "timeout": 10}
+    assert shown["conn_max_age"] == 0  # Django refuses a pool with persistent connections
+
+
+def test_db_pool_off_keeps_persistent_connections():
+    shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL="0")
+    assert shown["pool"] is None
+    assert shown["conn_max_age"] == 300
+
+
+def test_sqlite_keeps_persistent_connections_without_a_pool():
+    shown = settings_with()
+    assert shown["pool"] is None
+    assert shown["conn_max_age"] == 300
+
+
+def test_static_root_set_means_hashed_compressed_files_from_collectstatic(tmp_path):
+    shown = settings_with(STATIC_ROOT=str(tmp_path))
+    assert shown["storage"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert shown["finders"] is False
+
+
+def test_without_static_root_files_are_served_from_the_source_folders():
+    shown = settings_with()
+    assert shown["storage"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    assert shown["finders"] is True
