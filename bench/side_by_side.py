@@ -827,8 +827,10 @@ def main(argv: list[str]) -> None:
         relay_env, app_env = dict(env), dict(env)
         if args.redis:
             redis, url = start_redis(tmp)
-            # Two databases: the relay's groups are named like the app's.
+            # The relay's groups are named like the app's. Pub/sub channels ignore the
+            # database number, so each side also gets its own channel prefix.
             relay_env["REDIS_URL"], app_env["REDIS_URL"] = f"{url}/1", f"{url}/0"
+            relay_env["CHANNEL_LAYER_PREFIX"] = "bench-relay"
             layer = "channels_redis (throwaway redis-server)"
         relay_side = Side("relay", RELAY, args.server, args.processes, relay_env, ROOT, tmp)
         side_procs.append(relay_side)

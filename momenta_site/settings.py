@@ -180,7 +180,10 @@ if REDIS_URL:
                         "socket_keepalive": True,
                         "health_check_interval": 15,
                     }
-                ]
+                ],
+                # Redis pub/sub channels are server-wide, not per database number:
+                # sites (or a bench's relay) sharing one Redis need their own prefix.
+                "prefix": env_str("CHANNEL_LAYER_PREFIX", "momenta"),
             },
         }
     }

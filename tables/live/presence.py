@@ -86,9 +86,17 @@ class RedisPresence:
             for old in [lp for lp in self._clients if lp.is_closed()]:
                 del self._clients[old]
                 self._renewers.pop(old, None)
-            client = self._clients[loop] = redis.asyncio.Redis.from_url(
-                self.url, socket_connect_timeout=5, socket_timeout=10, max_connections=20
+            # A blocking pool: when a crowd of sockets connects at once, a join waits
+            # for a free connection instead of failing ("Too many connections"), which
+            # would close its socket with 1011.
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url,
+                socket_connect_timeout=5,
+                socket_timeout=10,
+                max_connections=20,
+                timeout=10,
             )
+            client = self._clients[loop] = redis.asyncio.Redis(connection_pool=pool)
         return client
 
     def _key(self, campaign_id: int) -> str:

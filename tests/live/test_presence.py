@@ -61,3 +61,12 @@ async def test_sockets_of_a_process_without_a_lease_do_not_count(store):
     await r.zadd(store._key(CAMPAIGN), {"7:other-live-process:tab-1": time.time() + 60})
     assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
     await r.delete(store._lease("other-live-process"))
+
+
+async def test_a_crowd_of_sockets_joining_at_once_all_count(store):
+    """Far more joins at once than the Redis pool has connections (1,000 pages opening
+    after a restart): each waits its turn; none fails (it would close its socket)."""
+    import asyncio
+
+    await asyncio.gather(*(store.join(CAMPAIGN, f"tab-{i}", i) for i in range(200)))
+    assert len(await store.roster(CAMPAIGN)) == 200
