@@ -363,6 +363,16 @@ CUSTOM_SPEND_SAVED = _kind(
 CUSTOM_SPEND_DELETED = _kind(
     "custom_spend_deleted", "Spend removed", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
 )
+# --- Corrections (tables/services/corrections.py) ---------------------------------------------
+# The GM voids a mistaken event: its pool changes reversed in the ledger, its card struck
+# through (push/voided.html draws it again). The caller gives the target's audience.
+VOIDED = _kind(
+    "voided",
+    "Voided",
+    regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
+    log_template=True,
+    push_template=True,
+)
 
 
 def choices() -> list[tuple[str, str]]:

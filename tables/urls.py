@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.views import d20, discord, exports, gm, momenta, regions, site, table
+from tables.views import d20, discord, exports, gm, log, momenta, regions, site, table
 
 M = "campaigns/<int:pk>/momenta/"
 T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
@@ -46,6 +46,7 @@ table_patterns = [
     path("campaigns/<int:pk>/table/", table.table, name="table"),
     path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
     path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
+    path("campaigns/<int:pk>/table/log/", log.table_log, name="table_log"),
 ]
 
 momenta_patterns = [
@@ -109,6 +110,7 @@ gm_patterns = [
         gm.gm_spend_delete,
         name="gm_spend_delete",
     ),
+    path("campaigns/<int:pk>/gm/events/<int:seq>/void/", gm.gm_void, name="gm_void"),
 ]
 
 urlpatterns = site_patterns + table_patterns + momenta_patterns + d20_patterns + gm_patterns

@@ -217,6 +217,7 @@ class _Plan:
                 self.new_ids[table.key] = {r["id"]: o.pk for r, o in zip(rows, objs, strict=True)}
             if table.model is TableEvent:
                 self.event_pks = {o.seq: o.pk for o in objs}
+                _link_voids(rows, objs)
             for child in table.children:
                 for row, obj in zip(rows, objs, strict=True):
                     sub = row[child.key]
@@ -272,6 +273,20 @@ class _Plan:
             for f in json_fields:
                 setattr(obj, f.attname, refs.translate(row[f.name], self._json_ref))
         table.model.objects.bulk_update(objs, [f.name for f in json_fields], batch_size=500)
+
+
+def _link_voids(rows: list[dict], events: list[TableEvent]) -> None:
+    """Mark each voided event with the `voided` event that names it (services.corrections);
+    read from the document's rows, as the events' payloads are written later."""
+    by_seq = {e.seq: e for e in events}
+    voided = []
+    for row, event in zip(rows, events, strict=True):
+        target = by_seq.get((row["payload"] or {}).get("target_seq"))
+        if row["kind"] == "voided" and target is not None:
+            target.voided_by = event
+            voided.append(target)
+    if voided:
+        TableEvent.objects.bulk_update(voided, ["voided_by"], batch_size=500)
 
 
 def _table_of(model: type[dj.Model]) -> Table:

@@ -27,11 +27,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
 from tables import events as kinds
+from tables.live.log_page import SHOWS as LOG_SHOWS
+from tables.live.log_page import log_page
+from tables.live.log_page import topics as log_topics
 from tables.models import (
     AssistRequest,
     Campaign,
@@ -47,7 +51,7 @@ from tables.presenters import event_words
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
 
-LOG_LIMIT = 100  # entries on a freshly drawn page; older ones stay in the database
+LOG_LIMIT = 30  # entries on a freshly drawn page; older ones load on demand (log_page.py)
 REPLAY_BATCH = 200
 
 
@@ -108,6 +112,11 @@ class LogEntry:
     # The play record the event is about (D20Test, MomentaRoll or AssistRequest), as it
     # is *now*: cards show its current state, and later events push that state again.
     record: Any = None
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        """The log filters that keep this entry (log_page.SHOWS), as classes for the page."""
+        return log_topics(self.kind, self.changes)
 
 
 def _log_templates(kind: str) -> tuple[str, ...]:
@@ -217,6 +226,8 @@ def log_entries(events, campaign: Campaign, audience: str) -> list[LogEntry]:
     """Log entries for several events, their play records read in a few queries."""
     events = list(events)
     records = _records(events) if events else {}
+    # A voided card names who voided it and why (event_voided.html): read them together.
+    prefetch_related_objects([e for e in events if e.voided_by_id], "voided_by__actor")
     return [log_entry(e, campaign, audience, record=records.get(e.pk)) for e in events]
 
 
@@ -260,8 +271,8 @@ def _base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
     }
 
 
-def table_context(campaign_id: int, membership: Membership) -> dict[str, Any]:
-    """Everything templates/tables/table.html needs.
+def table_context(campaign_id: int, membership: Membership, show: str = "all") -> dict[str, Any]:
+    """Everything templates/tables/table.html needs; the log's first page, filtered by `show`.
 
     The campaign row is read first: its last_seq is the page's cursor, and the
     pools and cards read after it are at least that new. The socket then
@@ -269,18 +280,14 @@ def table_context(campaign_id: int, membership: Membership) -> dict[str, Any]:
     """
     campaign = Campaign.objects.get(pk=campaign_id)
     audience = audience_for(membership)
-    events = (
-        TableEvent.objects.filter(campaign=campaign, seq__lte=campaign.last_seq)
-        .select_related("actor")
-        .order_by("-seq")
-    )
-    if audience != GM:
-        events = events.filter(audience=ALL)
+    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT)
     context = _base_context(campaign, audience)
     context.update(
         membership=membership,
         characters=list(_characters(campaign)),
-        log=log_entries(events[:LOG_LIMIT], campaign, audience),
+        log=page.entries,
+        log_page=page,
+        log_shows=LOG_SHOWS.items(),
         last_seq=campaign.last_seq,
         ws_path=ws_path(campaign.pk),
     )

@@ -25,6 +25,11 @@ class TableEvent(models.Model):
     payload = models.JSONField(default=dict, blank=True)
     audience = models.CharField(max_length=5, choices=Audience.choices, default=Audience.ALL)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The `voided` event that struck this one out (tables/services/corrections.py); the
+    # row itself is never changed otherwise, so history stays whole.
+    voided_by = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="voids"
+    )
 
     class Meta:
         ordering = ["campaign", "seq"]

@@ -17,9 +17,9 @@ from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVis
 from tables.forms.site import PoolAdjustForm
 from tables.models import D20Test
 from tables.presenters.gm import gm_panel_context
+from tables.services import corrections, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
-from tables.services import sessions
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, commands, respond
 
@@ -181,3 +181,13 @@ def gm_spend_delete(request, pk: int, sid: int):
     campaign, membership = _gm(request, pk)
     run = _commands(request, campaign, membership)
     return run(partial(services_gm.delete_custom_spend, campaign.pk, request.user, sid))
+
+
+@login_required
+@require_POST
+def gm_void(request, pk: int, seq: int):
+    """Issue 15: void a mistaken roll or spend (the log card's "Void…" form), with a reason."""
+    campaign, membership = _gm(request, pk)
+    run = _commands(request, campaign, membership)
+    reason = request.POST.get("reason", "")
+    return run(partial(corrections.void_event, campaign.pk, request.user, seq, reason))

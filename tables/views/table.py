@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rules import pools
 from tables.live import render as live
+from tables.live.log_page import DEFAULT_SHOW, parse_show
 from tables.models import Character, PoolChange
 from tables.services import core, sessions
 from tables.views.access import campaign_for
@@ -25,7 +26,9 @@ class NoteForm(forms.Form):
 def table(request, pk: int):
     """The table: characters, pools, the log and who is here; members only."""
     campaign, membership = campaign_for(request, pk)
-    context = live.table_context(campaign.pk, membership)
+    # ?show= is the log filter's no-htmx fallback; a name it does not know shows everything.
+    show = parse_show(request.GET.get("show")) or DEFAULT_SHOW
+    context = live.table_context(campaign.pk, membership, show=show)
     context["note_form"] = NoteForm()
     return render(request, "tables/table.html", context)
 

@@ -17,7 +17,7 @@ from tables import events
 from tables.live import consumers
 from tables.live import render as live
 from tables.models import Campaign, TableEvent
-from tables.services import campaigns, core, momenta, sessions
+from tables.services import campaigns, core, corrections, momenta, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.characters import Sheet, save_character
@@ -119,7 +119,8 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     sessions.start_session(d6.pk, gm)
     sessions.start_scene(d6.pk, gm, "The docks")
     sessions.post_note(d6.pk, gm, "Rain")
-    sessions.adjust_pool(d6.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
+    gift = sessions.adjust_pool(d6.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
+    corrections.void_event(d6.pk, gm, gift.seq, "Wrong hero")
     sessions.end_scene(d6.pk, gm)
     campaigns.update_campaign_settings(d6.pk, gm, {"threat_visible": True})
     campaigns.regenerate_invite(d6.pk, gm)

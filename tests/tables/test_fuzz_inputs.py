@@ -170,6 +170,7 @@ def _ids(momenta_campaign, d20_campaign) -> dict[str, dict[str, object]]:
         "index": 0,
         "cid": Contest.objects.first().pk,
         "sid": CustomSpend.objects.first().pk,
+        "seq": 1,  # an event of the log (the void form's, issue 15)
     }
     return {
         "momenta": common | records | {"pk": momenta_campaign.pk},

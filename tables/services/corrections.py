@@ -1,0 +1,94 @@
+"""Corrections: the GM voids a mistaken roll or spend (issue 15).
+
+Nothing is deleted. A `voided` event reverses the target's pool changes with new
+ledger lines ("Voided by <gm>: <why>"), and the target row records which event
+voided it, so its card is drawn struck through. A reversal the pools cannot take
+exactly (the points were spent since, or a cap would swallow some) is refused
+whole: the transaction rolls back and nothing changes.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tables import events
+from tables.models import PoolChange, TableEvent
+from tables.services.core import (
+    Change,
+    ServiceError,
+    append_event,
+    change_pool,
+    lock_campaign,
+    require_gm,
+)
+
+# PoolChange.reason holds 200; "Voided by <name>: " takes the rest.
+REASON_MAX = 120
+NO_REASON = "Give a reason for voiding: the log shows it to everyone who sees the card."
+NO_SUCH_EVENT = "There is no such event in this campaign's log."
+
+
+def voidable(event: TableEvent) -> bool:
+    """A roll or a spend: an event about a play record or with ledger lines, not a void,
+    not voided already. The log offers "Void…" only on these."""
+    if event.kind == events.VOIDED.name or event.voided_by_id is not None:
+        return False
+    kind = events.get(event.kind)
+    return bool(kind is not None and kind.records) or bool((event.payload or {}).get("changes"))
+
+
+def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
+    """The GM (or a co-GM) voids event `seq`: its pool changes reversed, its card struck."""
+    why = " ".join((reason or "").split())[:REASON_MAX]
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        if not why:
+            raise ServiceError(NO_REASON)
+        target = TableEvent.objects.filter(campaign=campaign, seq=seq).first()
+        if target is None:
+            raise ServiceError(NO_SUCH_EVENT)
+        if target.voided_by_id is not None:
+            raise ServiceError(f"#{seq} is already voided.")
+        if not voidable(target):
+            raise ServiceError(f"#{seq} is not a roll or a spend: there is nothing to void.")
+        line = f"Voided by {actor.get_username()}: {why}"
+        ledger = target.changes.select_related("character").order_by("id")
+        changes = [_reverse(campaign, change, line, seq) for change in ledger if change.delta]
+        void = append_event(
+            campaign,
+            events.VOIDED,
+            actor,
+            {
+                "target_seq": seq,
+                "target_kind": target.kind,
+                "reason": why,
+                "summary": f"#{seq} voided: {why}",
+            },
+            # A secret roll's void is as secret as the roll (TB-03).
+            audience=target.audience,
+            changes=changes,
+        )
+        TableEvent.objects.filter(pk=target.pk).update(voided_by=void)
+        return void
+
+
+def _reverse(campaign, change: PoolChange, reason: str, seq: int) -> Change:
+    """The ledger line that undoes `change` exactly, else ServiceError (rolls back all)."""
+    who = f"{change.character.name}'s " if change.character is not None else ""
+    label = f"{who}{PoolChange.Pool(change.pool).label}"
+    try:
+        undone = change_pool(
+            campaign, change.pool, -change.delta, reason, character=change.character
+        )
+    except ServiceError as error:
+        raise ServiceError(
+            f"#{seq} cannot be voided: {label} cannot give back {change.delta:+d} exactly "
+            f"({error}) Nothing was changed."
+        ) from error
+    if undone.delta != -change.delta or undone.lost:
+        raise ServiceError(
+            f"#{seq} cannot be voided: {label} is too near its cap to take back "
+            f"{-change.delta:+d} exactly. Nothing was changed."
+        )
+    return undone

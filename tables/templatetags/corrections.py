@@ -1,0 +1,24 @@
+"""The card a void strikes through, for push/voided.html:
+
+{% load corrections %}{% voided_target event campaign audience as target %}
+"""
+
+from django import template
+
+from tables.live import render as live
+from tables.models import TableEvent
+
+register = template.Library()
+
+
+@register.simple_tag
+def voided_target(event, campaign, audience):
+    """The voided event's log entry as `audience` sees it now, or None."""
+    target = (
+        TableEvent.objects.filter(voided_by=event)
+        .select_related("actor", "voided_by__actor")
+        .first()
+    )
+    if target is None or not live.visible(target, audience):
+        return None
+    return live.log_entry(target, campaign, audience)
