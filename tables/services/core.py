@@ -265,6 +265,32 @@ def require_playing(campaign: Campaign, actor) -> Membership:
     return require_role(campaign, actor, "player")
 
 
+def playing_member(campaign: Campaign, actor, held: Membership | None) -> Membership:
+    """require_playing, unless the caller read the actor's membership for this command:
+    that one is kept (a role change committing meanwhile is as if it came just after)."""
+    if held is None or (held.campaign_id, held.user_id) != (campaign.pk, actor.pk):
+        return require_playing(campaign, actor)
+    if not has_role(held, "player"):
+        raise PermissionDenied("Not allowed.")
+    return held
+
+
+def character_under_lock(
+    campaign: Campaign, character_id: int, held: Character | None, fresh_fields: tuple
+) -> Character:
+    """character_in, unless the caller read the character (with its sheet) for this
+    command: then only `fresh_fields`, what a concurrent command may change, are read
+    again, once, keeping the owner the card shows."""
+    if held is None or (held.pk, held.campaign_id) != (character_id, campaign.pk):
+        return character_in(campaign, character_id)
+    owner_field = Character._meta.get_field("owner")
+    owner = held.owner if owner_field.is_cached(held) else None
+    held.refresh_from_db(fields=fresh_fields)
+    if owner is not None and owner.pk == held.owner_id:
+        held.owner = owner  # refresh_from_db drops it
+    return held
+
+
 def character_in(campaign: Campaign, character_id) -> Character:
     """A character of this campaign, else a ServiceError a person can read."""
     character = Character.objects.filter(campaign=campaign, pk=character_id).first()

@@ -80,7 +80,7 @@ from tables.models import (
     TableEvent,
     Trait,
 )
-from tables.services.access import audience_of, can_control, has_role, require_control, seen_by
+from tables.services.access import audience_of, can_control, require_control, seen_by
 from tables.services.core import (
     Change,
     ServiceError,
@@ -88,8 +88,10 @@ from tables.services.core import (
     append_event,
     change_pool,
     character_in,
+    character_under_lock,
     lock_campaign,
     players_see,
+    playing_member,
     require_gm,
     require_playing,
 )
@@ -640,9 +642,9 @@ def roll_d20_test(
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        membership = _playing(campaign, actor, membership)
+        membership = playing_member(campaign, actor, membership)
         _require_d20(campaign)
-        character = _roller(campaign, character_id, character)
+        character = character_under_lock(campaign, character_id, character, _FRESH_FIELDS)
         require_control(membership, character, f"{character.name} is not yours to play.")
         if secret and not membership.is_gm:
             raise PermissionDenied("Only the GM can roll secretly.")
@@ -709,34 +711,8 @@ def roll_d20_test(
     return record
 
 
-def _playing(campaign: Campaign, actor, membership: Membership | None) -> Membership:
-    """The actor's playing membership; one the caller read for this command is kept (a
-    role change committing meanwhile is as if it came just after)."""
-    if membership is None or (membership.campaign_id, membership.user_id) != (
-        campaign.pk,
-        actor.pk,
-    ):
-        return require_playing(campaign, actor)
-    if not has_role(membership, "player"):
-        raise PermissionDenied("Not allowed.")
-    return membership
-
-
 # What a concurrent command may change on a character read before the lock.
 _FRESH_FIELDS = ("name", "owner", "is_npc", "determination")
-
-
-def _roller(campaign: Campaign, character_id: int, held: Character | None) -> Character:
-    """The rolling character; one the caller read (with its sheet) gets its changeable
-    fields read again under the lock, once."""
-    if held is None or (held.pk, held.campaign_id) != (character_id, campaign.pk):
-        return character_in(campaign, character_id)
-    owner_field = Character._meta.get_field("owner")
-    owner = held.owner if owner_field.is_cached(held) else None
-    held.refresh_from_db(fields=_FRESH_FIELDS)
-    if owner is not None and owner.pk == held.owner_id:
-        held.owner = owner  # refresh_from_db drops it; the card shows it
-    return held
 
 
 def _open_contest(campaign: Campaign, contest_id) -> Contest:

@@ -70,8 +70,10 @@ from tables.services.core import (
     append_event,
     change_pool,
     character_in,
+    character_under_lock,
     check_seen,
     lock_campaign,
+    playing_member,
     require_gm,
     require_playing,
 )
@@ -887,25 +889,9 @@ def _lock_for_play(
     committing meanwhile is as if it came just after). A `character` read before the
     lock (with its sheet) gets its pools read again under the lock, once."""
     campaign = lock_campaign(campaign_id)
-    if membership is None or (membership.campaign_id, membership.user_id) != (
-        campaign.pk,
-        actor.pk,
-    ):
-        membership = require_playing(campaign, actor)
-    elif not has_role(membership, "player"):
-        raise PermissionDenied("Not allowed.")
+    membership = playing_member(campaign, actor, membership)
     _require_d6(campaign)
-    if character is not None and (character.pk, character.campaign_id) == (
-        character_id,
-        campaign.pk,
-    ):
-        owner_field = Character._meta.get_field("owner")
-        owner = character.owner if owner_field.is_cached(character) else None
-        character.refresh_from_db(fields=_FRESH_FIELDS)
-        if owner is not None and owner.pk == character.owner_id:
-            character.owner = owner  # refresh_from_db drops it; the card shows it
-    else:
-        character = character_in(campaign, character_id)
+    character = character_under_lock(campaign, character_id, character, _FRESH_FIELDS)
     require_control(membership, character)
     return campaign, membership, character
 
