@@ -246,6 +246,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not STATIC_COLLECTED
 WHITENOISE_AUTOREFRESH = not STATIC_COLLECTED
 
+# Where a GM's Discord webhook may point (tables/discord/webhooks.py): unset, Discord's
+# own hosts; the browser tests point it at their local fake webhook server.
+DISCORD_WEBHOOK_HOSTS = [h for h in env_str("DISCORD_WEBHOOK_HOSTS", "").split(",") if h]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -86,8 +86,14 @@ class SkillTest:
     bonus_restricted_to: frozenset[str] | None = None
     assistance_needs_leader_success: bool = True
     opposed: bool = False
+    # Determination spent before the roll (rules.game_lines): `ones` dice of the pool show
+    # 1 unrolled, first in the faces (GL-02, GL-03); `extra_dice` joins beyond MO-08 (GL-02).
+    ones: int = 0
+    extra_dice: int = 0
 
     def __post_init__(self) -> None:
+        _whole(self.ones, "number of dice set to 1", 0, 1)
+        _whole(self.extra_dice, "number of Determination dice", 0, 1)
         _whole(self.target, "target number", 1)
         _whole(self.focus, "focus", 1, FACES)
         _whole(self.complication_range, "complication range", 1, FACES)
@@ -105,8 +111,8 @@ class SkillTest:
 
     @property
     def dice(self) -> int:
-        """Size of the roller's own pool: 2d20 plus bought dice."""
-        return BASE_DICE + self.bought_dice
+        """Size of the roller's own pool: 2d20 plus bought dice (and a Determination die)."""
+        return BASE_DICE + self.bought_dice + self.extra_dice
 
     @property
     def final_difficulty(self) -> int:
@@ -167,6 +173,8 @@ def score_test(
     `assistance_faces` holds one tuple of one face per assistant, in order.
     """
     faces = _check_faces(faces, test.dice, "The roller's pool")
+    if any(face != 1 for face in faces[: test.ones]):
+        raise InvalidTest("A die set by Determination shows 1 (GL-02, GL-03).")
     assistance_faces = tuple(assistance_faces)
     if len(assistance_faces) != len(test.assistants):
         raise InvalidTest(
@@ -214,9 +222,10 @@ def _rng(rng):
 
 
 def roll_test(test: SkillTest, rng=None) -> SkillTestResult:
-    """Roll the roller's pool, then each assistant's die, and score them."""
+    """Roll the roller's pool (dice set to 1 are not rolled), then each assistant's die,
+    and score them."""
     rng = _rng(rng)
-    faces = tuple(rng.randint(1, FACES) for _ in range(test.dice))
+    faces = (1,) * test.ones + tuple(rng.randint(1, FACES) for _ in range(test.dice - test.ones))
     assistance = tuple((rng.randint(1, FACES),) for _ in test.assistants)
     return score_test(test, faces, assistance)
 
@@ -242,6 +251,8 @@ def reroll(result: SkillTestResult, indices, *, rng=None, faces=None) -> SkillTe
             raise RerollRefused(
                 "Assistance dice are not part of your pool and cannot be rerolled (T-04)."
             )
+        if i < result.test.ones:
+            raise RerollRefused("A die set to 1 by Determination is not rerolled.")
     if faces is None:
         rng = _rng(rng)
         faces = tuple(rng.randint(1, FACES) for _ in indices)
@@ -382,8 +393,14 @@ class SkillOdds:
 
 
 def skill_odds(test: SkillTest) -> SkillOdds:
-    """T-05: chance to pass, Momentum distribution and chance of any complication."""
-    leader = _pool_distribution(min(test.target, FACES), test.focus, test.dice)
+    """T-05: chance to pass, Momentum distribution and chance of any complication.
+
+    Dice set to 1 by Determination (GL-02, GL-03) are certain: 2 successes each."""
+    rolled = test.dice - test.ones
+    leader = _pool_distribution(min(test.target, FACES), test.focus, rolled)
+    certain = die_successes(1, test.target, test.focus)
+    for _ in range(test.ones):
+        leader = _convolve(leader, (Fraction(0),) * certain + (Fraction(1),))
     helped: tuple[Fraction, ...] = (Fraction(1),)
     for a in test.assistants:
         helped = _convolve(helped, _pool_distribution(min(a.target, FACES), a.focus, 1))
@@ -394,8 +411,10 @@ def skill_odds(test: SkillTest) -> SkillOdds:
             total[own + (extra if counted else 0)] += p * q
     difficulty = test.final_difficulty
     momentum = _momentum_of(tuple(total), difficulty)
-    dice = test.dice + len(test.assistants)
+    dice = rolled + len(test.assistants)
     clean = Fraction(FACES - test.complication_range, FACES) ** dice
+    if test.ones and is_complication(1, test.complication_range):
+        clean = Fraction(0)  # a range of 20 makes even the set 1 a complication
     return SkillOdds(
         pass_chance=sum(total[difficulty:], Fraction(0)),
         expected_momentum=sum((m * p for m, p in momentum.items()), Fraction(0)),

@@ -71,16 +71,18 @@ class Pool:
 
     value: int = 0
     holder: str | None = None
+    # The game line's cap for pools it may set (rules.pools.LINE_CAPPED, GL-01); None: default.
+    own_cap: int | None = None
 
     pool: ClassVar[str] = ""
     label: ClassVar[str] = "the pool"
 
     def __post_init__(self) -> None:
-        pools.check_value(self.pool, self.value, title=self.title())
+        pools.check_value(self.pool, self.value, self.own_cap, title=self.title())
 
     @property
     def cap(self) -> int | None:
-        return pools.cap_of(self.pool)
+        return pools.cap_of(self.pool, self.own_cap)
 
     def title(self) -> str:
         if self.holder:
@@ -91,7 +93,9 @@ class Pool:
         return LedgerEntry(self.pool, self.holder, new - self.value, reason, lost, new)
 
     def _step(self, delta: int, reason: str, **kw) -> tuple[Self, LedgerEntry]:
-        step = pools.change(self.pool, self.value, delta, title=self.title(), **kw)
+        step = pools.change(
+            self.pool, self.value, delta, own_cap=self.own_cap, title=self.title(), **kw
+        )
         return replace(self, value=step.after), self._entry(step.after, reason, lost=step.lost)
 
     def gain(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
@@ -111,7 +115,7 @@ class Pool:
 
     def set_to(self, value: int, reason: str) -> tuple[Self, LedgerEntry]:
         """Reset to `value` (a session start, a GM correction)."""
-        new = type(self)(value, self.holder)  # validates the bounds
+        new = type(self)(value, self.holder, self.own_cap)  # validates the bounds
         return new, self._entry(value, reason)
 
 

@@ -2,7 +2,8 @@
 
 Caps and floors (each defined here and nowhere else):
 
-- group Momentum: 0–6 (MO-06);
+- group Momentum: 0–6 (MO-06), or the cap the campaign's game line sets
+  (rules.game_lines, GL-01), passed as `own_cap`;
 - Threat: 0 or more, no cap (MO-13);
 - a character's Momentum: 0–6 (PM-04), and 3 at each session start (PM-01);
 - a character's Resolve: 0 to that character's maximum, read from the sheet (RS-01);
@@ -34,6 +35,8 @@ SESSION_START_MOMENTUM = 3  # PM-01
 
 # The cap lives on the character's sheet (Resolve: resolve_max, RS-01).
 PER_CHARACTER = "per character"
+# Pools whose cap a 2d20 game line may set (GL-01); CAPS holds the default (MO-06).
+LINE_CAPPED = frozenset({GROUP_MOMENTUM})
 
 CAPS: dict[str, int | str | None] = {
     GROUP_MOMENTUM: GROUP_POOL_MAX,
@@ -60,7 +63,8 @@ class PoolOutOfBounds(RulesError):
 
 
 def cap_of(pool: str, own_cap: int | None = None) -> int | None:
-    """The most `pool` may hold (None: no cap). `own_cap` is the sheet's, for Resolve."""
+    """The most `pool` may hold (None: no cap). `own_cap` is the sheet's, for Resolve,
+    or the game line's for group Momentum (GL-01; None there: the default, MO-06)."""
     if pool not in CAPS:
         raise ValueError(f"unknown pool {pool!r}")
     cap = CAPS[pool]
@@ -68,6 +72,8 @@ def cap_of(pool: str, own_cap: int | None = None) -> int | None:
         if own_cap is None:
             raise ValueError(f"the {pool} pool's cap is the character's: pass it")
         return own_cap
+    if pool in LINE_CAPPED and own_cap is not None:
+        return own_cap  # rules.game_lines.GameLine checks its cap
     return cap
 
 

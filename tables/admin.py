@@ -27,6 +27,7 @@ from tables.models import (
     LoginFailure,
     Membership,
     MomentaRoll,
+    PersonSettings,
     PlaySession,
     PoolChange,
     RollTemplate,
@@ -355,3 +356,11 @@ class LoginFailureAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+@admin.register(PersonSettings)
+class PersonSettingsAdmin(admin.ModelAdmin):
+    """Each person's display preferences (issue 14); they change them at /account/settings/."""
+
+    list_display = ["user", "animate_dice"]
+    search_fields = ["user__username"]

@@ -12,7 +12,8 @@ never by a string, and what a kind means lives in its entry:
 - `audience`: its audience rule. ALL kinds reach everyone; GM_ONLY kinds never reach
   players (append_event refuses them for everyone); BY_RECORD kinds are as secret as
   the record they are about (TB-03); BY_POOL kinds are GM-only while they show Threat
-  the GM hides (MO-13);
+  the GM hides (MO-13); PRIVATE kinds reach the GMs and the event's actor only (append_event
+  stores them with the GM audience);
 - `membership`: it changes who is at the table, so a socket re-checks its member;
 - `log_template` / `push_template`: tables/partials/events/<name>.html and
   partials/push/<name>.html, or None where the generic card / no push fragment serves.
@@ -44,6 +45,9 @@ SPEND_PANEL = "spend_panel"  # #spend-panel: the test whose Momentum is being sp
 # #composer / #d20-play: one person's form, never pushed or refetched (that would lose what
 # they are typing); its commands check the state when sent (core.check_seen).
 COMPOSER = "composer"
+# #called-tests: the GM's calls the viewer may answer (per person: their characters), and
+# the GM's list of open calls; tables/services/calls.py.
+CALLS = "calls"
 
 REGIONS = frozenset(
     {
@@ -57,6 +61,7 @@ REGIONS = frozenset(
         OPEN_TESTS,
         SPEND_PANEL,
         COMPOSER,
+        CALLS,
     }
 )
 
@@ -73,7 +78,11 @@ ALL = "all"  # everyone at the table
 GM_ONLY = "gm"  # only GMs, always
 BY_RECORD = "by_record"  # as secret as the record it is about (TB-03)
 BY_POOL = "by_pool"  # GM-only while the Threat it shows is hidden (MO-13)
-AUDIENCE_RULES = frozenset({ALL, GM_ONLY, BY_RECORD, BY_POOL})
+# GMs and one person, the event's actor (a message to the GM: its sender). Stored with the
+# GM audience, so a path that knows only roles keeps it from players; the paths that know
+# the viewer (tables/services/access.py sees_event) also show it to the actor.
+PRIVATE = "private"
+AUDIENCE_RULES = frozenset({ALL, GM_ONLY, BY_RECORD, BY_POOL, PRIVATE})
 
 _ALWAYS = frozenset({LOG, POOLS})
 _CARDS = _ALWAYS | {CHARACTER_CARDS}
@@ -333,6 +342,15 @@ CONTEST_CANCELLED = _kind(
     regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
     log_template=True,
 )
+# Game lines (tables/services/game_lines.py): Challenge dice rolled (GL-04); the GM's
+# complication range for the scene (GL-05), which the GM tools show.
+CHALLENGE_ROLL = _kind("challenge_roll", "Challenge dice", regions=_ALWAYS, log_template=True)
+COMPLICATION_RANGE_SET = _kind(
+    "complication_range_set",
+    "Complication range",
+    regions=_ALWAYS | {GM_TOOLS},
+    log_template=True,
+)
 
 # --- The GM panel ------------------------------------------------------------------------------
 THREAT_ADDED = _kind(
@@ -363,6 +381,13 @@ CUSTOM_SPEND_SAVED = _kind(
 CUSTOM_SPEND_DELETED = _kind(
     "custom_spend_deleted", "Spend removed", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
 )
+# --- Table talk (tables/services/talk.py) --------------------------------------------------------
+# In character or out of character (payload["mode"]), for everyone; and a message to the GM,
+# seen by the GMs and its sender only. Neither is a roll or a spend: never voided.
+TALK = _kind("talk", "Table talk", regions=_ALWAYS, log_template=True)
+TALK_PRIVATE = _kind(
+    "talk_private", "To the GM", regions=_ALWAYS, audience=PRIVATE, log_template=True
+)
 # --- Corrections (tables/services/corrections.py) ---------------------------------------------
 # The GM voids a mistaken event: its pool changes reversed in the ledger, its card struck
 # through (push/voided.html draws it again). The caller gives the target's audience.
@@ -372,6 +397,19 @@ VOIDED = _kind(
     regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
     log_template=True,
     push_template=True,
+)
+
+# --- Tests the GM calls for (tables/services/calls.py) ----------------------------------------
+# Everyone sees a call, never its hidden Difficulty (the payload leaves it out); the answer
+# names the roll and reveals the Difficulty once the dice have landed.
+TEST_CALLED = _kind("test_called", "Test called", regions=_ALWAYS | {CALLS})
+CALL_CANCELLED = _kind("call_cancelled", "Call withdrawn", regions=_ALWAYS | {CALLS})
+CALL_ANSWERED = _kind(
+    "call_answered",
+    "Call answered",
+    regions=_ALWAYS | {CALLS},
+    record=(TEST, ROLL),  # the roll that answered; never secret (services/calls.py)
+    log_template=True,
 )
 
 

@@ -3,7 +3,9 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.views import d20, discord, exports, gm, log, momenta, regions, site, table
+from tables.views import calls, d20, discord, exports, gm, log, momenta, regions, site, table, talk
+from tables.views import game_lines as line_views
+from tables.views.person import person_settings
 
 M = "campaigns/<int:pk>/momenta/"
 T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
@@ -13,6 +15,7 @@ site_patterns = [
     path("signup/", site.signup, name="signup"),
     path("login/", site.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/settings/", person_settings, name="person_settings"),
     path("join/<str:token>/", site.join, name="join"),
     path("campaigns/new/", site.campaign_new, name="campaign_new"),
     path("campaigns/<int:pk>/", site.campaign_detail, name="campaign_detail"),
@@ -45,6 +48,7 @@ site_patterns = [
 table_patterns = [
     path("campaigns/<int:pk>/table/", table.table, name="table"),
     path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
+    path("campaigns/<int:pk>/table/talk/", talk.table_talk, name="table_talk"),
     path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
     path("campaigns/<int:pk>/table/log/", log.table_log, name="table_log"),
 ]
@@ -113,4 +117,23 @@ gm_patterns = [
     path("campaigns/<int:pk>/gm/events/<int:seq>/void/", gm.gm_void, name="gm_void"),
 ]
 
+C = "campaigns/<int:pk>/calls/"
+call_patterns = [
+    path(C, calls.called_tests, name="called_tests"),
+    path(C + "new/", calls.call_test, name="call_test"),
+    path(C + "odds/", calls.call_odds, name="call_odds"),
+    path(C + "<int:cid>/cancel/", calls.call_cancel, name="call_cancel"),
+    path(C + "<int:cid>/composer/", calls.call_composer, name="call_composer"),
+]
+
 urlpatterns = site_patterns + table_patterns + momenta_patterns + d20_patterns + gm_patterns
+urlpatterns += call_patterns
+# 2d20 game lines (GL-04, GL-05): Challenge dice, the scene's complication range.
+urlpatterns += [
+    path("campaigns/<int:pk>/d20/challenge/", line_views.challenge_roll, name="challenge_roll"),
+    path(
+        "campaigns/<int:pk>/gm/scene/complications/",
+        line_views.scene_complication,
+        name="scene_complication",
+    ),
+]

@@ -172,11 +172,11 @@ def d20_test(page, character: str, attribute: str, skill: str, **fields) -> None
 
 
 def gm_panel_form(page, section: str, fill, button: str) -> None:
-    """Open a GM panel section, fill its form and submit it (the panel is redrawn)."""
-    details = page.locator("#gm-panel details", has=page.locator("summary", has_text=section))
-    details.evaluate("d => { d.open = true; }")
-    fill(details)
-    swap(page, "#gm-panel", lambda: details.get_by_role("button", name=button).click())
+    """Choose a GM tools tab, fill its form and submit it (the panel is redrawn)."""
+    page.locator("#gm-panel [role=tab]", has_text=section).click()
+    panel = page.locator("#gm-panel [role=tabpanel]:visible")
+    fill(panel)
+    swap(page, "#gm-panel", lambda: panel.get_by_role("button", name=button).click())
     error = page.locator("#gm-panel > .error")
     if error.count():
         raise RuntimeError(f"the GM panel refused: {error.inner_text()}")
@@ -231,9 +231,7 @@ def play_d20(gm, alice, bob) -> None:
     opened = gm.locator(".d20-open-tests button", has_text="Kara").first
     if opened.count():
         swap(gm, "#spend-panel", opened.click)
-    gm.locator("#gm-panel details", has=gm.locator("summary", has_text="Contest")).evaluate(
-        "d => { d.open = true; }"
-    )
+    gm.locator("#gm-panel [role=tab]", has_text="Contest").click()
 
 
 # --- Screenshots -------------------------------------------------------------------------

@@ -6,6 +6,8 @@
  * focus, so a screen reader reads the result and a keyboard user goes on from it,
  * instead of from <body> (the Roll button was redrawn). A refused roll brings no
  * entry: focus stays where htmx left it, by the error.
+ *
+ * The same for older log entries asked for: focus goes to the first that came.
  */
 (function () {
   "use strict";
@@ -19,5 +21,20 @@
     var found = ENTRY.exec((e.detail.xhr && e.detail.xhr.responseText) || "");
     var entry = found && document.getElementById(found[1]);
     if (entry) entry.focus();
+  });
+
+  // Older log entries (log_more.html) land in #roll-log-older; the "Older entries"
+  // button that had the focus is redrawn, so focus goes to the first entry that came.
+  var olderBefore = 0;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "roll-log-older") {
+      olderBefore = e.detail.target.children.length;
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    var older = document.getElementById("roll-log-older");
+    if (!older || e.detail.target !== older) return;
+    var first = older.children[olderBefore];
+    if (first) first.focus();
   });
 })();

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
 from tables.presenters import event_words
+from tables.services.access import PRIVATE_KINDS
 
 PUBLIC = "public"
 GM = "gm"
@@ -56,6 +57,8 @@ class Post:
 
 def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
     """The one post this event makes, or None (no webhook for its audience, or not posted)."""
+    if event.kind in PRIVATE_KINDS:
+        return None  # a message to the GM is for the GMs and its sender: never any channel
     secret = event.audience == TableEvent.Audience.GM
     target, url = (
         (GM, campaign.discord_gm_webhook_url) if secret else (PUBLIC, campaign.discord_webhook_url)

@@ -36,6 +36,7 @@ REF_KEYS = {
     "pattern_id": "custom_patterns",
     "spend_id": "custom_spends",
     "user_id": USERS,
+    "call_id": "called_tests",
 }
 # [[id, amount], …]: the rules' (spender, amount) pairs (rules/d6.py RollSpec.resolve_spent,
 # AppliedRoll.refunds); the services' spenders are character ids.

@@ -71,6 +71,10 @@ class CampaignSettings(Strict):
     assistance_needs_leader_success: bool
     gm_momentum_to_threat: bool
     players_declare_edges: bool
+    mute_pool_chatter: bool = False  # issue 15; a document from before it has none
+    # 2d20 game lines (issue 15, GL-01, GL-05); a document from before them: the seeds' line.
+    game_line: str = "seeds"
+    scene_complication_range: Annotated[int, Field(ge=1, le=20)] | None = None
 
 
 class Member(Strict):
@@ -235,6 +239,30 @@ class MomentaRoll(Strict):
     created_at: datetime
 
 
+class CalledTest(Strict):
+    """A test the GM called for (tables/models/calls.py); `character` null: everyone."""
+
+    id: Ref
+    actor: Username | None
+    character: Ref | None
+    system: str
+    attribute: str
+    skill: str
+    focus: str
+    difficulty: Count | None
+    complication_range: Count | None
+    kind: str
+    opposition_pool: Count | None
+    hidden: bool
+    note: str
+    state: str
+    answered_by: Ref | None
+    d20_test: Ref | None
+    momenta_roll: Ref | None
+    event: Seq | None
+    created_at: datetime
+
+
 class CampaignExport(Strict):
     """One campaign, whole: a GM's backup, secret rolls included."""
 
@@ -254,6 +282,8 @@ class CampaignExport(Strict):
     contests: list[Contest]
     d20_tests: list[D20Test]
     momenta_rolls: list[MomentaRoll]
+    # Absent from files written before calls existed: none were made then.
+    called_tests: list[CalledTest] = Field(default_factory=list)
 
 
 def json_schema() -> dict:

@@ -77,12 +77,14 @@ TABLES = (
     Table("contests", models.Contest, schema.Contest),
     Table("d20_tests", models.D20Test, schema.D20Test),
     Table("momenta_rolls", models.MomentaRoll, schema.MomentaRoll),
+    Table("called_tests", models.CalledTest, schema.CalledTest),
 )
 BY_MODEL = {t.model: t for t in TABLES}
 
 # Models of the app that belong to no campaign, so no export.
 NOT_CAMPAIGN_DATA = {
     models.LoginFailure: "wrong passwords by username: the site's, not a campaign's",
+    models.PersonSettings: "one person's display preferences (dice motion): not a campaign's",
 }
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.db.models import prefetch_related_objects
 
 from tables.models import Campaign, Character, Contest, Membership
 from tables.services.access import controllable, default_character
+from tables.services.sheets import prefetch_sheet
 from tables.services.wording import spend_price
 
 FACTOR_MAX = 5
@@ -56,6 +56,12 @@ class D20RollForm(forms.Form):
         required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
     )
     secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
+    # GL-05: this roll's own range, over the scene's and the campaign's; blank: theirs.
+    complication_range = forms.IntegerField(
+        min_value=1, max_value=20, required=False, label="Complication range for this roll"
+    )
+    # GL-02, GL-03: only on lines that spend Determination as the test is rolled.
+    spend_determination = forms.BooleanField(required=False)
 
     def __init__(
         self,
@@ -67,9 +73,11 @@ class D20RollForm(forms.Form):
         character: Character | None = None,
         initial: dict | None = None,
         everyone: list[Character] | None = None,
+        contests: list[Contest] | None = None,
     ):
         """`everyone`: the campaign's characters with their owners, if the caller read
-        them for this request (another form's `everyone`); else they are read here."""
+        them for this request (another form's `everyone`); else they are read here.
+        `contests`: the contests awaiting `character`'s roll, likewise."""
         super().__init__(data, initial=initial, auto_id="d20-%s")
         self.campaign = campaign
         self.membership = membership
@@ -90,16 +98,18 @@ class D20RollForm(forms.Form):
             self.initial["character"] = self.chosen.pk
         chosen = self.chosen
         if chosen is not None:  # one read of the sheet, which the roll then uses too
-            prefetch_related_objects([chosen], "attributes", "skills", "traits")
+            prefetch_sheet(chosen)
         attributes = list(chosen.attributes.all()) if chosen else []
         skills = list(chosen.skills.all()) if chosen else []
         focuses = [t for t in chosen.traits.all() if t.kind == "focus"] if chosen else []
         self.fields["attribute"].choices = [(a.name, f"{a.name} {a.value}") for a in attributes]
         self.fields["skill"].choices = [(s.name, f"{s.name} {s.value}") for s in skills]
         self.fields["focus"].choices = [("", "No focus")] + [(t.text, t.text) for t in focuses]
-        contests = Contest.objects.filter(
-            campaign=campaign, active=chosen, state=Contest.State.AWAITING
-        ).select_related("opposer")
+        if contests is None or chosen is not character:
+            contests = Contest.objects.filter(
+                campaign=campaign, active=chosen, state=Contest.State.AWAITING
+            ).select_related("opposer")
+        self.contests = contests = list(contests)
         self.fields["contest"].choices = [("", "No contest")] + [
             (c.pk, f"Against {c.opposer.name} (Difficulty {c.difficulty})") for c in contests
         ]
@@ -120,6 +130,13 @@ class D20RollForm(forms.Form):
         self.initial.setdefault("expected_momentum", campaign.group_momentum)
         if not membership.is_gm:
             del self.fields["secret"]
+        line = campaign.line
+        if line.spends_before_roll:
+            _, extra = line.determination_dice(True)
+            buys = "a bonus d20 showing 1" if extra else "one d20 set to 1"
+            self.fields["spend_determination"].label = f"Spend 1 {line.personal_pool}: {buys}"
+        else:
+            del self.fields["spend_determination"]
 
     def clean_character(self):
         pk = self.cleaned_data["character"]
@@ -158,6 +175,8 @@ class D20RollForm(forms.Form):
             "bonus_restricted_to": list(data.get("bonus_restricted_to") or ()) or None,
             "contest_id": data.get("contest"),
             "secret": bool(data.get("secret")),
+            "complication_range": data.get("complication_range"),
+            "spend_determination": bool(data.get("spend_determination")),
         }
 
 

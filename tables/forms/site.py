@@ -70,6 +70,11 @@ class CampaignSettingsForm(forms.ModelForm):
         }
         for name, (low, high) in bounds.items():
             _limit(self.fields[name], low, high)
+        # GL-01: a post without the line (an older page) keeps the campaign's.
+        self.fields["game_line"].required = False
+
+    def clean_game_line(self):
+        return self.cleaned_data.get("game_line") or self.instance.game_line
 
     def clean(self):
         cleaned = super().clean()

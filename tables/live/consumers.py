@@ -4,14 +4,16 @@ The socket keeps a cursor, `last_seq`: the highest sequence number it has
 accounted for (sent, or skipped because this audience may not see it), and
 `shown_seq`: the highest the page has been told of. An event this audience
 may not see sends nothing at all: a frame at that moment would tell players
-that something secret just happened. The next event the page does get says
-what it follows (`prev`), which covers the hidden ones in between. The
-channel layer is only a doorbell ("seq S committed"). The process's hub for
-the table (live/fanout.py) reads the new events once and offers each socket
-its audience's frame; a socket whose cursor is not right behind a frame (a
-gap, a new connection, a resync) reads the missing events from the database
-itself. So a dropped or reordered doorbell delays an event until the next
-doorbell or heartbeat, and never loses or repeats one.
+that something secret just happened. The same holds per person: a message to
+the GM reaches the GMs' sockets and its sender's, and no other player's.
+The next event the page does get says what it follows (`prev`), which covers
+the hidden ones in between. The channel layer is only a doorbell ("seq S
+committed"). The process's hub for the table (live/fanout.py) reads the new
+events once and offers each socket its audience's frame; a socket whose
+cursor is not right behind a frame (a gap, a new connection, a resync) reads
+the missing events from the database itself. So a dropped or reordered
+doorbell delays an event until the next doorbell or heartbeat, and never
+loses or repeats one.
 
 Everything a socket sends goes through its own bounded queue and one sender
 task, in order; a socket whose queue fills (a stalled client) is closed with
@@ -236,7 +238,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_frame(self, frame: fanout.Frame):
         if frame.seq <= self.last_seq:
             return  # already sent (by a catch-up that read past it)
-        known, html = frame.for_audience(self.audience)
+        known, html = frame.for_audience(self.audience, self.user.pk)
         if frame.seq != self.last_seq + 1 or not known:
             await self._catch_up()  # behind the hub, or rendered for another audience
             return
@@ -258,7 +260,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return  # nothing this process knows of is newer: no database read
         while self.audience is not None:
             batch = await database_sync_to_async(live.events_after)(
-                self.campaign_id, cursor, self.audience, live.REPLAY_BATCH
+                self.campaign_id, cursor, self.audience, live.REPLAY_BATCH, self.user.pk
             )
             for seq, kind, html in batch:
                 cursor = seq

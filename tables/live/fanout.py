@@ -22,6 +22,7 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 
 from tables.live import render
+from tables.services.access import private_viewer
 
 HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per process
 BATCH = render.REPLAY_BATCH
@@ -34,11 +35,16 @@ class Frame:
     seq: int
     kind: str
     html: dict[str, str | None]
+    # A PRIVATE kind's one viewer besides the GMs (access.private_viewer): its html for
+    # players is rendered for that person alone; every other player gets None.
+    private_to: int | None = None
 
-    def for_audience(self, audience: str) -> tuple[bool, str | None]:
+    def for_audience(self, audience: str, viewer: int | None = None) -> tuple[bool, str | None]:
         """(known, html): known is False when this audience was not rendered."""
         if audience not in self.html:
             return False, None
+        if self.private_to is not None and audience != render.GM and viewer != self.private_to:
+            return True, None
         return True, self.html[audience]
 
 
@@ -49,18 +55,19 @@ class Subscriber(Protocol):
 
 
 def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
-    """The events after `after`, each rendered once per audience (one query for the events)."""
-    return [
-        Frame(
-            e.seq,
-            e.kind,
-            {
-                a: render.render_event_fragments(e, a) if render.visible(e, a) else None
-                for a in audiences
-            },
-        )
-        for e in render.next_events(campaign_id, after, BATCH)
-    ]
+    """The events after `after`, each rendered once per audience (one query for the events).
+
+    A private event (a message to the GM) is rendered for the players' audience too, for
+    its sender's sockets only: Frame.for_audience gives every other player None."""
+    frames = []
+    for e in render.next_events(campaign_id, after, BATCH):
+        private_to = private_viewer(e)
+        html = {
+            a: render.render_event_fragments(e, a) if render.visible(e, a, private_to) else None
+            for a in audiences
+        }
+        frames.append(Frame(e.seq, e.kind, html, private_to))
+    return frames
 
 
 class TableHub:

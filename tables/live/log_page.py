@@ -15,10 +15,12 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from tables import events as kinds
+from tables.live.muting import unmuted
 from tables.models import Campaign, PoolChange, TableEvent
+from tables.services.access import events_seen_q
 
 PAGE = 30  # entries per page: a phone's log stays a few screens tall
-SHOWS = {"all": "Everything", "rolls": "Rolls", "pools": "Pool changes"}
+SHOWS = {"all": "Everything", "rolls": "Rolls", "pools": "Pool changes", "talk": "Talk"}
 DEFAULT_SHOW = "all"
 
 # Kinds that are a roll of dice, or its immediate outcome.
@@ -36,6 +38,10 @@ ROLL_KINDS = frozenset(
 )
 
 
+# Words at the table: the GM's notes and table talk (a message to the GM included).
+TALK_KINDS = frozenset({kinds.NOTE.name, kinds.TALK.name, kinds.TALK_PRIVATE.name})
+
+
 def topics(kind: str, changes) -> tuple[str, ...]:
     """The filters that keep an entry (besides "all"): the same test as log_page's query."""
     found = []
@@ -43,6 +49,8 @@ def topics(kind: str, changes) -> tuple[str, ...]:
         found.append("rolls")
     if changes:
         found.append("pools")
+    if kind in TALK_KINDS:
+        found.append("talk")
     return tuple(found)
 
 
@@ -67,8 +75,10 @@ def log_page(
     before: int | None = None,
     show: str = DEFAULT_SHOW,
     limit: int = PAGE,
+    viewer: int | None = None,
 ) -> LogPage:
-    """Up to `limit` entries this audience may see, older than `before` if given.
+    """Up to `limit` entries this audience (and `viewer`, a user id: their own private
+    messages) may see, older than `before` if given; none the mute setting keeps out.
 
     Capped at the campaign row's last_seq, read by the caller: the page's cursor for
     the socket, so a first page and the replay after it neither miss nor repeat.
@@ -79,11 +89,15 @@ def log_page(
     if before is not None:
         events = events.filter(seq__lt=before)
     if audience != live.GM:
-        events = events.filter(audience=live.ALL)  # players never get GM-only events
+        # Players never get GM-only events, but for their own messages to the GM.
+        events = events.filter(events_seen_q(viewer))
+    events = unmuted(events, campaign)
     if show == "rolls":
         events = events.filter(kind__in=ROLL_KINDS)
     elif show == "pools":
         events = events.filter(Exists(PoolChange.objects.filter(event=OuterRef("pk"))))
+    elif show == "talk":
+        events = events.filter(kind__in=TALK_KINDS)
     rows = list(events.select_related("actor").order_by("-seq")[: limit + 1])
     older = rows[limit - 1].seq if len(rows) > limit else None
     return LogPage(live.log_entries(rows[:limit], campaign, audience), show, older)

@@ -31,11 +31,12 @@ from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
+from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
 from tables import events as kinds
 from tables.live.log_page import SHOWS as LOG_SHOWS
 from tables.live.log_page import log_page
 from tables.live.log_page import topics as log_topics
+from tables.live.muting import is_muted
 from tables.models import (
     AssistRequest,
     Campaign,
@@ -47,6 +48,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
+from tables.services.access import sees_event
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -63,8 +65,10 @@ def audience_for(membership: Membership) -> str:
     return GM if membership.is_gm else ALL
 
 
-def visible(event: TableEvent, audience: str) -> bool:
-    return audience == GM or event.audience == ALL
+def visible(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
+    """May this audience see the event? `viewer` (a user id) also lets the one person a
+    PRIVATE kind names see it (access.sees_event); without it, it is the GMs' alone."""
+    return sees_event(event, audience == GM, viewer)
 
 
 def shows_threat(campaign: Campaign, audience: str) -> bool:
@@ -266,7 +270,7 @@ def _base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
         "audience": audience,
         "is_gm": audience == GM,
         "show_threat": shows_threat(campaign, audience),
-        "group_max": GROUP_POOL_MAX,
+        "group_max": cap_of(GROUP_MOMENTUM, campaign.group_cap),  # the line's (GL-01, MO-06)
         "personal_max": PERSONAL_MOMENTUM_MAX,
     }
 
@@ -280,7 +284,7 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
     """
     campaign = Campaign.objects.get(pk=campaign_id)
     audience = audience_for(membership)
-    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT)
+    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT, viewer=membership.user_id)
     context = _base_context(campaign, audience)
     context.update(
         membership=membership,
@@ -365,6 +369,7 @@ def _render_event_fragments(event: TableEvent, audience: str, known: Known) -> s
         characters=_event_characters(event, campaign, refresh_all, known),
         push_templates=_push_templates(event.kind),
         regions_html=region_fragments(entry, event, campaign, audience),
+        log_muted=is_muted(event, campaign),  # no card; pools and cards still pushed
     )
     return render_to_string("tables/partials/push.html", context)
 
@@ -433,6 +438,12 @@ def region_fragments(kind, event: TableEvent, campaign: Campaign, audience: str)
 
 
 def _sync_regions(regions, campaign: Campaign) -> list[str]:
+    # A called test (tables/services/calls.py) is answered in either ruleset.
+    calls = [kinds.CALLS] if kinds.CALLS in regions else []
+    return calls + _d20_sync_regions(regions, campaign)
+
+
+def _d20_sync_regions(regions, campaign: Campaign) -> list[str]:
     if campaign.uses_d6 or not campaign.uses_group_economy:
         return []  # the open tests and the spend panel are the 2d20 composer's
     return [r for r in (kinds.OPEN_TESTS, kinds.SPEND_PANEL) if r in regions]
@@ -481,14 +492,24 @@ def _gm_viewer(campaign: Campaign) -> Membership:
     return Membership(campaign=campaign, role=Membership.Role.GM)
 
 
-def events_after(campaign_id: int, after: int, audience: str, limit: int = REPLAY_BATCH):
+def events_after(
+    campaign_id: int,
+    after: int,
+    audience: str,
+    limit: int = REPLAY_BATCH,
+    viewer: int | None = None,
+):
     """The next events after seq `after`, in order, as (seq, kind, html-or-None).
 
-    html is None for an event this audience may not see: the socket still
-    advances its cursor past it, but nothing of it leaves the server.
+    html is None for an event this viewer (audience, and user id) may not see: the
+    socket still advances its cursor past it, but nothing of it leaves the server.
     """
     return [
-        (e.seq, e.kind, render_event_fragments(e, audience) if visible(e, audience) else None)
+        (
+            e.seq,
+            e.kind,
+            render_event_fragments(e, audience) if visible(e, audience, viewer) else None,
+        )
         for e in next_events(campaign_id, after, limit)
     ]
 

@@ -7,7 +7,8 @@ from django.db import models
 from django.db.models import F, Q
 
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
-from rules.pools import GROUP_POOL_MAX, PERSONAL_MOMENTUM_MAX
+from rules import game_lines
+from rules.pools import PERSONAL_MOMENTUM_MAX
 
 
 def new_invite_token() -> str:
@@ -33,7 +34,18 @@ SETTINGS_FIELDS = (
     "assistance_needs_leader_success",
     "gm_momentum_to_threat",
     "players_declare_edges",
+    "mute_pool_chatter",
+    "game_line",
 )
+
+
+def _group_momentum_within_line_cap() -> Q:
+    """0 ≤ group Momentum ≤ the cap of the campaign's game line (MO-06, GL-01), one clause
+    per cap in rules.game_lines: the rules decide, the database only echoes them."""
+    within = Q()
+    for cap, keys in game_lines.caps().items():
+        within |= Q(game_line__in=keys, group_momentum__lte=cap)
+    return Q(group_momentum__gte=0) & within
 
 
 class Campaign(models.Model):
@@ -53,6 +65,14 @@ class Campaign(models.Model):
     preset = models.CharField(max_length=10, choices=Preset.choices, default=Preset.MOMENTA)
     dice_system = models.CharField(max_length=5, choices=DiceSystem.choices, default=DiceSystem.D6)
     economy = models.CharField(max_length=10, choices=Economy.choices, default=Economy.PERSONAL)
+    # The 2d20 line played (rules.game_lines, GL-01): pool names, group cap, Determination.
+    game_line = models.CharField(
+        "2d20 game line",
+        max_length=12,
+        choices=game_lines.choices(),
+        default=game_lines.DEFAULT,
+        help_text="Names the pools and sets the group pool's cap and what Determination does.",
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
     )
@@ -92,6 +112,9 @@ class Campaign(models.Model):
     complication_range = models.PositiveSmallIntegerField(
         "T-R1: complication range (1 = only 20s)", default=1
     )
+    # GL-05: the GM's range for the running scene, over complication_range; None: that one.
+    # Kept on this row (which every roll reads anyway), cleared when the scene ends.
+    scene_complication_range = models.PositiveSmallIntegerField(null=True, blank=True)
     assistance_needs_leader_success = models.BooleanField(
         "T-03: assistance counts only if the leader scores", default=True
     )
@@ -104,6 +127,13 @@ class Campaign(models.Model):
         "Players may declare a GM-called edge, Disadvantage and trauma themselves",
         default=False,
         help_text="Off: only the GM calls them (the GM rolls or records it for the character).",
+    )
+    # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
+    mute_pool_chatter = models.BooleanField(
+        "Mute one-point pool changes in the log",
+        default=False,
+        help_text="On: a hand adjustment of a pool, or Threat added or spent, by one point "
+        "makes no card in the log. Pools still update live and each pool's history keeps it.",
     )
 
     # Discord (tables/discord/): where public and GM-only rolls are posted. The URLs are
@@ -122,10 +152,15 @@ class Campaign(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(group_momentum__gte=0) & Q(group_momentum__lte=GROUP_POOL_MAX),
-                name="campaign_group_momentum_0_6",
+                condition=_group_momentum_within_line_cap(),
+                name="campaign_group_momentum_within_line_cap",
             ),
             models.CheckConstraint(condition=Q(threat__gte=0), name="campaign_threat_nonneg"),
+            models.CheckConstraint(
+                condition=Q(scene_complication_range__isnull=True)
+                | Q(scene_complication_range__gte=1, scene_complication_range__lte=20),
+                name="campaign_scene_complication_range_1_20",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -138,6 +173,16 @@ class Campaign(models.Model):
     @property
     def uses_group_economy(self) -> bool:
         return self.economy == self.Economy.GROUP
+
+    @property
+    def line(self) -> game_lines.GameLine:
+        """The 2d20 game line's names and behaviour (GL-01); templates read its names."""
+        return game_lines.line_of(self.game_line)
+
+    @property
+    def group_cap(self) -> int | None:
+        """The line's cap for rules.pools (`own_cap`); None: the default (MO-06)."""
+        return self.line.group_cap
 
     def band_labels(self) -> tuple[str, str, str, str]:
         return (self.band_label_0, self.band_label_1, self.band_label_2, self.band_label_3)

@@ -8,8 +8,10 @@ page's first draw and a view's answer cannot drift.
 from __future__ import annotations
 
 from rules.errors import RulesError
+from tables.clause_ids import without_ids
 from tables.forms.d20 import D20RollForm, RerollForm, SpendForm
 from tables.models import Campaign, Character, D20Test, Membership
+from tables.presenters.odds_chart import d20_chart, fraction
 from tables.services import d20 as services_d20
 from tables.services.access import can_control, controllable, has_role, seen_by
 from tables.services.core import ServiceError
@@ -69,6 +71,9 @@ def open_tests(
         characters = controllable(campaign, membership)
     mine = {c.pk for c in characters}
     unresolved = visible_tests(campaign, membership).exclude(state=D20Test.State.RESOLVED)
+    # Each line is drawn from the test's result and ledger (d20_table.test_line): its
+    # spec, the largest JSON of the row, and its contest's row are not read.
+    unresolved = unresolved.defer("spec").select_related(None).select_related("character")
     return [
         t
         for t in unresolved[: OPEN_TESTS_SHOWN * 3]
@@ -105,9 +110,11 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
             assistants=params["assistants"],
             bonus_momentum=params["bonus_momentum"],
             contest=contest,
+            complication_range=params.get("complication_range"),  # GL-05
+            spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
         )
     except (ServiceError, RulesError) as error:
-        return {"error": str(error)}
+        return {"error": without_ids(str(error))}  # a RulesError's message names clauses
     cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2
     from_momentum = min(params["buy_from_momentum"], cost)
     return {
@@ -115,6 +122,12 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
         "pass_percent": f"{float(odds.pass_chance) * 100:.1f}",
         "expected_momentum": f"{float(odds.expected_momentum):.2f}",
         "complication_percent": f"{float(odds.complication_chance) * 100:.1f}",
+        "chart": d20_chart(odds.pass_chance, odds.momentum),
+        "exact": {
+            "pass": fraction(odds.pass_chance),
+            "expected_momentum": fraction(odds.expected_momentum),
+            "complication": fraction(odds.complication_chance),
+        },
         "cost": cost,
         "from_momentum": from_momentum,
         "to_threat": cost - from_momentum,

@@ -34,6 +34,7 @@ from tables.forms.momenta import (
 from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.momenta_card import roll_card
+from tables.presenters.odds_chart import Chart, band_chart
 from tables.services.access import controllable, default_character, seen_by, still_secret
 from tables.services.core import ServiceError
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
@@ -89,6 +90,11 @@ class Odds:
     patterns: list[PatternOdds] = field(default_factory=list)
     costs: list[str] = field(default_factory=list)
     error: str = ""
+
+    @property
+    def chart(self) -> Chart:
+        """The bands as one stacked bar, exact fractions on hover (issue 14)."""
+        return band_chart(self.bands)
 
 
 def _bands_against(pool: int, opposition_successes: int) -> list[Fraction]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
+from tables.presenters.dice import d6_pips, face_sets
 from tables.services.wording import successes
 
 ROLL_KIND_LABELS = {"action": "action roll", "attack": "attack", "luck": "luck roll"}
@@ -49,18 +50,30 @@ def roll_card(payload: dict | None) -> dict | None:
     card["opposition_dice"] = dice_marks(
         payload.get("opposition_faces") or [],
         opposition_pool is not None and opposition_pool <= 0,
+        patterns=False,  # the opposition's sets trigger nothing: patterns are the roller's
     )
     return card
 
 
-def dice_marks(faces, zero_dice: bool) -> list[dict]:
+def dice_marks(faces, zero_dice: bool, patterns: bool = True) -> list[dict]:
     """Each die as it counts: a success (5 or 6, D6-01), none, or discarded: a zero-dice
-    roll keeps only the lowest of its two dice (D6-07), so a 6 beside a 2 is no success."""
+    roll keeps only the lowest of its two dice (D6-07), so a 6 beside a 2 is no success.
+    `set` names the Double/Triple/Quad a die can join (PAT-01), never on a zero-dice
+    roll (PAT-05); `pips` is where the drawing puts its pips."""
     kept_at = faces.index(min(faces)) if zero_dice and faces else None
+    sets = face_sets(faces) if patterns and not zero_dice else {}
     marks = []
     for i, face in enumerate(faces):
         dropped = kept_at is not None and i != kept_at
-        marks.append({"face": face, "hit": face >= 5 and not dropped, "dropped": dropped})
+        marks.append(
+            {
+                "face": face,
+                "hit": face >= 5 and not dropped,
+                "dropped": dropped,
+                "set": sets.get(face, ""),
+                "pips": d6_pips(face),
+            }
+        )
     return marks
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 
+from tables import events
 from tables.models import Campaign, Character, Membership, TableEvent
 
 # Roles that satisfy each requirement.
@@ -97,3 +98,32 @@ def still_secret(records: QuerySet) -> QuerySet:
 def audience_of(record) -> str:
     """Who may see an event about `record`: GMs only while it is hidden."""
     return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL
+
+
+# --- Who sees an event: per role, and one person for a PRIVATE kind --------------------------
+# Events for everyone reach everyone; GM-audience events reach GMs; a PRIVATE kind (a
+# message to the GM, tables/events.py) is stored with the GM audience and reaches its
+# actor too. Every path that shows an event to a person (live push, replay, the log and
+# its pages, a command's answer) asks here or uses events_seen_q, with the viewer's id.
+
+PRIVATE_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.audience == events.PRIVATE)
+
+
+def private_viewer(event: TableEvent) -> int | None:
+    """The one person besides the GMs who sees `event` (its actor), or None."""
+    return event.actor_id if event.kind in PRIVATE_KINDS else None
+
+
+def sees_event(event: TableEvent, is_gm: bool, viewer_id: int | None) -> bool:
+    """May this viewer (GM or not; their user id, None if unknown) see `event`?"""
+    if is_gm or event.audience == TableEvent.Audience.ALL:
+        return True
+    return viewer_id is not None and private_viewer(event) == viewer_id
+
+
+def events_seen_q(viewer_id: int | None) -> Q:
+    """sees_event for a player or observer, as a filter on TableEvent rows."""
+    seen = Q(audience=TableEvent.Audience.ALL)
+    if viewer_id is not None:
+        seen |= Q(kind__in=PRIVATE_KINDS, actor_id=viewer_id, audience=TableEvent.Audience.GM)
+    return seen

@@ -18,6 +18,7 @@ from tables.models import (
     new_invite_token,
 )
 from tables.models.limits import MAX_INVITE_USES
+from tables.services import game_lines
 from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
@@ -59,6 +60,10 @@ def update_campaign_settings(campaign_id: int, actor, values: dict) -> TableEven
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
+        changes = []
+        if "game_line" in values and values["game_line"] != campaign.game_line:
+            # GL-01: what the new line's cap cannot hold is lost, in the ledger, first.
+            changes = game_lines.fit_group_pool(campaign, values["game_line"])
         changed = {}
         for field, value in values.items():
             old = getattr(campaign, field)
@@ -71,7 +76,9 @@ def update_campaign_settings(campaign_id: int, actor, values: dict) -> TableEven
         campaign.save(update_fields=list(changed))
         if "dice_system" in changed:
             seed_default_templates(campaign)  # switched to d6: templates to roll with (D6-04)
-        return append_event(campaign, events.SETTINGS_CHANGED, actor, {"fields": changed})
+        return append_event(
+            campaign, events.SETTINGS_CHANGED, actor, {"fields": changed}, changes=changes
+        )
 
 
 # --- Membership ---------------------------------------------------------------

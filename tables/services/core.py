@@ -11,6 +11,7 @@ from django.db.models import F
 from rules import pools
 from rules.errors import RulesError
 from tables import events
+from tables.clause_ids import without_ids
 from tables.models import (
     Campaign,
     Character,
@@ -22,7 +23,13 @@ from tables.services.access import has_role, membership_of
 
 
 class ServiceError(Exception):
-    """A command that the rules or the state refuse; the message is for a player."""
+    """A command that the rules or the state refuse; the message is for a player.
+
+    Players read the reason in words: a clause ID written into the message (by a
+    service, or by rules/ whose refusal is passed on) is left out (issue 14)."""
+
+    def __init__(self, message: object = "", *args) -> None:
+        super().__init__(without_ids(str(message)), *args)
 
 
 class StaleState(ServiceError):
@@ -92,6 +99,8 @@ def change_pool(
         current, own_cap = model.objects.values_list(pool, "resolve_max").get(pk=pk)
     else:
         current = model.objects.values_list(pool, flat=True).get(pk=pk)
+    if pool in pools.LINE_CAPPED:
+        own_cap = campaign.group_cap  # the game line's (GL-01); None: MO-06
     label = _pool_label(pool, character)
     check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)
     try:
@@ -185,6 +194,10 @@ def append_event(
     kind = events.registered(kind)
     if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
         raise ValueError(f"{kind.name} events are for the GM only")
+    if kind.audience == events.PRIVATE and (
+        audience != TableEvent.Audience.GM or not getattr(actor, "is_authenticated", False)
+    ):
+        raise ValueError(f"{kind.name} events are for the GMs and their actor only")
     # The caller's locked row knows the head: one conditional update takes the next seq.
     # A campaign object read before the lock misses and reads the head instead.
     seq = campaign.last_seq + 1
@@ -276,13 +289,23 @@ def playing_member(campaign: Campaign, actor, held: Membership | None) -> Member
 
 
 def character_under_lock(
-    campaign: Campaign, character_id: int, held: Character | None, fresh_fields: tuple
+    campaign: Campaign,
+    character_id: int,
+    held: Character | None,
+    fresh_fields: tuple,
+    seen_seq: int | None = None,
 ) -> Character:
     """character_in, unless the caller read the character (with its sheet) for this
     command: then only `fresh_fields`, what a concurrent command may change, are read
-    again, once, keeping the owner the card shows."""
+    again, once, keeping the owner the card shows.
+
+    `seen_seq`: the campaign's last_seq read before `held` was. If the locked campaign
+    still has it, no command has committed since (each appends an event, and the pools
+    change only through commands), so `held` is current and nothing is read again."""
     if held is None or (held.pk, held.campaign_id) != (character_id, campaign.pk):
         return character_in(campaign, character_id)
+    if seen_seq is not None and seen_seq == campaign.last_seq:
+        return held
     owner_field = Character._meta.get_field("owner")
     owner = held.owner if owner_field.is_cached(held) else None
     held.refresh_from_db(fields=fresh_fields)

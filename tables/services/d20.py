@@ -50,6 +50,7 @@ from rules.d20 import (
 )
 from rules.d20 import determination_reroll as rules_determination_reroll
 from rules.errors import RulesError
+from rules.game_lines import BONUS_ONE, SET_ONE
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
 from rules.momentum import (
     CREATE_ASSET,
@@ -80,6 +81,7 @@ from tables.models import (
     TableEvent,
     Trait,
 )
+from tables.services import game_lines as line_rules
 from tables.services.access import audience_of, can_control, require_control, seen_by
 from tables.services.core import (
     Change,
@@ -118,6 +120,11 @@ def _require_d20(campaign: Campaign) -> None:
             "2d20 tests need the d20 dice system and the group Momentum economy "
             "(see the campaign settings)."
         )
+
+
+def _group_pool(campaign: Campaign) -> GroupPool:
+    """The group pool as the rules see it, with the game line's cap (MO-06, GL-01)."""
+    return GroupPool(campaign.group_momentum, own_cap=campaign.group_cap)
 
 
 def _side(character: Character) -> str:
@@ -168,11 +175,13 @@ def _apply(
     who: str,
     character: Character | None = None,
     expected_momentum: int | None = None,
+    fresh: bool = False,
 ) -> list[Change]:
     """Write rules' ledger entries as pool changes, in order, each with its reason.
 
     `expected_momentum` is the group pool the person saw: if it moved since,
     StaleState is raised before anything is written (the transaction rolls back).
+    `fresh`: the campaign's pools were read with its lock (change_pool's `fresh`).
     """
     changes = []
     for entry in entries:
@@ -187,7 +196,13 @@ def _apply(
         # Hand change_pool what the rules asked for; rules.pools works out the
         # cap for both, so the line written is the entry, or the pool moved.
         change = change_pool(
-            campaign, entry.pool, entry.requested, reason, character=owner, expected=expected
+            campaign,
+            entry.pool,
+            entry.requested,
+            reason,
+            character=owner,
+            expected=expected,
+            fresh=fresh and owner is None,
         )
         if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
             raise StaleState("The pools changed while this was worked out; try again.")
@@ -212,6 +227,8 @@ def _test_from_spec(spec: dict) -> SkillTest:
         bonus_restricted_to=frozenset(restricted) if restricted is not None else None,
         assistance_needs_leader_success=spec["assistance_needs_leader_success"],
         opposed=spec["opposed"],
+        ones=spec.get("ones", 0),  # GL-02, GL-03 (absent from tests rolled before lines)
+        extra_dice=spec.get("extra_dice", 0),
     )
 
 
@@ -474,11 +491,23 @@ def build_spec(
     bonus_restricted_to: Iterable[str] | None = None,
     contest: Contest | None = None,
     opposer: bool = False,
+    complication_range: int | None = None,
+    spend_determination: bool = False,
 ) -> tuple[dict, SkillTest]:
     """Everything decided before the roll, as plain values, and the rules' SkillTest.
 
     Reads the sheet only; used for the odds preview (T-05) and for the roll.
+    `spend_determination`: the line's Determination spent before the roll (GL-02, GL-03).
     """
+    line = campaign.line
+    if spend_determination and not line.spends_before_roll:
+        raise ServiceError(
+            f"In {line.title}, {line.personal_pool} rerolls dice after the roll, "
+            "with the GM's leave (T-04)."
+        )
+    if spend_determination and opposer:
+        raise ServiceError(f"The opposer's roll only sets the Difficulty: no {line.personal_pool}.")
+    ones, extra_dice = line.determination_dice(spend_determination)
     target, skill_value, names = _target(character, attribute, skill)
     focus_value, focus_name = _focus(character, focus, skill_value)
     restricted = sorted(set(bonus_restricted_to)) if bonus_restricted_to else None
@@ -504,9 +533,13 @@ def build_spec(
         ),
         "bonus_momentum": bonus_momentum,
         "bonus_restricted_to": restricted,
-        "complication_range": campaign.complication_range,
+        # A called test's or the composer's own range, else the scene's (GL-05), else T-R1's.
+        "complication_range": line_rules.complication_range(campaign, complication_range),
         "assistance_needs_leader_success": campaign.assistance_needs_leader_success,
         "opposed": contest is not None,
+        "ones": ones,
+        "extra_dice": extra_dice,
+        "game_line": line.key,
     }
     with refused_by_rules():
         d20_purchase_cost(bought_dice)  # MO-08: a fourth die gets the rules' own words
@@ -548,11 +581,16 @@ def _buy(
                 dice,
                 actor=PLAYER,
                 threat=Threat(campaign.threat),
-                momentum=GroupPool(campaign.group_momentum),
+                momentum=_group_pool(campaign),
                 from_momentum=from_momentum,
             )
+    # Both callers hand over the campaign they just locked: its pools are current.
     changes = _apply(
-        campaign, purchase.entries, who=character.name, expected_momentum=expected_momentum
+        campaign,
+        purchase.entries,
+        who=character.name,
+        expected_momentum=expected_momentum,
+        fresh=True,
     )
     paid = {
         "cost": purchase.cost,
@@ -627,6 +665,9 @@ def roll_d20_test(
     rng=None,
     membership: Membership | None = None,
     character: Character | None = None,
+    complication_range: int | None = None,
+    seen_seq: int | None = None,
+    spend_determination: bool = False,
 ) -> D20Test:
     """Roll a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02, TB-02, TB-03).
 
@@ -638,13 +679,17 @@ def roll_d20_test(
     `secret` (GM only) keeps the roll to GMs until revealed (TB-03).
     `rng` (anything with randint) is for tests; play uses the system CSPRNG.
     `membership` and `character` (with its sheet), if the caller read them for this
-    command, are not read again: only what a concurrent command can change is.
+    command, are not read again: only what a concurrent command can change is, and
+    not even that if the campaign's last_seq is still `seen_seq`, the one read before
+    `character` (core.character_under_lock).
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = playing_member(campaign, actor, membership)
         _require_d20(campaign)
-        character = character_under_lock(campaign, character_id, character, _FRESH_FIELDS)
+        character = character_under_lock(
+            campaign, character_id, character, _FRESH_FIELDS, seen_seq=seen_seq
+        )
         require_control(membership, character, f"{character.name} is not yours to play.")
         if secret and not membership.is_gm:
             raise PermissionDenied("Only the GM can roll secretly.")
@@ -670,10 +715,14 @@ def roll_d20_test(
             bonus_momentum=bonus_momentum,
             bonus_restricted_to=bonus_restricted_to,
             contest=contest,
+            complication_range=complication_range,
+            spend_determination=spend_determination,
         )
         paid, changes = _buy(
             campaign, character, membership, bought_dice, buy_from_momentum, expected_momentum
         )
+        if spend_determination:  # GL-02, GL-03: paid before the dice are rolled
+            changes.append(_determination_before_roll(campaign, character))
         _keep_secret(
             campaign, secret, changes, "Roll it openly, or buy its dice with hidden Threat."
         )
@@ -713,6 +762,21 @@ def roll_d20_test(
 
 # What a concurrent command may change on a character read before the lock.
 _FRESH_FIELDS = ("name", "owner", "is_npc", "determination")
+
+# What one point of the personal pool buys before the roll, in the ledger's words.
+_BEFORE_ROLL_WORDS = {
+    BONUS_ONE: "a bonus d20 showing 1 (GL-02)",
+    SET_ONE: "one d20 set to 1 (GL-03)",
+}
+
+
+def _determination_before_roll(campaign: Campaign, character: Character) -> Change:
+    """GL-02, GL-03: 1 point of the line's personal pool, spent as the test is rolled."""
+    line = campaign.line
+    reason = f"{character.name}: {line.personal_pool} for {_BEFORE_ROLL_WORDS[line.personal_spend]}"
+    if character.determination < 1:
+        raise ServiceError(f"{character.name} has no {line.personal_pool} left to spend.")
+    return change_pool(campaign, DETERMINATION, -1, reason, character=character)
 
 
 def _open_contest(campaign: Campaign, contest_id) -> Contest:
@@ -754,6 +818,11 @@ def determination_reroll(
         require_control(membership, character, f"{character.name} is not yours to play.")
         if record.role == D20Test.Role.OPPOSER:
             raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
+        line = campaign.line
+        if line.spends_before_roll:  # GL-02, GL-03: that line spends it as the test is rolled
+            raise ServiceError(
+                f"In {line.title}, {line.personal_pool} is spent as you roll, not to reroll."
+            )
         if record.state != D20Test.State.ROLLED:
             raise ServiceError(
                 "Determination rerolls come before Momentum is spent; this test is past that."
@@ -845,7 +914,7 @@ def spend_momentum(
         with refused_by_rules():
             outcome = ledger.spend(
                 kind,
-                GroupPool(campaign.group_momentum) if players else None,
+                _group_pool(campaign) if players else None,
                 from_pool=from_pool,
                 to_threat=to_threat,
                 threat=Threat(campaign.threat),
@@ -951,7 +1020,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         record = _open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         ledger = ledger_of(record)
-        pool = GroupPool(campaign.group_momentum) if ledger.side == PLAYERS_SIDE else None
+        pool = _group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
         with refused_by_rules():
             if veto:
                 outcome = ledger.veto(
@@ -1015,7 +1084,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         ledger = ledger_of(record)
         with refused_by_rules():
             resolution: Resolution = ledger.resolve(
-                GroupPool(campaign.group_momentum),
+                _group_pool(campaign),
                 threat=Threat(campaign.threat),
                 gm_momentum_to_threat=campaign.gm_momentum_to_threat,
             )

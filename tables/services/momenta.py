@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import prefetch_related_objects
 
 from rules.d6 import (
     AppliedRoll,
@@ -80,6 +79,7 @@ from tables.services.core import (
 from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
+from tables.services.sheets import prefetch_sheet
 
 _ALL = TableEvent.Audience.ALL
 _GM = TableEvent.Audience.GM
@@ -555,12 +555,16 @@ class RollSheet:
 
     character: Character
     templates: tuple[RollTemplate, ...]
+    # The campaign's last_seq read before the character (core.character_under_lock).
+    seen_seq: int | None = None
 
 
-def roll_sheet(campaign: Campaign, character: Character) -> RollSheet:
-    """The sheet of `character` (a character of `campaign`): three queries."""
-    prefetch_related_objects([character], "attributes", "traits")
-    return RollSheet(character, tuple(RollTemplate.objects.filter(campaign=campaign)))
+def roll_sheet(campaign: Campaign, character: Character, seen_seq: int | None = None) -> RollSheet:
+    """The sheet of `character` (a character of `campaign`): two queries. `seen_seq`:
+    the campaign's last_seq, if it was read before `character` (RollSheet)."""
+    prefetch_sheet(character, ("attributes", "traits"))
+    templates = tuple(RollTemplate.objects.filter(campaign=campaign))
+    return RollSheet(character, templates, seen_seq)
 
 
 def roll_momenta(
@@ -572,6 +576,7 @@ def roll_momenta(
     rng: RandomSource | None = None,
     membership: Membership | None = None,
     sheet: RollSheet | None = None,
+    gm_opposition: bool = False,
 ) -> MomentaRoll:
     """Make a Momenta roll for a character (D6-01..D6-11, PM-02, PM-05..PM-12, PM-R1,
     RS-01, TB-02, TB-03).
@@ -594,11 +599,13 @@ def roll_momenta(
             character_id,
             membership=membership,
             character=sheet.character if sheet is not None else None,
+            seen_seq=sheet.seen_seq if sheet is not None else None,
         )
         if not membership.is_gm:
             if request.secret:
                 raise PermissionDenied("Only the GM can roll in secret.")
-            if request.sets_opposition:
+            # gm_opposition: the GM set it when calling the test (services/calls.py).
+            if request.sets_opposition and not gm_opposition:
                 raise PermissionDenied("Only the GM sets the opposition.")
             _check_declared(campaign, request)
         momentum_cost, resolve_cost = _roller_spends(request, character)
@@ -881,17 +888,21 @@ def _lock_for_play(
     *,
     membership: Membership | None = None,
     character: Character | None = None,
+    seen_seq: int | None = None,
 ):
     """Inside a transaction: the locked d6 campaign, the actor's playing membership and
     the character, which the actor must control -> (campaign, membership, character).
 
     A `membership` the caller read for this command is not read again (a role change
     committing meanwhile is as if it came just after). A `character` read before the
-    lock (with its sheet) gets its pools read again under the lock, once."""
+    lock (with its sheet) gets its pools read again under the lock, once, unless no
+    command has committed since (`seen_seq`, core.character_under_lock)."""
     campaign = lock_campaign(campaign_id)
     membership = playing_member(campaign, actor, membership)
     _require_d6(campaign)
-    character = character_under_lock(campaign, character_id, character, _FRESH_FIELDS)
+    character = character_under_lock(
+        campaign, character_id, character, _FRESH_FIELDS, seen_seq=seen_seq
+    )
     require_control(membership, character)
     return campaign, membership, character
 

@@ -109,6 +109,9 @@ def end_scene(campaign_id: int, actor) -> TableEvent:
         scene = current_scene(campaign) or _new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])
+        if campaign.scene_complication_range is not None:  # GL-05: it lasts the scene only
+            campaign.scene_complication_range = None
+            campaign.save(update_fields=["scene_complication_range"])
         changes = []
         if campaign.group_momentum > 0:
             changes.append(

@@ -14,10 +14,10 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
+from tables.clause_ids import CLAUSE  # PM-05, PM-05/06, D6-07, CT-R1, PAT-06..PAT-08
+
 register = template.Library()
 
-# PM-05, PM-05/06, D6-07, CT-R1, T-R1, PAT-06..PAT-08
-CLAUSE = r"[A-Z][A-Z0-9]{0,3}-R?\d+(?:/\d+)*(?:\.\.[A-Z][A-Z0-9]{0,3}-R?\d+)?"
 _CLAUSE = re.compile(rf"^{CLAUSE}$")
 # A parenthesis holding at least one clause ID, with the space before it.
 _PAREN = re.compile(rf"(\s?)\(([^()]*?\b{CLAUSE}\b[^()]*)\)")

@@ -40,7 +40,7 @@ def event_fragments(membership: Membership, events=(), known: live.Known | None 
     return "".join(
         live.render_event_fragments(event, audience, known)
         for event in events
-        if event is not None and live.visible(event, audience)
+        if event is not None and live.visible(event, audience, membership.user_id)
     )
 
 

@@ -25,6 +25,7 @@ from tables.services import gm as services_gm
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
+from tables.views.table_login import player_login_required
 
 PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"
@@ -81,19 +82,27 @@ KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 @require_GET
 def d20_odds(request, pk: int):
     """T-05: the preview, redrawn on every change in the composer."""
+    if request.GET.get("call"):  # a called test: at the GM's Difficulty (or each, if hidden)
+        from tables.views.calls import call_odds
+
+        return call_odds(request, pk)
     campaign, _, _, form = _composed(request, pk, request.GET)
     context = {"odds": odds_context(campaign, form)}
     return HttpResponse(render_to_string(ODDS, context, request=request))
 
 
-@login_required
 @require_POST
+@player_login_required
 def d20_roll(request, pk: int):
     """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
     # Each row is read once: the membership with its campaign, the spends, the
     # characters and the roller's sheet; the service reads again only what a
     # concurrent command can change, under the lock, and the answer is drawn from
     # the rows the command committed.
+    if request.POST.get("call"):  # a composer filled from the GM's call answers it
+        from tables.views.calls import answer_d20
+
+        return answer_d20(request, pk)
     campaign, membership = player_at(request, pk)
     spends = services_d20.catalogue(campaign)
     form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
@@ -107,6 +116,8 @@ def d20_roll(request, pk: int):
             **form.service_kwargs(),
             membership=membership,
             character=form.chosen,
+            # Read with the membership, before the characters (character_under_lock).
+            seen_seq=campaign.last_seq,
         )
     except ServiceError as error:
         return _play_refused(request, campaign, membership, form, str(error))
@@ -121,6 +132,8 @@ def d20_roll(request, pk: int):
         character=record.character,
         initial=kept,
         everyone=form.everyone,
+        # The contests read for this roll, less the one it answered (now rolled).
+        contests=[c for c in form.contests if c.pk != record.contest_id],
     )
     panel = panel_context(campaign, membership, record, spends=spends, fresh=True)
     context = play_context(campaign, membership, form=fresh, panel=panel, spends=spends)

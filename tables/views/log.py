@@ -19,20 +19,21 @@ _SEQ = re.compile(r"[0-9]{1,18}")  # ASCII digits that fit the database's intege
 @login_required
 @require_GET
 def table_log(request, pk: int):
-    """`?show=all|rolls|pools[&before=<seq>]`; members only, each seeing what the page shows.
+    """`?show=all|rolls|pools|talk[&before=<seq>]`; members only, each seeing what the page shows.
 
-    With `before`: the next older entries (appended to #roll-log) and a new "Older
+    With `before`: the next older entries (appended to #roll-log-older) and a new "Older
     entries" button. Without: the whole log view, filtered (it replaces #log-view).
     """
     campaign, membership = campaign_for(request, pk)
     show = pages.parse_show(request.GET.get("show"))
     if show is None:
-        return HttpResponseBadRequest("Show everything, rolls or pool changes.")
+        return HttpResponseBadRequest("Show everything, rolls, pool changes or talk.")
     raw = request.GET.get("before", "").strip()
     if raw and not _SEQ.fullmatch(raw):
         return HttpResponseBadRequest("Older entries are asked for by their number.")
     audience = live.audience_for(membership)
-    page = pages.log_page(campaign, audience, before=int(raw) if raw else None, show=show)
+    before = int(raw) if raw else None
+    page = pages.log_page(campaign, audience, before=before, show=show, viewer=request.user.pk)
     context = {
         "campaign": campaign,
         "audience": audience,

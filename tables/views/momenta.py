@@ -47,6 +47,7 @@ from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for, player_at
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
+from tables.views.table_login import player_login_required
 
 COMPOSER = "tables/partials/composer_momenta.html"
 ROLLED = "tables/partials/composer_momenta_rolled.html"
@@ -166,8 +167,8 @@ def _roller(request, campaign: Campaign, characters: list[Character]) -> Charact
     return found or character_for(request, campaign.pk, int(raw))[2]
 
 
-@login_required
 @require_POST
+@player_login_required
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03).
 
@@ -177,10 +178,20 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     fragments and the form reset, not the whole composer: the odds and a pending
     allocation chooser load on their own (GET momenta_odds, momenta_chooser).
     """
+    if request.POST.get("call"):  # a composer filled from the GM's call answers it
+        from tables.views.calls import answer_momenta
+
+        return answer_momenta(request, pk)
     campaign, membership = player_at(request, pk)
     characters = controllable(campaign, membership)
     character = _roller(request, campaign, characters)
-    sheet = momenta.roll_sheet(campaign, character) if character is not None else None
+    # The campaign (read with the membership) is older than the characters: its
+    # last_seq tells the service whether they are still current under the lock.
+    sheet = (
+        momenta.roll_sheet(campaign, character, seen_seq=campaign.last_seq)
+        if character is not None
+        else None
+    )
     assists = list(open_assists(character)) if character is not None else []
     form = roll_form(
         campaign,

@@ -12,10 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 from rules import pools
 from tables.live import render as live
 from tables.live.log_page import DEFAULT_SHOW, parse_show
-from tables.models import Character, PoolChange
+from tables.models import Character, PersonSettings, PoolChange
+from tables.presenters.game_lines import pool_name
 from tables.services import core, sessions
+from tables.services.access import has_role
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
+from tables.views.talk import TalkForm
 
 
 class NoteForm(forms.Form):
@@ -30,6 +33,10 @@ def table(request, pk: int):
     show = parse_show(request.GET.get("show")) or DEFAULT_SHOW
     context = live.table_context(campaign.pk, membership, show=show)
     context["note_form"] = NoteForm()
+    # Table talk (views/talk.py): players and GMs post; observers only read.
+    context["talk_form"] = TalkForm() if has_role(membership, "player") else None
+    # The viewer's own choice (issue 14); site.css animates only under this class.
+    context["dice_motion"] = PersonSettings.of(request.user).animate_dice
     return render(request, "tables/table.html", context)
 
 
@@ -90,14 +97,14 @@ def pool_ledger(request, pk: int):
     lines = PoolChange.objects.filter(campaign=campaign, pool=pool, character=character)
     if audience != live.GM:
         lines = lines.filter(event__audience=live.ALL)
-    label = PoolChange.Pool(pool).label
+    label = pool_name(campaign, pool, PoolChange.Pool(pool).label)  # the line's name (GL-01)
     context = {
         "campaign": campaign,
         "title": f"{character.name}'s {label}" if character is not None else label,
         "pool": pool,
         "character": character,
         "value": getattr(character if character is not None else campaign, pool),
-        "cap": _cap(pool, character),
+        "cap": _cap(pool, character, campaign),
         "lines": lines.select_related("event", "event__actor", "character")[:LEDGER_LIMIT],
         "total": lines.count(),
         "limit": LEDGER_LIMIT,
@@ -132,9 +139,12 @@ def _ledger_subject(params, campaign, audience: str):
     return pool, character
 
 
-def _cap(pool: str, character) -> int | None:
-    """The pool's cap as rules.pools sets it (Resolve's is on the sheet, RS-01)."""
+def _cap(pool: str, character, campaign=None) -> int | None:
+    """The pool's cap as rules.pools sets it (Resolve's is on the sheet, RS-01; the group
+    pool's is the campaign's game line's, GL-01)."""
     own = character.resolve_max if character is not None else None
+    if campaign is not None and pool in pools.LINE_CAPPED:
+        own = campaign.group_cap
     return pools.cap_of(pool, own)
 
 

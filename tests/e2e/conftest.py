@@ -82,16 +82,16 @@ def chromium_path():
     return chromium
 
 
-@pytest.fixture(scope="module")
-def app_server(tmp_path_factory):
-    """A freshly seeded server process: .base, .campaign (Momenta), .d20_campaign,
-    .characters ({user: {id, name}}), .stop(), .start()."""
+def seeded_server(tmp_path_factory, **env: str) -> ServerProcess:
+    """A freshly seeded server process (not started), with `env` added to its
+    environment: .base, .campaign (Momenta), .d20_campaign, .characters ({user: {id,
+    name}}), .stop(), .start()."""
     folder = tmp_path_factory.mktemp("e2e-server")
     # --insecure: serve static files with DEBUG off, as the demo does.
     server = ServerProcess(
         folder,
         ["runserver", "--noreload", "--insecure"],
-        env=server_env(folder, E2E_PASSWORD=PASSWORD),
+        env=server_env(folder, E2E_PASSWORD=PASSWORD, **env),
     )
     server.manage("migrate", "-v", "0")
     seeded = server.manage("shell", "-c", SEED, capture_output=True, text=True)
@@ -99,6 +99,13 @@ def app_server(tmp_path_factory):
     server.campaign = seed["campaign"]
     server.d20_campaign = seed["d20_campaign"]
     server.characters = seed["characters"]
+    return server
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory):
+    """A freshly seeded, started server process (see seeded_server)."""
+    server = seeded_server(tmp_path_factory)
     server.start()
     try:
         yield server

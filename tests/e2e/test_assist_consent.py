@@ -41,6 +41,8 @@ def gm_accepts(gm, helper: dict, roller: dict) -> None:
 
     line = gm.locator("#momenta-assist-queue li", has_text=f"{helper['name']} → {roller['name']}")
     expect(line).to_contain_text("Requested")
+    # The GM tools are tabs (issue 14): the queue is the Assists tab's panel.
+    gm.locator("#momenta-assist-queue-tab").click()
     line.locator("button", has_text="Accept").click()
     expect(gm.locator("#momenta-assist-queue")).to_contain_text("Accepted")
 

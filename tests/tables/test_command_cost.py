@@ -1,10 +1,12 @@
 """What one command costs in SQL statements (issue 10, "A cheap command").
 
-A roll reads each row once (the membership with its campaign, the member's
-characters, the roller's sheet, the campaign's templates and patterns), locks
-the campaign once, writes the roll, the pools, the event and its ledger lines,
-and answers with the form reset and the event's fragments. Counted over HTTP as
-the page sends it (htmx), session and user included. Before: about 60.
+A roll reads each row once (the membership with its campaign and user, the
+member's characters, the roller's sheet, the campaign's templates and patterns),
+locks the campaign once, writes the roll, the pools, the event and its ledger
+lines, and answers with the form reset and the event's fragments. Counted over
+HTTP as the page sends it (htmx), session and user included, inside the test's
+transaction (the service's atomic is a savepoint pair here; in production it is
+BEGIN on SQLite and nothing counted on PostgreSQL). Before: about 60, then 18/21.
 """
 
 import pytest
@@ -14,17 +16,20 @@ import rules.d20
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import D20Test, MomentaRoll
+from tables.services import d20 as services_d20
 from tables.services import momenta, sessions
 
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
-# Middleware 1 (the user; the session comes from the cache) + view reads 6 (membership
-# and campaign, characters, attributes, traits, templates, Assists) + savepoint 2 +
-# lock, pools, patterns 3 + writes 6 (pool, roll, seq, event, ledger, roll's event).
-# The event's fragments read nothing: the answer renders them from the rows the
-# command holds (live.Known).
-MOMENTA_ROLL_MAX = 18
+# View reads 5 (the membership with its campaign and the session's user
+# (views/table_login.py; the session comes from the cache), characters, the sheet's
+# attributes and traits in one (services/sheets.py), templates, Assists) + savepoint 2
+# + lock, patterns 2 (the roller's pools are not read again: the locked campaign's
+# last_seq is the one read with the membership, so nothing committed since) + writes 6
+# (pool, roll, seq, event, ledger, roll's event). The event's fragments read nothing:
+# the answer renders them from the rows the command holds (live.Known). Before: 18.
+MOMENTA_ROLL_MAX = 15
 
 
 @pytest.fixture
@@ -115,11 +120,12 @@ def test_the_answer_draws_the_roll_as_the_database_has_it(
 
 # --- a 2d20 test ----------------------------------------------------------------------
 
-# Middleware 1 + view reads 7 (membership and campaign, spends, characters, attributes,
-# skills, traits, contests) + savepoint 2 + lock, the roller's fresh fields 2 + a
-# bought die 2 (Threat's value, its update) + writes 5 (test, seq, event, ledger, the
-# test's event) + the answer's open tests and fresh form's contests 2. Before: 48.
-D20_ROLL_MAX = 21
+# View reads 5 (the membership with its campaign and user, spends, characters, the
+# sheet in one, contests) + savepoint 2 + the lock 1 (the roller is current, as above)
+# + a bought die 1 (Threat's update: its value is the locked row's) + writes 5 (test,
+# seq, event, ledger, the test's event) + the answer's open tests 1 (the fresh form
+# keeps the contests read, less the one answered). Before: 21 (48 before that).
+D20_ROLL_MAX = 15
 
 
 @pytest.fixture
@@ -179,3 +185,46 @@ def test_the_2d20_answer_draws_the_test_as_the_database_has_it(
         live.clear_cache()
         from_database = live.render_event_fragments(made.event, live.ALL)
         assert from_database and answer.endswith(from_database)
+
+
+# --- what the fewer reads must not lose --------------------------------------------------
+
+
+def test_a_command_committed_after_the_page_read_the_roller_is_read_under_the_lock(
+    table, client_for, gm, hero, monkeypatch
+):
+    """The roller read before the lock is kept only if no command committed since
+    (core.character_under_lock): here the GM's trauma for the roller lands between the view's
+    read and the lock (Momentum 3 -> 4), and the roll pays its Advantage from 4."""
+    read = momenta.roll_sheet
+
+    def read_then_another_command(campaign, character, seen_seq=None):
+        sheet = read(campaign, character, seen_seq=seen_seq)
+        momenta.record_trauma(table.pk, gm, hero.pk, 1)
+        return sheet
+
+    monkeypatch.setattr(momenta, "roll_sheet", read_then_another_command)
+    client = client_for("player")
+    roll(client, table, roll_data(hero, advantage_sources="boon"))
+    made = MomentaRoll.objects.get()
+    assert made.card["paid"] == 1
+    hero.refresh_from_db()
+    assert hero.momentum == 3
+
+
+def test_the_reset_composer_no_longer_offers_the_contest_just_answered(
+    d20_campaign, client_for, gm, kara, marcus, d20_dice
+):
+    """CT-01: the fresh form keeps the contests the roll read, less the one it answered
+    (now rolled, so no longer Kara's to roll)."""
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    contest = services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate"
+    )
+    client = client_for("player")
+    data = d20_data(kara, bought_dice=0, contest=contest.pk)
+    answer = d20_roll(client, d20_campaign, data).content.decode()
+    assert D20Test.objects.latest("pk").contest_id == contest.pk
+    composer = answer.split('id="d20-composer"', 1)[1].split("</form>", 1)[0]
+    assert "Against Marcus" not in composer

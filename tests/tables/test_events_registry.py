@@ -17,8 +17,9 @@ from tables import events
 from tables.live import consumers
 from tables.live import render as live
 from tables.models import Campaign, TableEvent
-from tables.services import campaigns, core, corrections, momenta, sessions
+from tables.services import calls, campaigns, core, corrections, momenta, sessions, talk
 from tables.services import d20 as services_d20
+from tables.services import game_lines as services_lines
 from tables.services import gm as services_gm
 from tables.services.characters import Sheet, save_character
 
@@ -119,6 +120,8 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     sessions.start_session(d6.pk, gm)
     sessions.start_scene(d6.pk, gm, "The docks")
     sessions.post_note(d6.pk, gm, "Rain")
+    talk.post_talk(d6.pk, player, talk.IN_CHARACTER, "Wet again")
+    talk.post_talk(d6.pk, player, talk.TO_GM, "I pocket the key")
     gift = sessions.adjust_pool(d6.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
     corrections.void_event(d6.pk, gm, gift.seq, "Wrong hero")
     sessions.end_scene(d6.pk, gm)
@@ -191,6 +194,18 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
         contest_id=contest.pk, rng=FixedDice([2, 5]),
     )  # fmt: skip
     services_d20.resolve_test(d20.pk, player, answer.pk)
+    # Called tests (services/calls.py): called, withdrawn, called again and answered.
+    kw = {"attribute": "Power", "skill": "Communicate", "difficulty": 1, "hidden": True}
+    withdrawn = calls.call_test(d20.pk, gm, character_id=kara.pk, **kw)
+    calls.cancel_call(d20.pk, gm, withdrawn.pk)
+    called = calls.call_test(d20.pk, gm, character_id=None, **kw)
+    calls.answer_d20_call(d20.pk, player, called.pk, kara.pk, rng=FixedDice([2, 5]))
+    # 2d20 game lines (services/game_lines.py): a line with Challenge dice, a scene's range.
+    campaigns.update_campaign_settings(d20.pk, gm, {"game_line": "sta2"})
+    sessions.start_scene(d20.pk, gm, "The bridge")
+    services_lines.set_scene_complication_range(d20.pk, gm, 3)
+    dice = FixedDice([1, 5])
+    services_lines.roll_challenge_dice(d20.pk, player, 2, character_id=kara.pk, rng=dice)
 
 
 @pytest.fixture
@@ -223,7 +238,7 @@ def test_each_event_is_about_the_record_and_audience_its_kind_declares(played):
         assert bool(names) == bool(kind.records), event.kind
         if kind.audience == events.ALL:
             assert event.audience == "all", event.kind
-        if kind.audience == events.GM_ONLY:
+        if kind.audience in (events.GM_ONLY, events.PRIVATE):
             assert event.audience == "gm", event.kind
 
 

@@ -254,7 +254,7 @@ def test_rs_01_a_helper_whose_called_test_failed_spends_no_resolve(
     momenta.answer_assist(table.pk, gm, assist.pk, "call_test")
     momenta.answer_assist(table.pk, gm, assist.pk, "test_failed")
     before = snapshot(table)
-    with pytest.raises(ServiceError, match="RS-01"):
+    with pytest.raises(ServiceError, match="Only the roller and an ally whose Assist landed"):
         roll(table, player, hero, [1] * 4, assist_id=assist.pk, resolve_spend=[(sidekick.pk, 1)])
     assert snapshot(table) == before
 

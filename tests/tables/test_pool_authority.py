@@ -67,8 +67,9 @@ def _upper_bound(model, name: str, field: str):
 
 
 def test_mo_06_pm_04_database_constraints_use_the_rules_caps():
-    """MO-06, PM-04: the CheckConstraints (names unchanged) hold the rules' caps."""
-    assert _upper_bound(Campaign, "campaign_group_momentum_0_6", "group_momentum") == (
+    """MO-06, PM-04: the CheckConstraints hold the rules' caps (every game line's group cap
+    is MO-06's today; tests/tables/test_game_lines.py checks the constraint per line)."""
+    assert _upper_bound(Campaign, "campaign_group_momentum_within_line_cap", "group_momentum") == (
         GROUP_POOL_MAX
     )
     assert _upper_bound(Character, "character_momentum_0_6", "momentum") == (PERSONAL_MOMENTUM_MAX)

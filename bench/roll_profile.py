@@ -1,0 +1,208 @@
+"""CPU and SQL per roll command (issue 10, "A cheap command"): figures only.
+
+Drives the composer's real roll over HTTP with Django's test client (htmx headers,
+session, CSRF off as in the test client) against a temporary SQLite file, DEBUG off
+(the cached template loader, no query log), and prints for a Momenta roll and a 2d20
+test: wall and CPU ms per roll (median of rounds of `--rolls` rolls) and the SQL
+statements of one roll. Dice are fixed, so every run rolls the same.
+
+    .venv/bin/python bench/roll_profile.py                      # this tree
+    .venv/bin/python bench/roll_profile.py --profile            # + cProfile's top functions
+    .venv/bin/python bench/roll_profile.py --compare /tmp/old   # + another tree, interleaved
+
+`--compare DIR` runs the same measure in DIR (e.g. `git archive <commit> | tar -x -C
+DIR`), alternating rounds between the two trees so a noisy, shared machine slows both
+alike; each round is a fresh process of its own tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def measure(rolls: int, profile: bool) -> dict:
+    """One round in this process: seed, warm up, time `rolls` rolls of each kind."""
+    tmp = tempfile.mkdtemp(prefix="roll-profile-")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="momenta_site.settings",
+        DEBUG="0",
+        SECRET_KEY="roll-profile-" + "x" * 50,
+        SQLITE_PATH=str(Path(tmp) / "db.sqlite3"),
+        ALLOWED_HOSTS="testserver",
+    )
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    import rules.d20
+    from rules.dice import FixedDice
+    from tables.models import Campaign, Character, Membership
+    from tables.services import momenta, sessions
+
+    # Fixed dice: the same rolls in every tree and run.
+    momenta.system_random = lambda: FixedDice([5, 5, 2, 3, 1, 4, 6] * 100)
+    rules.d20._rng = lambda rng: FixedDice([2, 5, 3, 4, 6, 7] * 100) if rng is None else rng
+
+    users = get_user_model().objects
+    gm, player = users.create_user("gm"), users.create_user("player")
+
+    def table(**fields):
+        campaign = Campaign.objects.create(owner=gm, **fields)
+        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        sessions.start_session(campaign.pk, gm)
+        return campaign
+
+    d6 = table(name="The Drift")
+    ash = Character.objects.create(campaign=d6, owner=player, name="Ash", resolve=3, resolve_max=4)
+    for name, dice in [("GRIT", 3), ("WITS", 4), ("LUCK", 2)]:
+        ash.attributes.create(name=name, value=dice)
+    d20 = table(
+        name="Arrakis",
+        preset=Campaign.Preset.D20,
+        dice_system=Campaign.DiceSystem.D20,
+        economy=Campaign.Economy.GROUP,
+    )
+    kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
+    kara.attributes.create(name="Power", value=7)
+    kara.skills.create(name="Communicate", value=6)
+    kara.traits.create(kind="focus", text="Persuasion")
+
+    client = Client()
+    client.force_login(player)
+    hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
+
+    def momenta_roll():
+        ash.refresh_from_db()
+        data = {
+            "character": ash.pk,
+            "attribute": "WITS",
+            "kind": "action",
+            "play": "narrative",
+            "modifiers": "+1",
+            "expected_momentum": ash.momentum,
+            "expected_resolve": ash.resolve,
+        }
+        return client.post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
+
+    def d20_roll():
+        data = {
+            "character": kara.pk,
+            "attribute": "Power",
+            "skill": "Communicate",
+            "focus": "Persuasion",
+            "difficulty": 1,
+            "harder": 0,
+            "easier": 0,
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "bonus_momentum": 0,
+        }
+        return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
+
+    out = {}
+    for kind, send in (("momenta", momenta_roll), ("d20", d20_roll)):
+        for _ in range(5):  # warm: imports, template cache, connection
+            assert send().status_code == 200
+        with CaptureQueriesContext(connection) as queries:
+            answer = send()
+        assert answer.status_code == 200 and 'role="alert"' not in answer.content.decode()
+        # The roll's own statements (not the refresh_from_db the driver does).
+        statements = [q["sql"] for q in queries.captured_queries]
+        wall, cpu = time.perf_counter(), time.process_time()
+        profiler = None
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        for _ in range(rolls):
+            send()
+        if profiler is not None:
+            profiler.disable()
+        out[kind] = {
+            "wall_ms": (time.perf_counter() - wall) * 1000 / rolls,
+            "cpu_ms": (time.process_time() - cpu) * 1000 / rolls,
+            "statements": len(statements) - (1 if kind == "momenta" else 0),
+            "answer_bytes": len(answer.content),
+        }
+        if profiler is not None:
+            import io
+            import pstats
+
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
+            out[kind]["profile"] = text.getvalue()
+    return out
+
+
+def child(tree: Path, rolls: int, profile: bool) -> dict:
+    """One round in a fresh process of `tree`."""
+    args = [sys.executable, str(tree / "bench" / "roll_profile.py"), "--round", str(rolls)]
+    if profile:
+        args.append("--profile")
+    if not (tree / "bench" / "roll_profile.py").exists():  # an older tree: run this file there
+        args[1] = str(Path(__file__).resolve())
+    env = {**os.environ, "PYTHONPATH": str(tree), "ROLL_PROFILE_TREE": str(tree)}
+    done = subprocess.run(args, cwd=tree, env=env, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"{tree}: the round failed\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rolls", type=int, default=50, help="rolls per round and kind")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top 40")
+    parser.add_argument("--compare", type=Path, help="another tree, measured alternately")
+    parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
+    args = parser.parse_args()
+    if args.round is not None:
+        tree = Path(os.environ.get("ROLL_PROFILE_TREE", HERE))
+        sys.path.insert(0, str(tree))
+        os.chdir(tree)
+        print(json.dumps(measure(args.round, args.profile)))
+        return
+    trees = {"this tree": HERE}
+    if args.compare:
+        trees = {"compared": args.compare.resolve(), **trees}
+    results = {name: [] for name in trees}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            results[name].append(child(tree, args.rolls, args.profile))
+    for name, rounds in results.items():
+        print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
+        for kind in ("momenta", "d20"):
+            cpu = statistics.median(r[kind]["cpu_ms"] for r in rounds)
+            wall = statistics.median(r[kind]["wall_ms"] for r in rounds)
+            last = rounds[-1][kind]
+            print(
+                f"  {kind:8} cpu {cpu:6.1f} ms/roll  wall {wall:6.1f} ms/roll  "
+                f"{last['statements']} SQL statements  answer {last['answer_bytes']} bytes"
+            )
+            if args.profile:
+                print(last["profile"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""The GM's form to call for a test (tables/services/calls.py). Input only; the service
+decides (a sheet without that skill, a luck roll with opposition…)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.d20 import FACES
+from tables.models import CalledTest, Campaign
+from tables.models.limits import MAX_POOL
+
+EVERYONE = ""
+
+
+class CallForm(forms.Form):
+    character = forms.ChoiceField(label="Who rolls", required=False)
+    attribute = forms.CharField(max_length=40, required=False)
+    # 2d20 (T-R1, T-R2)
+    skill = forms.CharField(max_length=40, required=False)
+    focus = forms.CharField(max_length=120, required=False, label="Focus (optional)")
+    difficulty = forms.IntegerField(min_value=0, max_value=5, initial=1, required=False)
+    complication_range = forms.IntegerField(
+        min_value=1, max_value=FACES, required=False, label="Complication range (optional)"
+    )
+    # Momenta (D6-10, D6-11)
+    kind = forms.ChoiceField(
+        choices=CalledTest.Kind.choices, initial=CalledTest.Kind.ACTION, label="Roll"
+    )
+    opposition_pool = forms.IntegerField(
+        min_value=1, max_value=MAX_POOL, required=False, label="Opposition dice (optional)"
+    )
+    hidden = forms.BooleanField(required=False)
+    note = forms.CharField(max_length=120, required=False, label="What for (optional)")
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, auto_id="call-%s", **kwargs)
+        self.d20 = not campaign.uses_d6
+        characters = campaign.characters.order_by("is_npc", "name")
+        self.fields["character"].choices = [(EVERYONE, "Anyone at the table")] + [
+            (str(c.pk), c.name) for c in characters
+        ]
+        self.fields["hidden"].label = (
+            "Hide the Difficulty until the dice land"
+            if self.d20
+            else "Hide the opposition until the dice land"
+        )
+        if self.d20:
+            for name in ("kind", "opposition_pool"):
+                del self.fields[name]
+            self.fields["difficulty"].required = True
+        else:
+            for name in ("skill", "focus", "difficulty", "complication_range"):
+                del self.fields[name]
+
+    def clean_character(self):
+        value = self.cleaned_data.get("character")
+        return int(value) if value not in (None, EVERYONE) else None
+
+    def service_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["character_id"] = data.pop("character")
+        return data

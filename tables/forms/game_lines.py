@@ -1,0 +1,44 @@
+"""Forms of the 2d20 game lines' table tools: Challenge dice (GL-04) and the scene's
+complication range (GL-05). Input only; tables/services/game_lines.py decides."""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.challenge import MAX_DICE
+from rules.d20 import FACES
+from tables.services.game_lines import NOTE_MAX
+
+
+class ChallengeRollForm(forms.Form):
+    """GL-04: how many Challenge dice, for whom (optional) and why."""
+
+    dice = forms.IntegerField(min_value=1, max_value=MAX_DICE, initial=2, label="Dice")
+    character = forms.IntegerField(required=False, label="For")
+    note = forms.CharField(max_length=NOTE_MAX, required=False, label="For what (optional)")
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "dice": data["dice"],
+            "character_id": data.get("character"),
+            "note": data.get("note") or "",
+        }
+
+
+class SceneComplicationForm(forms.Form):
+    """GL-05: the scene's complication range; `clear` goes back to the campaign's."""
+
+    range = forms.IntegerField(
+        min_value=1, max_value=FACES, required=False, label="Complication range for this scene"
+    )
+    clear = forms.BooleanField(required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("clear") and cleaned.get("range") is None and not self.errors:
+            raise forms.ValidationError("Give a range from 1 to 20, or clear the scene's.")
+        return cleaned
+
+    def value(self) -> int | None:
+        return None if self.cleaned_data.get("clear") else self.cleaned_data["range"]

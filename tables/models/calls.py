@@ -1,0 +1,105 @@
+"""A test the GM calls for: one character's, or everyone's at the table.
+
+Imported into tables.models, so this is an ordinary `tables` model. The call holds
+what the GM decided before the roll (2d20: attribute, skill, focus, Difficulty,
+complication range; Momenta: attribute, action or luck roll, opposition dice) and,
+once answered, the roll that answered it. `hidden` keeps the Difficulty (2d20) or the
+opposition dice (Momenta) from players until the dice land
+(tables/services/calls.py, tables/presenters/calls.py).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+__all__ = ["CalledTest"]
+
+
+class CalledTest(models.Model):
+    class System(models.TextChoices):
+        D20 = "d20", "2d20 skill test"
+        MOMENTA = "momenta", "Momenta roll"
+
+    class State(models.TextChoices):
+        OPEN = "open", "Waiting for the roll"
+        ANSWERED = "answered", "Rolled"
+        CANCELLED = "cancelled", "Called off"
+
+    class Kind(models.TextChoices):  # Momenta only (D6-08, D6-11)
+        ACTION = "action", "Action roll"
+        LUCK = "luck", "Luck roll"
+
+    campaign = models.ForeignKey(
+        "tables.Campaign", on_delete=models.CASCADE, related_name="called_tests"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # None: everyone at the table is called; each player answers with one character.
+    character = models.ForeignKey(
+        "tables.Character",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="called_tests",
+    )
+    system = models.CharField(max_length=8, choices=System.choices)
+    attribute = models.CharField(max_length=40)
+    skill = models.CharField(max_length=40, blank=True)  # 2d20
+    focus = models.CharField(max_length=120, blank=True)  # 2d20, optional
+    difficulty = models.PositiveSmallIntegerField(null=True, blank=True)  # 2d20: 0..5
+    complication_range = models.PositiveSmallIntegerField(null=True, blank=True)  # 2d20
+    kind = models.CharField(max_length=8, choices=Kind.choices, blank=True)  # Momenta
+    opposition_pool = models.PositiveSmallIntegerField(null=True, blank=True)  # Momenta
+    # The Difficulty (or opposition) is the GM's until the dice land.
+    hidden = models.BooleanField(default=False)
+    note = models.CharField(max_length=120, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    answered_by = models.ForeignKey(
+        "tables.Character",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    d20_test = models.ForeignKey(
+        "tables.D20Test", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    momenta_roll = models.ForeignKey(
+        "tables.MomentaRoll", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    event = models.ForeignKey(
+        "tables.TableEvent",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The event that made the call.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(difficulty__isnull=True) | Q(difficulty__lte=5),
+                name="called_test_difficulty_0_5",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.character.name if self.character_id else "everyone"
+        return f"Test called for {who}: {self.attribute}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == self.State.OPEN
+
+    @property
+    def for_everyone(self) -> bool:
+        return self.character_id is None
+
+    @property
+    def secret_now(self) -> bool:
+        """Is the Difficulty (or opposition) still the GM's alone?"""
+        return self.hidden and self.state != self.State.ANSWERED

@@ -1,0 +1,45 @@
+"""A pool's name at this campaign's table: the 2d20 game line's where it renames one (GL-01).
+
+The group pool, the GM's pool and the personal pool take the line's names ("Doom",
+"Fortune", "Action Points"); on a line that keeps the seeds' name for a pool, the
+ledger's own label stays ("Group Momentum"), and so does it for every other pool.
+"""
+
+from __future__ import annotations
+
+from rules import game_lines
+from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
+from tables.forms.game_lines import ChallengeRollForm
+from tables.services.access import controllable, has_role
+
+_FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
+
+
+def pool_name(campaign, pool: str, label: str) -> str:
+    """`label` (the ledger's name for `pool`), or the campaign's line's name for it."""
+    field = _FIELDS.get(pool)
+    line = getattr(campaign, "line", None)
+    if field is None or line is None or not getattr(campaign, "uses_group_economy", False):
+        return label
+    name = getattr(line, field)
+    default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
+    return label if name == default else name
+
+
+def challenge_context(campaign, membership, *, form=None, error: str = "") -> dict:
+    """The Challenge dice form (GL-04): shown on lines that have them, to members who play."""
+    line = campaign.line
+    shown = (
+        campaign.uses_group_economy
+        and not campaign.uses_d6
+        and line.has_challenge_dice
+        and has_role(membership, "player")
+    )
+    return {
+        "campaign": campaign,
+        "shown": shown,
+        "name": line.challenge_dice,
+        "form": form or ChallengeRollForm(),
+        "characters": controllable(campaign, membership) if shown else [],
+        "error": error,
+    }

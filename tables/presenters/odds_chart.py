@@ -1,0 +1,118 @@
+"""The odds preview as a picture: one stacked bar of exact chances (issue 14).
+
+Geometry only, drawn by templates/tables/partials/odds_chart.html as inline SVG
+(sizes are SVG attributes, so the Content-Security-Policy's ban on inline styles
+holds). Every segment keeps its exact Fraction: its hover title and the chart's
+text alternative give it as n/d beside the rounded percentage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+WIDTH = 300  # SVG user units; CSS scales the picture to its box
+HEIGHT = 28
+# A segment narrower than this (in user units) has no label inside: it would not fit.
+LABEL_MIN = 22
+BAND_TONES = (0, 2, 3, 4)  # Momenta's four bands; 2d20 uses all five tones
+
+
+def percent(value: Fraction) -> str:
+    """A chance in rounded percent, never rounded to a false 0% or 100%."""
+    if value == 0:
+        return "0%"
+    if value < Fraction(1, 200):
+        return "<1%"
+    if value > Fraction(199, 200) and value != 1:
+        return ">99%"
+    return f"{round(value * 100)}%"
+
+
+def fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}" if value else "0"
+
+
+@dataclass(frozen=True)
+class Segment:
+    short: str  # drawn inside the bar when it fits ("0", "3+", "Fail")
+    label: str  # the words of its hover title and of the text alternative
+    value: Fraction
+    tone: int  # 0 (worst) .. 4 (best): the fill, from site.css (--band-0 .. --band-4)
+    x: float = 0
+    width: float = 0
+
+    @property
+    def percent(self) -> str:
+        return percent(self.value)
+
+    @property
+    def fraction(self) -> str:
+        return fraction(self.value)
+
+    @property
+    def title(self) -> str:
+        return f"{self.label}: {self.percent} ({self.fraction})"
+
+    @property
+    def labelled(self) -> bool:
+        return self.width >= LABEL_MIN
+
+    @property
+    def middle(self) -> float:
+        return round(self.x + self.width / 2, 2)
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str  # the chart's accessible name ("Chance of each result band")
+    segments: tuple[Segment, ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+
+    @property
+    def description(self) -> str:
+        """The text alternative: every segment in words, percent and exact fraction."""
+        return "; ".join(s.title for s in self.segments if s.value) + "."
+
+    @property
+    def text_y(self) -> float:
+        return self.height / 2
+
+
+def stacked(name: str, parts: list[tuple[str, str, Fraction, int]]) -> Chart:
+    """A chart of (short, label, chance, tone) parts side by side, in order. Each edge
+    sits at its exact cumulative chance, rounded once, so the widths add up to the bar."""
+    segments = []
+    before = Fraction(0)
+    for short, label, value, tone in parts:
+        start = round(float(before * WIDTH), 2)
+        before += value
+        end = round(float(before * WIDTH), 2)
+        segments.append(Segment(short, label, value, tone, x=start, width=round(end - start, 2)))
+    return Chart(name, tuple(segments))
+
+
+def band_chart(bands) -> Chart:
+    """Momenta: the chance of each result band (D6-12), worst to best. `bands`: the
+    preview's Chances, labelled "0: …" .. "3+: …"."""
+    parts = []
+    for tone, band in zip(BAND_TONES, bands, strict=False):
+        short = band.label.split(":", 1)[0]
+        parts.append((short, band.label, band.value, tone))
+    return stacked("Chance of each result band", parts)
+
+
+def d20_chart(pass_chance: Fraction, momentum: dict[int, Fraction]) -> Chart:
+    """2d20 (T-05): fail, then pass with 0, 1, 2 and 3 or more Momentum. `momentum`: the
+    chance of each amount of Momentum generated, a failure counted as 0."""
+    fail = 1 - pass_chance
+    plus = [momentum.get(0, Fraction(0)) - fail, momentum.get(1, Fraction(0))]
+    plus.append(momentum.get(2, Fraction(0)))
+    plus.append(sum((p for m, p in momentum.items() if m >= 3), Fraction(0)))
+    parts = [("Fail", "Fail", fail, 0)]
+    names = ["no Momentum", "1 Momentum", "2 Momentum", "3 or more Momentum"]
+    shorts = ["Pass", "+1", "+2", "+3"]
+    for tone, (short, words, value) in enumerate(zip(shorts, names, plus, strict=True)):
+        parts.append((short, f"Pass with {words}", value, tone + 1))
+    return stacked("Chance to pass, and Momentum generated", parts)

@@ -1,0 +1,390 @@
+"""Tests the GM calls for: call, withdraw, answer (issue 15).
+
+The GM asks one character, or anyone at the table, for a roll:
+- 2d20: attribute + skill (+ focus), a Difficulty 0..5 (T-R2) and optionally a
+  complication range for this roll (T-R1);
+- Momenta: an action roll of an attribute against opposition dice the GM sets
+  (D6-10), or a luck roll, which nothing opposes (D6-11).
+
+`hidden` keeps the Difficulty (or the opposition dice) the GM's alone until the dice
+land: the call's event, its card, the players' panel and composer never carry it;
+the answer's event names it. A call is answered once: the first roll closes it (a
+call for everyone is answered by the first character who rolls), a second is
+refused. Only GMs call and withdraw; the called character's controller (anyone's
+character when called for everyone) answers. The answer is an ordinary roll
+(services.d20.roll_d20_test, services.momenta.roll_momenta) in the same transaction,
+with what the GM decided in place of what the composer sent, then one event that
+links it to the call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from rules.d20 import FACES
+from tables import events
+from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
+from tables.models.limits import MAX_POOL
+from tables.services import d20 as services_d20
+from tables.services import momenta as services_momenta
+from tables.services.access import require_control
+from tables.services.core import (
+    ServiceError,
+    append_event,
+    character_in,
+    lock_campaign,
+    playing_member,
+    require_gm,
+)
+from tables.services.momenta import RollRequest
+
+DIFFICULTY_MAX = 5  # T-R2
+NOTE_MAX = 120
+
+
+def system_of(campaign: Campaign) -> str:
+    return CalledTest.System.MOMENTA if campaign.uses_d6 else CalledTest.System.D20
+
+
+# --- calling -------------------------------------------------------------------------------
+
+
+def call_test(
+    campaign_id: int,
+    actor,
+    *,
+    character_id: int | None,
+    attribute: str,
+    skill: str = "",
+    focus: str = "",
+    difficulty: int | None = None,
+    complication_range: int | None = None,
+    kind: str = CalledTest.Kind.ACTION,
+    opposition_pool: int | None = None,
+    hidden: bool = False,
+    note: str = "",
+) -> CalledTest:
+    """The GM calls for a test (T-R1, T-R2 for 2d20; D6-08, D6-10, D6-11 for Momenta).
+
+    `character_id` None calls everyone. A named character's sheet must have what is
+    asked; a call for everyone is checked against each sheet when answered.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        character = character_in(campaign, character_id) if character_id is not None else None
+        call = CalledTest(
+            campaign=campaign,
+            actor=actor,
+            character=character,
+            system=system_of(campaign),
+            attribute=(attribute or "").strip(),
+            hidden=bool(hidden),
+            note=_note(note),
+        )
+        if call.system == CalledTest.System.D20:
+            _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range)
+        else:
+            _momenta_terms(call, character, kind, opposition_pool)
+        call.save()
+        call.event = append_event(campaign, events.TEST_CALLED, actor, _call_payload(call))
+        call.save(update_fields=["event"])
+    return call
+
+
+def _note(note: str) -> str:
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ServiceError(f"Keep the note to {NOTE_MAX} characters.")
+    return note
+
+
+def _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range):
+    services_d20._require_d20(campaign)
+    if difficulty is None or isinstance(difficulty, bool) or not 0 <= difficulty <= DIFFICULTY_MAX:
+        raise ServiceError(f"The Difficulty is a whole number from 0 to {DIFFICULTY_MAX} (T-R2).")
+    if complication_range is not None and not 1 <= complication_range <= FACES:
+        raise ServiceError(f"A complication range is a whole number from 1 to {FACES}.")
+    call.skill, call.focus = (skill or "").strip(), (focus or "").strip()
+    call.difficulty, call.complication_range = difficulty, complication_range
+    if not call.attribute or not call.skill:
+        raise ServiceError("Name the attribute and the skill to test.")
+    if character is not None:
+        # The sheet's own names (and its refusal in words) from the rules' reading of it.
+        _, skill_value, names = services_d20._target(character, call.attribute, call.skill)
+        call.attribute, call.skill = names["attribute"], names["skill"]
+        if call.focus:
+            call.focus = services_d20._focus(character, call.focus, skill_value)[1]
+
+
+def _momenta_terms(call, character, kind, opposition_pool):
+    if kind not in CalledTest.Kind.values:
+        raise ServiceError("Call an action roll or a luck roll.")
+    call.kind = kind
+    if kind == CalledTest.Kind.LUCK:
+        if opposition_pool:
+            raise ServiceError("Nothing opposes a luck roll (D6-11).")
+        call.attribute = "LUCK"
+        return
+    if opposition_pool is not None and not 1 <= opposition_pool <= MAX_POOL:
+        raise ServiceError(f"Opposition dice: from 1 to {MAX_POOL}, or none.")
+    call.opposition_pool = opposition_pool or None
+    if not call.attribute:
+        raise ServiceError("Name the attribute to roll.")
+    if character is not None:
+        wanted = call.attribute.casefold()
+        found = next((a for a in character.attributes.all() if a.name.casefold() == wanted), None)
+        if found is None:
+            raise ServiceError(f"{character.name} has no attribute called “{call.attribute}”.")
+        if found.is_luck:
+            raise ServiceError("LUCK makes luck rolls only (D6-11): call a luck roll.")
+        call.attribute = found.name
+
+
+def _who(call: CalledTest) -> str:
+    return call.character.name if call.character_id else "everyone"
+
+
+def terms(call: CalledTest, *, reveal: bool) -> str:
+    """What is asked, in words; the Difficulty (or opposition) only if `reveal`."""
+    if call.system == CalledTest.System.D20:
+        text = f"{call.attribute} + {call.skill}"
+        if call.focus:
+            text += f" (focus {call.focus})"
+        shown = reveal or not call.hidden
+        text += f", Difficulty {call.difficulty if shown else 'hidden'}"
+        if call.complication_range and call.complication_range > 1:
+            text += f", complications on {21 - call.complication_range}–20"
+        return text
+    if call.kind == CalledTest.Kind.LUCK:
+        return "a luck roll"
+    text = f"{call.attribute}"
+    if call.hidden and not reveal:
+        return text + ", opposition hidden"
+    if call.opposition_pool:
+        return text + f" against {call.opposition_pool} opposition dice"
+    return text + ", unopposed"
+
+
+def _call_payload(call: CalledTest) -> dict:
+    """Everything a player may read of a new call; a hidden Difficulty is not in it."""
+    summary = f"The GM calls for a test from {_who(call)}: {terms(call, reveal=False)}."
+    if call.note:
+        summary += f" “{call.note}”"
+    return {"call_id": call.pk, "called": _who(call), "summary": summary}
+
+
+# --- withdrawing ---------------------------------------------------------------------------
+
+
+def _open_call(campaign: Campaign, call_id) -> CalledTest:
+    call = (
+        CalledTest.objects.select_related("character", "answered_by")
+        .filter(campaign=campaign, pk=call_id)
+        .first()
+    )
+    if call is None:
+        raise ServiceError("There is no such call at this table.")
+    if call.state == CalledTest.State.ANSWERED:
+        who = call.answered_by.name if call.answered_by_id else "someone"
+        raise ServiceError(f"This call has been answered already (by {who}): roll it only once.")
+    if call.state == CalledTest.State.CANCELLED:
+        raise ServiceError("The GM withdrew this call.")
+    return call
+
+
+def cancel_call(campaign_id: int, actor, call_id: int) -> TableEvent:
+    """The GM withdraws an open call; a hidden Difficulty stays the GM's."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        call = _open_call(campaign, call_id)
+        call.state = CalledTest.State.CANCELLED
+        call.save(update_fields=["state"])
+        return append_event(
+            campaign,
+            events.CALL_CANCELLED,
+            actor,
+            {
+                "call_id": call.pk,
+                "called": _who(call),
+                "summary": f"The GM withdraws the call for {_who(call)}: "
+                f"{terms(call, reveal=False)}.",
+            },
+        )
+
+
+# --- answering -----------------------------------------------------------------------------
+
+
+def _answering(campaign: Campaign, actor, call_id, character_id, membership, system):
+    """The open call and the character answering it, or why not (under the lock)."""
+    membership = playing_member(campaign, actor, membership)
+    call = _open_call(campaign, call_id)
+    if call.system != system:
+        raise ServiceError("This call is for the other kind of roll.")
+    character = character_in(campaign, character_id)
+    if call.character_id is not None and call.character_id != character.pk:
+        raise ServiceError(f"This call is for {call.character.name}.")
+    require_control(membership, character, f"{character.name} is not yours to play.")
+    return membership, call, character
+
+
+def _close(campaign: Campaign, actor, call: CalledTest, character: Character, **record):
+    """Link the roll to the call, close it, and say what it came to against the GM's terms."""
+    call.state = CalledTest.State.ANSWERED
+    call.answered_by = character
+    for name, value in record.items():
+        setattr(call, name, value)
+    call.save(update_fields=["state", "answered_by", *record])
+    return append_event(campaign, events.CALL_ANSWERED, actor, _answer_payload(call, character))
+
+
+def _answer_payload(call: CalledTest, character: Character) -> dict:
+    payload = {
+        "call_id": call.pk,
+        "called": _who(call),
+        "answered_by": character.name,
+        "hidden": call.hidden,  # the card says the Difficulty was hidden until now
+    }
+    revealed = " (hidden until the dice landed)" if call.hidden else ""
+    if call.system == CalledTest.System.D20:
+        test = call.d20_test
+        result = test.result
+        verdict = "passes" if result["passed"] else "fails"
+        payload.update(
+            test_id=test.pk,
+            difficulty=result["difficulty"],
+            successes=result["successes"],
+            passed=result["passed"],
+            summary=f"{character.name} answers the GM's call: {call.attribute} + {call.skill}, "
+            f"{result['successes']} against Difficulty {result['difficulty']}{revealed}: "
+            f"{verdict}.",
+        )
+    else:
+        roll = call.momenta_roll
+        dice = roll.result or {}
+        opposition = call.opposition_pool
+        outcome = (roll.card or {}).get("summary", "")
+        payload.update(
+            roll_id=roll.pk,
+            opposition_pool=opposition,
+            opposition_successes=dice.get("opposition_successes"),
+            outcome=outcome,
+            summary=f"{character.name} answers the GM's call: {terms(call, reveal=True)}"
+            f"{revealed if opposition else ''}. {outcome}",
+        )
+    return payload
+
+
+def answer_d20_call(
+    campaign_id: int,
+    actor,
+    call_id: int,
+    character_id: int,
+    *,
+    bought_dice: int = 0,
+    buy_from_momentum: int = 0,
+    expected_momentum: int | None = None,
+    assistants=(),
+    bonus_momentum: int = 0,
+    bonus_restricted_to=None,
+    rng=None,
+    membership: Membership | None = None,
+    character: Character | None = None,
+    **_ignored,
+):
+    """Roll a called 2d20 test: the GM's attribute, skill, focus and Difficulty (T-R2);
+    the roller still buys dice, takes assistance and bonus Momentum (MO-05, MO-08, T-03).
+    The composer's own Difficulty, factors, contest and secrecy are not the roller's to
+    set here (`_ignored`). Returns (test, the answer's event)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership, call, character = _answering(
+            campaign, actor, call_id, character_id, membership, CalledTest.System.D20
+        )
+        record = services_d20.roll_d20_test(
+            campaign.pk,
+            actor,
+            character.pk,
+            attribute=call.attribute,
+            skill=call.skill,
+            focus=call.focus,
+            difficulty=call.difficulty,
+            bought_dice=bought_dice,
+            buy_from_momentum=buy_from_momentum,
+            expected_momentum=expected_momentum,
+            assistants=assistants,
+            bonus_momentum=bonus_momentum,
+            bonus_restricted_to=bonus_restricted_to,
+            **_complications(call),
+            rng=rng,
+            membership=membership,
+        )
+        event = _close(campaign, actor, call, record.character, d20_test=record)
+    return record, event
+
+
+def _complications(call: CalledTest) -> dict:
+    """The call's complication range, for roll_d20_test (T-R1 ruling), if it sets one."""
+    return {"complication_range": call.complication_range} if call.complication_range else {}
+
+
+def answer_momenta_call(
+    campaign_id: int,
+    actor,
+    call_id: int,
+    character_id: int,
+    request: RollRequest,
+    *,
+    rng=None,
+    membership: Membership | None = None,
+):
+    """Roll a called Momenta roll: the GM's attribute, kind and opposition dice (D6-10,
+    D6-11) in place of the request's; the roller's own choices (template, Advantage,
+    Resolve…) stand. Never secret. Returns (roll, the answer's event)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership, call, character = _answering(
+            campaign, actor, call_id, character_id, membership, CalledTest.System.MOMENTA
+        )
+        request = replace(
+            request,
+            attribute=call.attribute,
+            kind=call.kind,
+            opposition_pool=call.opposition_pool,
+            opposition_successes=None,
+            secret=False,
+        )
+        try:
+            roll = services_momenta.roll_momenta(
+                campaign.pk,
+                actor,
+                character.pk,
+                request,
+                rng=rng,
+                membership=membership,
+                gm_opposition=True,
+            )
+        except PermissionDenied as error:  # pragma: no cover - checked above
+            raise ServiceError(str(error)) from error
+        event = _close(campaign, actor, call, character, momenta_roll=roll)
+    return roll, event
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def open_calls(campaign: Campaign):
+    return CalledTest.objects.filter(campaign=campaign, state=CalledTest.State.OPEN).select_related(
+        "character"
+    )
+
+
+def calls_for(campaign: Campaign, membership: Membership, characters) -> list[CalledTest]:
+    """Open calls this member may answer: for a character they control, or for everyone."""
+    mine = {c.pk for c in characters}
+    return [c for c in open_calls(campaign) if c.character_id is None or c.character_id in mine]

@@ -1,0 +1,170 @@
+"""2d20 game lines at the table (GL-01 … GL-05): a scene's complication range, Challenge
+dice rolls, and fitting the group pool to a new line's cap.
+
+What a line *is* lives in rules/game_lines.py; this module only writes what the GM and
+players do with it, through the lock, the ledger and the event log like every command.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from rules import challenge, game_lines
+from rules.d20 import FACES
+from rules.errors import RulesError
+from rules.pools import GROUP_MOMENTUM, cap_of
+from tables import events
+from tables.models import Campaign, TableEvent
+from tables.services.access import require_control
+from tables.services.core import (
+    Change,
+    ServiceError,
+    append_event,
+    change_pool,
+    character_in,
+    lock_campaign,
+    require_gm,
+    require_playing,
+)
+from tables.services.sessions import current_scene
+
+NOTE_MAX = 120
+
+
+def _require_2d20(campaign: Campaign) -> None:
+    if campaign.dice_system != Campaign.DiceSystem.D20 or not campaign.uses_group_economy:
+        raise ServiceError("Game lines are for 2d20 campaigns (see the campaign settings).")
+
+
+def _whole_range(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
+        raise ServiceError(f"{what} is a whole number from 1 (only 20s) to {FACES}.")
+    return value
+
+
+# --- the complication range (GL-05) ------------------------------------------------------
+
+
+def complication_range(campaign: Campaign, override: int | None = None) -> int:
+    """GL-05 over T-R1: a roll's own range, else the running scene's, else the campaign's."""
+    if override is not None:
+        return _whole_range(override, "A roll's complication range")
+    if campaign.scene_complication_range is not None:
+        return campaign.scene_complication_range
+    return campaign.complication_range
+
+
+def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> TableEvent:
+    """GL-05: the GM sets (or, with None, clears) the running scene's complication range.
+
+    It lasts until the scene ends (sessions.end_scene clears it); with no scene
+    running there is nothing for it to last through, so it is refused.
+    """
+    if value is not None:
+        _whole_range(value, "The scene's complication range")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        _require_2d20(campaign)
+        scene = current_scene(campaign)
+        if scene is None:
+            raise ServiceError("Start a scene first: the range lasts until the scene ends.")
+        if campaign.scene_complication_range == value:
+            raise ServiceError("The scene already has that complication range.")
+        campaign.scene_complication_range = value
+        campaign.save(update_fields=["scene_complication_range"])
+        effective = complication_range(campaign)
+        return append_event(
+            campaign,
+            events.COMPLICATION_RANGE_SET,
+            actor,
+            {
+                "scene": scene.number,
+                "scene_title": str(scene),
+                "range": value,
+                "effective": effective,
+                "from_face": FACES + 1 - effective,  # T-R1: faces from this one up complicate
+            },
+        )
+
+
+# --- Challenge dice (GL-04) -------------------------------------------------------------
+
+
+def roll_challenge_dice(
+    campaign_id: int,
+    actor,
+    dice: int,
+    *,
+    character_id: int | None = None,
+    note: str = "",
+    rng=None,
+) -> TableEvent:
+    """GL-04, TB-02: roll `dice` Challenge (Combat) dice on the server; the log shows the
+    faces, the total and the Effects. `character_id` (optional) names whose roll it is and
+    must be the actor's to play. `rng` is for tests; play uses the system CSPRNG."""
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ServiceError(f"A note holds at most {NOTE_MAX} characters.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        _require_2d20(campaign)
+        line = campaign.line
+        if not line.has_challenge_dice:
+            raise ServiceError(f"{line.title} has no Challenge dice.")
+        character = None
+        if character_id is not None:
+            character = character_in(campaign, character_id)
+            require_control(membership, character, f"{character.name} is not yours to play.")
+        try:
+            result = challenge.roll(dice, rng)
+        except RulesError as error:
+            raise ServiceError(str(error)) from error
+        return append_event(
+            campaign,
+            events.CHALLENGE_ROLL,
+            actor,
+            {
+                "dice_name": line.challenge_dice,
+                "dice": result.dice,
+                "faces": list(result.faces),
+                "read": [
+                    {
+                        "value": challenge.FACE_VALUES[f][0],
+                        "effect": bool(challenge.FACE_VALUES[f][1]),
+                    }
+                    for f in result.faces
+                ],
+                "total": result.total,
+                "effects": result.effects,
+                "roller_id": character.pk if character else None,  # no pool of theirs moves
+                "character": character.name if character else "",
+                "note": note,
+            },
+        )
+
+
+# --- a new line (GL-01) ------------------------------------------------------------------
+
+
+def check_line(key) -> game_lines.GameLine:
+    """The line named by `key`; ServiceError for anything else (bad input)."""
+    if not isinstance(key, str):
+        raise ServiceError("Choose one of the game lines.")
+    try:
+        return game_lines.line_of(key)
+    except ValueError:
+        raise ServiceError("Choose one of the game lines.") from None
+
+
+def fit_group_pool(campaign: Campaign, new_key: str) -> list[Change]:
+    """Before `campaign` (locked) moves to another line: what the new cap cannot hold is
+    lost, through the ledger (MO-04, GL-01). Nothing to do at equal or higher caps."""
+    new = check_line(new_key)
+    cap = cap_of(GROUP_MOMENTUM, new.group_cap)
+    current = Campaign.objects.values_list("group_momentum", flat=True).get(pk=campaign.pk)
+    if current <= cap:
+        return []
+    reason = f"{new.title}: the group pool holds at most {cap} (GL-01)"
+    return [change_pool(campaign, GROUP_MOMENTUM, cap - current, reason)]

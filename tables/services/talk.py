@@ -1,0 +1,63 @@
+"""Table talk (issue 15): players and GMs post to the table's log.
+
+In character or out of character, for everyone at the table (events.TALK); or to the
+GM, seen by the GMs and the sender only (events.TALK_PRIVATE, the PRIVATE audience
+rule: tables/services/access.py sees_event). Either way the message is an event like
+any other: ordered, replayed, pushed live, exported. Observers watch; they do not post.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from tables import events
+from tables.models import TableEvent
+from tables.services.access import has_role, membership_of
+from tables.services.core import ServiceError, append_event, lock_campaign
+
+IN_CHARACTER, OUT_OF_CHARACTER, TO_GM = "ic", "ooc", "gm"
+MODES = {
+    IN_CHARACTER: "In character",
+    OUT_OF_CHARACTER: "Out of character",
+    TO_GM: "To the GM",
+}
+MAX_LENGTH = 1000  # characters: a few paragraphs, and a card that stays readable
+
+EMPTY = "Write a message first."
+TOO_LONG = f"A message holds at most {MAX_LENGTH} characters."
+NO_MODE = "Say it in character, out of character or to the GM."
+OBSERVERS = "Observers watch the table; only players and GMs post to it."
+
+
+def clean_text(text: str) -> str:
+    """The message as posted: control characters other than line breaks and tabs removed
+    (a NUL cannot even be stored in PostgreSQL's JSON), blank lines at the ends trimmed."""
+    kept = "".join(
+        c for c in (text or "") if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cs")
+    )
+    return kept.strip()
+
+
+def post_talk(campaign_id: int, actor, mode: str, text: str) -> TableEvent:
+    """A player or GM says something at the table; nothing changes if it is refused."""
+    text = clean_text(text)
+    if mode not in MODES:
+        raise ServiceError(NO_MODE)
+    if not text:
+        raise ServiceError(EMPTY)
+    if len(text) > MAX_LENGTH:
+        raise ServiceError(TOO_LONG)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        if not has_role(membership_of(actor, campaign), "player"):
+            raise PermissionDenied(OBSERVERS)
+        payload = {"mode": mode, "text": text}
+        if mode == TO_GM:
+            # Stored for the GMs; the sender sees it as its actor (events.PRIVATE).
+            return append_event(
+                campaign, events.TALK_PRIVATE, actor, payload, audience=TableEvent.Audience.GM
+            )
+        return append_event(campaign, events.TALK, actor, payload)

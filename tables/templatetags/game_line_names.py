@@ -1,0 +1,23 @@
+"""`{% pool_name campaign c.pool c.pool_label %}`: a pool's name at this campaign's table
+(presenters.game_lines, GL-01)."""
+
+from __future__ import annotations
+
+from django import template
+
+from tables.presenters import game_lines
+
+register = template.Library()
+
+
+@register.simple_tag
+def pool_name(campaign, pool: str, label: str) -> str:
+    return game_lines.pool_name(campaign, pool, label)
+
+
+@register.simple_tag(takes_context=True)
+def challenge_dice_context(context):
+    """The Challenge dice form's context (GL-04), unless the view passed it as `ch`."""
+    if context.get("ch") is not None:
+        return context["ch"]
+    return game_lines.challenge_context(context["campaign"], context["membership"])

@@ -1,0 +1,444 @@
+"""Tests the GM calls for (issue 15): services, secrecy of a hidden Difficulty, permissions,
+bad input, and the views a player answers through. Faces are chosen (FixedDice)."""
+
+import re
+from html import unescape
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+import rules.d20
+from rules.dice import FixedDice
+from tables.live import render as live
+from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEvent
+from tables.services import calls
+from tables.services.core import ServiceError
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def head(campaign):
+    campaign.refresh_from_db()
+    return campaign.last_seq
+
+
+def text(response) -> str:
+    return unescape(response.content.decode())
+
+
+@pytest.fixture
+def vel(d20_campaign, player2):
+    character = Character.objects.create(campaign=d20_campaign, owner=player2, name="Vel")
+    character.attributes.create(name="Power", value=6)
+    character.skills.create(name="Communicate", value=2)
+    return character
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """dice([faces…]): the next d20s the server rolls show these faces."""
+
+    def set_faces(faces):
+        source = FixedDice(faces)
+        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
+        return source
+
+    return set_faces
+
+
+def call_kara(campaign, gm, kara, **kw):
+    params = {"attribute": "Power", "skill": "Communicate", "difficulty": 2} | kw
+    return calls.call_test(campaign.pk, gm, character_id=kara.pk, **params)
+
+
+# --- 2d20: calling and answering ------------------------------------------------------------
+
+
+def test_t_r2_a_called_test_is_judged_against_the_gms_difficulty(d20_campaign, gm, player, kara):
+    """T-R2: Kara rolls 3 and 15 against target 13: one success; the GM's Difficulty 2 fails
+    her, whatever Difficulty the composer would have said."""
+    call = call_kara(d20_campaign, gm, kara, difficulty=2)
+    before = head(d20_campaign)
+    test, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, difficulty=0, rng=FixedDice([3, 15])
+    )
+    assert (test.result["successes"], test.result["difficulty"], test.result["passed"]) == (
+        1,
+        2,
+        False,
+    )
+    call.refresh_from_db()
+    assert (call.state, call.d20_test_id, call.answered_by_id) == ("answered", test.pk, kara.pk)
+    kinds = list(
+        TableEvent.objects.filter(campaign=d20_campaign, seq__gt=before)
+        .order_by("seq")
+        .values_list("kind", flat=True)
+    )
+    assert kinds == ["d20_test", "call_answered"]
+    assert event.payload["test_id"] == test.pk and event.payload["difficulty"] == 2
+
+
+def test_a_called_tests_focus_and_complication_range_apply(d20_campaign, gm, player, kara):
+    """T-R1: the call's focus makes a 5 score 2; its complication range 2 makes a 19 one."""
+    call = call_kara(d20_campaign, gm, kara, focus="persuasion", complication_range=2)
+    assert call.focus == "Persuasion"  # the sheet's own name
+    test, _ = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([5, 19])
+    )
+    assert test.result["successes"] == 2
+    assert test.result["complications"] == 1
+    assert test.spec["complication_range"] == 2
+
+
+def test_a_call_answered_once_is_closed(d20_campaign, gm, player, kara):
+    call = call_kara(d20_campaign, gm, kara)
+    calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1]))
+    before = (head(d20_campaign), D20Test.objects.count())
+    with pytest.raises(ServiceError, match="answered already \\(by Kara\\)"):
+        calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1]))
+    assert (head(d20_campaign), D20Test.objects.count()) == before
+
+
+def test_a_call_for_everyone_is_answered_by_the_first_character(
+    d20_campaign, gm, player, player2, kara, vel
+):
+    call = calls.call_test(
+        d20_campaign.pk, gm, character_id=None, attribute="Power", skill="Communicate", difficulty=1
+    )
+    test, _ = calls.answer_d20_call(
+        d20_campaign.pk, player2, call.pk, vel.pk, rng=FixedDice([2, 2])
+    )
+    assert test.character == vel
+    with pytest.raises(ServiceError, match="answered already"):
+        calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([2, 2]))
+
+
+def test_only_the_called_characters_controller_answers(d20_campaign, gm, player2, kara, vel):
+    call = call_kara(d20_campaign, gm, kara)
+    before = head(d20_campaign)
+    with pytest.raises(ServiceError, match="This call is for Kara"):
+        calls.answer_d20_call(d20_campaign.pk, player2, call.pk, vel.pk, rng=FixedDice([1, 1]))
+    with pytest.raises(PermissionDenied):
+        calls.answer_d20_call(d20_campaign.pk, player2, call.pk, kara.pk, rng=FixedDice([1, 1]))
+    assert head(d20_campaign) == before
+    call.refresh_from_db()
+    assert call.is_open
+
+
+def test_the_gm_withdraws_a_call_and_it_cannot_be_answered(d20_campaign, gm, player, kara):
+    call = call_kara(d20_campaign, gm, kara, difficulty=4, hidden=True)
+    event = calls.cancel_call(d20_campaign.pk, gm, call.pk)
+    assert event.kind == "call_cancelled" and "4" not in event.payload["summary"]
+    with pytest.raises(ServiceError, match="withdrew"):
+        calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1]))
+    with pytest.raises(ServiceError, match="withdrew"):
+        calls.cancel_call(d20_campaign.pk, gm, call.pk)
+
+
+@pytest.mark.parametrize("role", ["player", "observer"])
+def test_only_gms_call_and_withdraw(request, d20_campaign, gm, kara, role):
+    user = request.getfixturevalue(role)
+    with pytest.raises(PermissionDenied):
+        call_kara(d20_campaign, user, kara)
+    call = call_kara(d20_campaign, gm, kara)
+    before = head(d20_campaign)
+    with pytest.raises(PermissionDenied):
+        calls.cancel_call(d20_campaign.pk, user, call.pk)
+    assert head(d20_campaign) == before
+    assert CalledTest.objects.get().is_open
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"difficulty": 6}, "Difficulty is a whole number from 0 to 5"),
+        ({"difficulty": -1}, "Difficulty is a whole number from 0 to 5"),
+        ({"difficulty": None}, "Difficulty is a whole number from 0 to 5"),
+        ({"complication_range": 21}, "complication range is a whole number from 1 to 20"),
+        ({"skill": "Juggling"}, "Kara has no skill called “Juggling”"),
+        ({"attribute": "Cunning"}, "Kara has no attribute called “Cunning”"),
+        ({"focus": "Knives"}, "Kara has no focus called “Knives”"),
+        ({"note": "x" * 121}, "Keep the note to 120 characters"),
+    ],
+)
+def test_a_bad_call_is_refused_and_changes_nothing(d20_campaign, gm, kara, params, message):
+    before = head(d20_campaign)
+    with pytest.raises(ServiceError, match=re.escape(message)):
+        call_kara(d20_campaign, gm, kara, **params)
+    assert head(d20_campaign) == before and not CalledTest.objects.exists()
+
+
+def test_a_call_for_an_unknown_character_is_refused(d20_campaign, gm, momenta_campaign):
+    stranger = Character.objects.create(campaign=momenta_campaign, owner=gm, name="Elsewhere")
+    before = head(d20_campaign)
+    with pytest.raises(ServiceError):
+        calls.call_test(
+            d20_campaign.pk, gm, character_id=stranger.pk, attribute="A", skill="B", difficulty=1
+        )
+    assert head(d20_campaign) == before and not CalledTest.objects.exists()
+
+
+# --- 2d20: a hidden Difficulty -----------------------------------------------------------
+
+
+def _csrf_free(html: str) -> str:
+    return re.sub(r"[A-Za-z0-9]{64}", "<csrf token>", html)  # masked anew on every draw
+
+
+def _player_sees(client, campaign, call) -> str:
+    """Everything the player's browser can get about the call: the table page, the log,
+    the panel, the composer filled from the call and its odds, the call's live push."""
+    pages = [
+        client.get(reverse("table", args=[campaign.pk])),
+        client.get(reverse("table_log", args=[campaign.pk]), **HX),
+        client.get(reverse("called_tests", args=[campaign.pk]), **HX),
+        client.get(reverse("call_composer", args=[campaign.pk, call.pk]), **HX),
+        client.get(
+            reverse("d20_odds", args=[campaign.pk]),
+            {"call": call.pk, "character": call.character_id, "bought_dice": 0},
+            **HX,
+        ),
+    ]
+    assert all(p.status_code == 200 for p in pages)
+    live.clear_cache()
+    push = live.render_event_fragments(call.event, live.ALL)
+    return _csrf_free("".join(text(p) for p in pages) + unescape(push))
+
+
+def test_a_hidden_difficulty_never_reaches_the_player_before_the_roll(
+    client_for, d20_campaign, gm, kara
+):
+    """Everything a player can fetch about a hidden call is the same whatever the Difficulty:
+    drawn with Difficulty 4, then with 0, byte for byte alike. The GM's panel shows it."""
+    call = call_kara(d20_campaign, gm, kara, difficulty=4, hidden=True)
+    player = client_for("player")
+    seen_at_4 = _player_sees(player, d20_campaign, call)
+    CalledTest.objects.filter(pk=call.pk).update(difficulty=0)
+    assert _player_sees(player, d20_campaign, call) == seen_at_4
+    assert "Difficulty hidden" in seen_at_4
+    # The stored event (replayed, exported, posted to Discord) says nothing of it either.
+    twin = call_kara(d20_campaign, gm, kara, difficulty=0, hidden=True)
+    assert {**call.event.payload, "call_id": 0} == {**twin.event.payload, "call_id": 0}
+    CalledTest.objects.filter(pk=call.pk).update(difficulty=4)
+    gm_panel = text(client_for("gm").get(reverse("called_tests", args=[d20_campaign.pk]), **HX))
+    assert "Difficulty 4" in gm_panel
+
+
+def test_a_hidden_difficulty_is_revealed_when_the_dice_land(
+    client_for, d20_campaign, gm, player, kara
+):
+    call = call_kara(d20_campaign, gm, kara, difficulty=4, hidden=True)
+    _, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 2])
+    )
+    # 1 and 2 against target 13, no focus: 2 + 1 = 3 successes, short of 4.
+    assert (
+        "3 against Difficulty 4 (hidden until the dice landed): fails" in event.payload["summary"]
+    )
+    log = text(client_for("player").get(reverse("table_log", args=[d20_campaign.pk]), **HX))
+    assert "Difficulty 4" in log and "revealed" in log
+
+
+# --- 2d20: through the composer ----------------------------------------------------------
+
+
+def test_the_composer_answers_a_call_with_the_gms_terms(client_for, d20_campaign, gm, kara, dice):
+    """A tampered composer (Difficulty 0, factors, a secret roll) still rolls the GM's test."""
+    call = call_kara(d20_campaign, gm, kara, difficulty=3, hidden=True)
+    dice([1, 20])
+    response = client_for("player").post(
+        reverse("d20_roll", args=[d20_campaign.pk]),
+        {
+            "call": call.pk,
+            "character": kara.pk,
+            "attribute": "Power",
+            "skill": "Communicate",
+            "difficulty": 0,
+            "harder": 0,
+            "easier": 5,
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "bonus_momentum": 0,
+            "secret": "on",
+        },
+        **HX,
+    )
+    assert response.status_code == 200
+    test = D20Test.objects.get()
+    assert (test.result["difficulty"], test.secret) == (3, False)
+    assert "Difficulty 3" in text(response)  # the answer's card, on the roller's own page
+    call.refresh_from_db()
+    assert call.d20_test == test
+
+
+def test_a_second_roll_through_the_composer_gets_a_clear_message(
+    client_for, d20_campaign, gm, player, kara, dice
+):
+    call = call_kara(d20_campaign, gm, kara)
+    calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1]))
+    before = head(d20_campaign)
+    response = client_for("player").post(
+        reverse("d20_roll", args=[d20_campaign.pk]),
+        {
+            "call": call.pk,
+            "character": kara.pk,
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "bonus_momentum": 0,
+        },
+        **HX,
+    )
+    assert "answered already" in text(response)
+    assert head(d20_campaign) == before and D20Test.objects.count() == 1
+
+
+@pytest.mark.parametrize("role, status", [("player", 403), ("observer", 403), ("outsider", 403)])
+def test_players_and_observers_cannot_call_or_withdraw_over_http(
+    client_for, d20_campaign, gm, kara, role, status
+):
+    client = client_for(role)
+    data = {"character": kara.pk, "attribute": "Power", "skill": "Communicate", "difficulty": 1}
+    assert (
+        client.post(reverse("call_test", args=[d20_campaign.pk]), data, **HX).status_code == status
+    )
+    call = call_kara(d20_campaign, gm, kara)
+    before = head(d20_campaign)
+    url = reverse("call_cancel", args=[d20_campaign.pk, call.pk])
+    assert client.post(url, **HX).status_code == status
+    assert head(d20_campaign) == before and CalledTest.objects.get().is_open
+
+
+def test_the_gm_calls_over_http_and_bad_input_gets_a_message(client_for, d20_campaign, kara):
+    client = client_for("gm")
+    url = reverse("call_test", args=[d20_campaign.pk])
+    bad = {"character": kara.pk, "attribute": "Power", "skill": "Communicate", "difficulty": 9}
+    response = client.post(url, bad, **HX)
+    assert "less than or equal to 5" in text(response)
+    unknown = bad | {"difficulty": 2, "character": 99999}
+    assert "valid choice" in text(client.post(url, unknown, **HX))
+    assert not CalledTest.objects.exists()
+    response = client.post(url, bad | {"difficulty": 2, "hidden": "on"}, **HX)
+    assert "Test called." in text(response)
+    call = CalledTest.objects.get()
+    assert (call.difficulty, call.hidden, call.character) == (2, True, kara)
+
+
+def test_another_players_panel_does_not_offer_kara_s_call(client_for, d20_campaign, gm, kara, vel):
+    call = call_kara(d20_campaign, gm, kara)
+    other = client_for("player2")
+    assert f"call-{call.pk}" not in text(other.get(reverse("called_tests", args=[d20_campaign.pk])))
+    url = reverse("call_composer", args=[d20_campaign.pk, call.pk])
+    assert other.get(url, **HX).status_code == 404
+    assert f"call-{call.pk}" in text(
+        client_for("player").get(reverse("called_tests", args=[d20_campaign.pk]))
+    )
+
+
+# --- Momenta ----------------------------------------------------------------------------------
+
+
+def test_d6_10_a_called_momenta_roll_uses_the_gms_hidden_opposition(
+    client_for, momenta_campaign, gm, player, hero
+):
+    """D6-10: the GM sets 2 opposition dice (hidden); the player may not set opposition, yet
+    the called roll is opposed; the answer names the opposition once the dice land."""
+    call = calls.call_test(
+        momenta_campaign.pk,
+        gm,
+        character_id=hero.pk,
+        attribute="wits",
+        opposition_pool=2,
+        hidden=True,
+    )
+    assert call.attribute == "WITS"
+    assert "2" not in call.event.payload["summary"]
+    page = text(client_for("player").get(reverse("called_tests", args=[momenta_campaign.pk]), **HX))
+    assert "opposition hidden" in page and "2 opposition" not in page
+    request = calls.RollRequest(attribute="GRIT")  # the composer's choice: overridden
+    roll, event = calls.answer_momenta_call(
+        momenta_campaign.pk, player, call.pk, hero.pk, request, rng=FixedDice([6, 5, 3, 1, 5, 2])
+    )
+    assert roll.spec["opposition_pool"] == 2 and roll.card["attribute"] == "WITS"
+    assert event.payload["opposition_pool"] == 2
+    assert "against 2 opposition dice (hidden until the dice landed)" in event.payload["summary"]
+    call.refresh_from_db()
+    assert call.momenta_roll == roll and call.state == "answered"
+    with pytest.raises(ServiceError, match="answered already"):
+        calls.answer_momenta_call(
+            momenta_campaign.pk, player, call.pk, hero.pk, request, rng=FixedDice([1] * 6)
+        )
+    assert MomentaRoll.objects.count() == 1
+
+
+def test_d6_11_a_called_luck_roll_has_no_opposition(momenta_campaign, gm, player, hero):
+    with pytest.raises(ServiceError, match="Nothing opposes a luck roll"):
+        calls.call_test(
+            momenta_campaign.pk,
+            gm,
+            character_id=hero.pk,
+            attribute="",
+            kind="luck",
+            opposition_pool=2,
+        )
+    call = calls.call_test(momenta_campaign.pk, gm, character_id=hero.pk, attribute="", kind="luck")
+    roll, _ = calls.answer_momenta_call(
+        momenta_campaign.pk,
+        player,
+        call.pk,
+        hero.pk,
+        calls.RollRequest(attribute="WITS"),
+        rng=FixedDice([5, 1]),
+    )
+    assert roll.card["kind"] == "luck" and roll.spec["opposition_pool"] is None
+
+
+def test_a_momenta_call_refuses_bad_opposition_and_names(momenta_campaign, gm, hero):
+    before = head(momenta_campaign)
+    for params, message in [
+        ({"attribute": "WITS", "opposition_pool": 31}, "Opposition dice: from 1 to 30"),
+        ({"attribute": "CHARM"}, "Ash has no attribute called “CHARM”"),
+        ({"attribute": "LUCK"}, "call a luck roll"),
+    ]:
+        with pytest.raises(ServiceError, match=re.escape(message)):
+            calls.call_test(momenta_campaign.pk, gm, character_id=hero.pk, **params)
+    assert head(momenta_campaign) == before
+
+
+def test_the_momenta_composer_answers_a_call(client_for, momenta_campaign, gm, hero):
+    call = calls.call_test(
+        momenta_campaign.pk, gm, character_id=hero.pk, attribute="WITS", opposition_pool=1
+    )
+    player = client_for("player")
+    composer = text(player.get(reverse("call_composer", args=[momenta_campaign.pk, call.pk]), **HX))
+    assert (
+        f'id="call-answer-{call.pk}"' in composer and "WITS against 1 opposition dice" in composer
+    )
+    response = player.post(
+        reverse("momenta_roll", args=[momenta_campaign.pk]),
+        {
+            "call": call.pk,
+            "character": hero.pk,
+            "attribute": "WITS",
+            "kind": "action",
+            "play": "narrative",
+            "expected_momentum": hero.momentum,
+            "expected_resolve": hero.resolve,
+        },
+        **HX,
+    )
+    assert response.status_code == 200
+    roll = MomentaRoll.objects.get()
+    assert roll.spec["opposition_pool"] == 1
+    call.refresh_from_db()
+    assert call.momenta_roll == roll
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999", "4.5"])
+def test_a_garbled_call_is_not_found_and_rolls_nothing(client_for, d20_campaign, kara, value):
+    player = client_for("player")
+    odds = player.get(reverse("d20_odds", args=[d20_campaign.pk]), {"call": value}, **HX)
+    assert odds.status_code == 404
+    data = {"call": value, "character": kara.pk, "bought_dice": 0}
+    assert player.post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX).status_code == 404
+    assert not D20Test.objects.exists() and head(d20_campaign) == 0

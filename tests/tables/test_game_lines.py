@@ -1,0 +1,459 @@
+"""2d20 game lines at the table (issue 15; suggested clauses GL-01 … GL-05): the line's
+names and cap, Determination before the roll in Star Trek Adventures (GL-02, GL-03),
+Challenge dice (GL-04) and the GM's complication range for a scene or a roll (GL-05)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from rules import game_lines
+from rules.d20 import SkillTest, skill_odds
+from rules.dice import FixedDice
+from tables import events
+from tables.exports.dump import dumps, export_campaign
+from tables.exports.load import import_campaign
+from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
+from tables.services import campaigns, sessions
+from tables.services import d20 as services_d20
+from tables.services import game_lines as services
+from tables.services.core import ServiceError, change_pool, lock_campaign
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _line(campaign, key):
+    Campaign.objects.filter(pk=campaign.pk).update(game_line=key)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def _roll(campaign, who, character, faces, **kw):
+    kw.setdefault("difficulty", 2)
+    return services_d20.roll_d20_test(
+        campaign.pk,
+        who,
+        character.pk,
+        attribute="Power",
+        skill="Communicate",
+        rng=FixedDice(faces),
+        **kw,
+    )
+
+
+# --- GL-02, GL-03: Determination before the roll ---------------------------------------
+
+
+def test_gl_03_sta_2nd_edition_determination_sets_one_die_to_1(d20_campaign, player, kara):
+    """GL-03: 2d20 stay 2d20; the first shows 1 (2 successes), only the other is rolled."""
+    _line(d20_campaign, "sta2")
+    record = _roll(d20_campaign, player, kara, [20], spend_determination=True)
+    assert record.result["faces"] == [1, 20]
+    assert record.result["successes"] == 2 and record.result["passed"]
+    assert record.spec["dice"] == 2
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (-1, 0)
+    assert "one d20 set to 1" in line.reason
+    assert record.event.payload["changes"][0]["pool"] == "determination"
+
+
+def test_gl_02_sta_1st_edition_determination_adds_a_d20_showing_1(d20_campaign, player, kara):
+    """GL-02: a third d20, already a 1; the two of the pool are rolled."""
+    _line(d20_campaign, "sta1")
+    record = _roll(d20_campaign, player, kara, [20, 19], spend_determination=True)
+    assert record.result["faces"] == [1, 20, 19]
+    assert record.spec["dice"] == 3 and record.spec["bought_dice"] == 0
+    kara.refresh_from_db()
+    assert kara.determination == 0
+
+
+def test_gl_03_the_preview_shows_the_exact_odds_with_the_die_set(d20_campaign, kara):
+    """T-05 with GL-03: the composer's odds are the rules' for a pool with one die at 1."""
+    _line(d20_campaign, "sta2")
+    spec, odds = services_d20.preview_odds(
+        d20_campaign, kara, attribute="Power", skill="Communicate", difficulty=3,
+        spend_determination=True,
+    )  # fmt: skip
+    expected = skill_odds(SkillTest(target=13, difficulty=3, ones=1))
+    assert odds == expected
+    assert odds.pass_chance != skill_odds(SkillTest(target=13, difficulty=3)).pass_chance
+
+
+def test_gl_02_no_determination_left_refuses_the_roll_and_changes_nothing(
+    d20_campaign, player, kara
+):
+    _line(d20_campaign, "sta1")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    with pytest.raises(ServiceError, match="no Determination left"):
+        _roll(d20_campaign, player, kara, [5, 5], spend_determination=True, bought_dice=1)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 0  # the bought die's Threat rolled back too
+    assert not D20Test.objects.exists() and not PoolChange.objects.exists()
+
+
+def test_t_04_lines_that_reroll_refuse_a_spend_before_the_roll(d20_campaign, player, kara):
+    """T-04 stays the seeds' (and Conan's …): Determination is not spent as you roll."""
+    for key in ("seeds", "conan"):
+        _line(d20_campaign, key)
+        with pytest.raises(ServiceError, match="after the roll"):
+            _roll(d20_campaign, player, kara, [5, 5], spend_determination=True)
+    kara.refresh_from_db()
+    assert kara.determination == 1 and not D20Test.objects.exists()
+
+
+def test_gl_03_sta_lines_refuse_the_t_04_reroll(d20_campaign, gm, player, kara):
+    """A Star Trek table never mixes the editions up with the seeds' reroll."""
+    record = _roll(d20_campaign, player, kara, [20, 20])
+    from tables.services import gm as services_gm
+
+    services_gm.permit_determination(d20_campaign.pk, gm, record.pk)
+    _line(d20_campaign, "sta2")
+    with pytest.raises(ServiceError, match="spent as you roll"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0])
+    kara.refresh_from_db()
+    assert kara.determination == 1
+
+
+def test_gl_02_a_secret_test_cannot_spend_determination_the_players_see(d20_campaign, gm, marcus):
+    """TB-03: Determination is on every card; a hidden spend would betray the roll."""
+    _line(d20_campaign, "sta1")
+    Character.objects.filter(pk=marcus.pk).update(determination=1)
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=6)
+    with pytest.raises(ServiceError):
+        _roll(d20_campaign, gm, marcus, [5, 5], spend_determination=True, secret=True)
+    marcus.refresh_from_db()
+    assert marcus.determination == 1
+
+
+def test_gl_03_the_composer_offers_the_spend_only_where_the_line_has_it(
+    d20_campaign, client_for, kara
+):
+    client = client_for("player")
+    url = reverse("table", args=[d20_campaign.pk])
+    assert 'name="spend_determination"' not in client.get(url).content.decode()
+    _line(d20_campaign, "sta2")
+    page = client.get(url).content.decode()
+    assert 'name="spend_determination"' in page
+    assert "Spend 1 Determination: one d20 set to 1" in page
+
+
+def test_gl_03_the_composer_rolls_with_the_spend(d20_campaign, client_for, kara, monkeypatch):
+    _line(d20_campaign, "sta2")
+    monkeypatch.setattr("rules.d20._rng", lambda rng: FixedDice([20]))
+    data = {
+        "character": kara.pk, "attribute": "Power", "skill": "Communicate", "focus": "",
+        "difficulty": 2, "harder": 0, "easier": 0, "bought_dice": 0, "buy_from_momentum": 0,
+        "bonus_momentum": 0, "expected_momentum": 0, "spend_determination": "on",
+    }  # fmt: skip
+    response = client_for("player").post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX)
+    assert response.status_code == 200
+    assert D20Test.objects.get().result["faces"] == [1, 20]
+
+
+# --- GL-04: Challenge dice -------------------------------------------------------------
+
+
+def test_gl_04_challenge_dice_are_rolled_and_logged_with_total_and_effects(
+    d20_campaign, player, kara
+):
+    _line(d20_campaign, "sta1")
+    event = services.roll_challenge_dice(
+        d20_campaign.pk, player, 4, character_id=kara.pk, note="Phaser", rng=FixedDice([2, 5, 3, 6])
+    )
+    assert event.kind == events.CHALLENGE_ROLL.name
+    p = event.payload
+    assert (p["faces"], p["total"], p["effects"]) == ([2, 5, 3, 6], 4, 2)
+    assert [d["effect"] for d in p["read"]] == [False, True, False, True]
+    assert (p["character"], p["note"], p["dice_name"]) == ("Kara", "Phaser", "Challenge dice")
+    assert event.audience == TableEvent.Audience.ALL
+
+
+def test_gl_04_the_card_reaches_the_log_of_another_member(d20_campaign, player, client_for):
+    _line(d20_campaign, "conan")
+    services.roll_challenge_dice(d20_campaign.pk, player, 2, rng=FixedDice([2, 6]))
+    page = client_for("player2").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert "2 Combat dice" in page
+    assert '<strong class="challenge-total">3</strong>' in page
+    assert "1 Effect<" in page
+
+
+def test_gl_04_a_line_without_challenge_dice_refuses_them(d20_campaign, player):
+    with pytest.raises(ServiceError, match="no Challenge dice"):
+        services.roll_challenge_dice(d20_campaign.pk, player, 2, rng=FixedDice([1, 1]))
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+@pytest.mark.parametrize("dice", [0, 21, -3])
+def test_gl_04_an_impossible_number_of_dice_is_refused(d20_campaign, player, dice):
+    _line(d20_campaign, "fallout")
+    with pytest.raises(ServiceError, match="Roll 1 to 20 dice"):
+        services.roll_challenge_dice(d20_campaign.pk, player, dice, rng=FixedDice([1] * 25))
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+def test_gl_04_observers_and_other_players_characters_are_refused(
+    d20_campaign, observer, player2, kara
+):
+    _line(d20_campaign, "sta1")
+    with pytest.raises(PermissionDenied):
+        services.roll_challenge_dice(d20_campaign.pk, observer, 2, rng=FixedDice([1, 1]))
+    with pytest.raises(PermissionDenied):
+        services.roll_challenge_dice(
+            d20_campaign.pk, player2, 2, character_id=kara.pk, rng=FixedDice([1, 1])
+        )
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+def test_gl_04_the_form_rolls_and_answers_with_the_card(d20_campaign, client_for, monkeypatch):
+    _line(d20_campaign, "sta1")
+    monkeypatch.setattr("rules.challenge.secrets.SystemRandom", lambda: FixedDice([1, 2, 5]))
+    url = reverse("challenge_roll", args=[d20_campaign.pk])
+    response = client_for("player").post(url, {"dice": 3, "note": "Stun"}, **HX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="challenge-dice"' in body and "challenge-total" in body
+    assert TableEvent.objects.get(kind="challenge_roll").payload["total"] == 4
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [({"dice": "0"}, "greater than or equal to 1"), ({"dice": "x"}, "whole number"), ({}, "")],
+)
+def test_gl_04_bad_input_to_the_form_gets_a_message_and_rolls_nothing(
+    d20_campaign, client_for, data, message
+):
+    _line(d20_campaign, "sta1")
+    url = reverse("challenge_roll", args=[d20_campaign.pk])
+    response = client_for("player").post(url, data, **HX)
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert message in response.content.decode()
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+@pytest.mark.parametrize("role, status", [("observer", 403), ("outsider", 403)])
+def test_gl_04_only_members_who_play_may_post_the_form(d20_campaign, client_for, role, status):
+    _line(d20_campaign, "sta1")
+    url = reverse("challenge_roll", args=[d20_campaign.pk])
+    assert client_for(role).post(url, {"dice": 2}, **HX).status_code == status
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+# --- GL-05: the complication range for a scene, and for a roll ----------------------------
+
+
+def test_gl_05_the_scene_range_applies_to_rolls_until_the_scene_ends(
+    d20_campaign, gm, player, kara
+):
+    sessions.start_scene(d20_campaign.pk, gm, "Storm")
+    event = services.set_scene_complication_range(d20_campaign.pk, gm, 3)
+    assert (event.payload["range"], event.payload["from_face"]) == (3, 18)
+    record = _roll(d20_campaign, player, kara, [18, 2])
+    assert record.spec["complication_range"] == 3 and record.result["complications"] == 1
+    sessions.end_scene(d20_campaign.pk, gm)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+    after = _roll(d20_campaign, player, kara, [18, 2])
+    assert after.spec["complication_range"] == 1 and after.result["complications"] == 0
+
+
+def test_gl_05_a_rolls_own_range_beats_the_scenes(d20_campaign, gm, player, kara):
+    sessions.start_scene(d20_campaign.pk, gm)
+    services.set_scene_complication_range(d20_campaign.pk, gm, 4)
+    record = _roll(d20_campaign, player, kara, [18, 2], complication_range=1)
+    assert record.spec["complication_range"] == 1 and record.result["complications"] == 0
+
+
+def test_gl_05_the_composer_sends_the_per_roll_range(d20_campaign, client_for, kara, monkeypatch):
+    monkeypatch.setattr("rules.d20._rng", lambda rng: FixedDice([17, 2]))
+    data = {
+        "character": kara.pk, "attribute": "Power", "skill": "Communicate", "focus": "",
+        "difficulty": 1, "harder": 0, "easier": 0, "bought_dice": 0, "buy_from_momentum": 0,
+        "bonus_momentum": 0, "expected_momentum": 0, "complication_range": 4,
+    }  # fmt: skip
+    url = reverse("d20_roll", args=[d20_campaign.pk])
+    assert client_for("player").post(url, data, **HX).status_code == 200
+    assert D20Test.objects.get().result["complications"] == 1
+    data["complication_range"] = 21
+    body = client_for("player").post(url, data, **HX).content.decode()
+    assert "less than or equal to 20" in body and D20Test.objects.count() == 1
+
+
+def test_gl_05_only_the_gm_sets_the_scene_range(d20_campaign, gm, player, client_for):
+    sessions.start_scene(d20_campaign.pk, gm)
+    with pytest.raises(PermissionDenied):
+        services.set_scene_complication_range(d20_campaign.pk, player, 3)
+    url = reverse("scene_complication", args=[d20_campaign.pk])
+    assert client_for("player").post(url, {"range": 3}, **HX).status_code == 403
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+
+
+@pytest.mark.parametrize("value", [0, 21, True, "3"])
+def test_gl_05_an_impossible_range_is_refused(d20_campaign, gm, value):
+    sessions.start_scene(d20_campaign.pk, gm)
+    with pytest.raises(ServiceError, match="from 1"):
+        services.set_scene_complication_range(d20_campaign.pk, gm, value)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+
+
+def test_gl_05_no_scene_no_scene_range(d20_campaign, gm):
+    with pytest.raises(ServiceError, match="Start a scene first"):
+        services.set_scene_complication_range(d20_campaign.pk, gm, 3)
+
+
+def test_gl_05_the_gm_panel_sets_and_clears_it(d20_campaign, gm, client_for):
+    sessions.start_scene(d20_campaign.pk, gm)
+    client = client_for("gm")
+    url = reverse("scene_complication", args=[d20_campaign.pk])
+    body = client.post(url, {"range": "2"}, **HX).content.decode()
+    assert 'id="gm-panel"' in body and "This scene: 2" in body
+    body = client.post(url, {"range": "25"}, **HX).content.decode()
+    assert 'role="alert"' in body
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range == 2
+    client.post(url, {"clear": "on"}, **HX)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+    assert TableEvent.objects.filter(kind="complication_range_set").count() == 2
+
+
+def test_gl_05_the_database_refuses_a_range_outside_1_to_20(d20_campaign):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Campaign.objects.filter(pk=d20_campaign.pk).update(scene_complication_range=21)
+
+
+# --- GL-01: the line's cap and names, chosen by the GM ------------------------------------
+
+
+def test_gl_01_mo_06_the_database_holds_each_campaign_to_its_lines_cap(d20_campaign):
+    for key in game_lines.LINES:
+        _line(d20_campaign, key)
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=7)
+        Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=6)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Campaign.objects.filter(pk=d20_campaign.pk).update(game_line="sta9")
+
+
+def _narrow_line(monkeypatch, cap=4):
+    narrow = dataclasses.replace(game_lines.LINES["fallout"], group_cap=cap)
+    monkeypatch.setitem(game_lines.LINES, "fallout", narrow)
+
+
+def test_gl_01_change_pool_caps_the_group_pool_at_the_lines_cap(d20_campaign, monkeypatch):
+    """GL-01, MO-06: rules.pools applies the line's cap; the rest is lost, in the ledger."""
+    _narrow_line(monkeypatch)
+    _line(d20_campaign, "fallout")
+    change = change_pool(lock_campaign(d20_campaign.pk), "group_momentum", 6, "saved")
+    assert (change.after, change.lost) == (4, 2)
+
+
+def test_gl_01_a_new_line_with_a_smaller_cap_drops_the_excess_through_the_ledger(
+    d20_campaign, gm, monkeypatch
+):
+    _narrow_line(monkeypatch)
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=6)
+    event = campaigns.update_campaign_settings(d20_campaign.pk, gm, {"game_line": "fallout"})
+    assert event.kind == "settings_changed"
+    assert event.payload["fields"] == {"game_line": ["seeds", "fallout"]}
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.game_line, d20_campaign.group_momentum) == ("fallout", 4)
+    line = PoolChange.objects.get(pool="group_momentum")
+    assert (line.delta, line.after, line.event_id) == (-2, 4, event.pk)
+
+
+def test_gl_01_the_gm_chooses_the_line_on_the_settings_page(d20_campaign, client_for):
+    from tests.tables.test_site_permissions import settings_data
+
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    client_for("gm").post(url, settings_data(d20_campaign, game_line="conan"))
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.game_line == "conan"
+    event = TableEvent.objects.get(kind="settings_changed")
+    assert event.payload["fields"]["game_line"] == ["seeds", "conan"]
+
+
+@pytest.mark.parametrize("role", ["player", "observer"])
+def test_gl_01_players_cannot_change_the_line(d20_campaign, client_for, role):
+    from tests.tables.test_site_permissions import settings_data
+
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    response = client_for(role).post(url, settings_data(d20_campaign, game_line="conan"))
+    assert response.status_code == 403
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.game_line == "seeds"
+
+
+def test_gl_01_a_line_that_does_not_exist_is_refused(d20_campaign, gm, client_for):
+    from tests.tables.test_site_permissions import settings_data
+
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    body = client_for("gm").post(url, settings_data(d20_campaign, game_line="sta9"))
+    assert "not one of the available choices" in body.content.decode()
+    with pytest.raises(ServiceError, match="Choose one of the game lines"):
+        campaigns.update_campaign_settings(d20_campaign.pk, gm, {"game_line": "sta9"})
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.game_line == "seeds"
+    assert not TableEvent.objects.filter(kind="settings_changed").exists()
+
+
+def test_gl_01_the_table_names_the_pools_as_the_line_does(
+    d20_campaign, gm, client_for, kara, player
+):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(threat_visible=True)
+    _line(d20_campaign, "conan")
+    services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
+        bought_dice=1, rng=FixedDice([5, 5, 5]),
+    )  # fmt: skip
+    page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert '<span class="pool-label">Doom</span>' in page
+    assert "<dt>Fortune</dt>" in page
+    assert ">Doom: <strong" in page  # the GM tools' heading
+    assert "1 added to Doom" in page  # the test's card
+    assert '<span class="change-pool">Doom</span>' in page  # its ledger line
+    _line(d20_campaign, "fallout")
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert '<span class="pool-label">Action Points</span>' in page
+    assert "<dt>Luck</dt>" in page
+
+
+def test_gl_01_the_seeds_line_keeps_todays_names(d20_campaign, client_for, kara):
+    page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert '<span class="pool-label">Momentum</span>' in page
+    assert "<dt>Determination</dt>" in page
+    assert ">Threat: <strong" in page
+
+
+# --- export, import ----------------------------------------------------------------------
+
+
+def test_gl_01_gl_05_an_export_carries_the_line_and_the_scene_range(d20_campaign, gm):
+    _line(d20_campaign, "sta1")
+    sessions.start_scene(d20_campaign.pk, gm)
+    services.set_scene_complication_range(d20_campaign.pk, gm, 5)
+    document = export_campaign(Campaign.objects.get(pk=d20_campaign.pk))
+    settings = document["campaign"]
+    assert (settings["game_line"], settings["scene_complication_range"]) == ("sta1", 5)
+    copy = import_campaign(dumps(document))
+    assert (copy.game_line, copy.scene_complication_range) == ("sta1", 5)
+    assert export_campaign(copy)["campaign"] == settings
+
+
+def test_gl_01_an_export_from_before_lines_imports_on_the_seeds_line(d20_campaign):
+    document = export_campaign(Campaign.objects.get(pk=d20_campaign.pk))
+    del document["campaign"]["game_line"], document["campaign"]["scene_complication_range"]
+    copy = import_campaign(json.dumps(document))
+    assert (copy.game_line, copy.scene_complication_range) == ("seeds", None)
