@@ -142,6 +142,12 @@ def test_the_d20_table_page_shows_no_clause_id(d20_table, client_for, kara, role
     if role == "gm":
         assert 'id="gm-threat-heading"' in page
     assert (seen := ids_in_sight(page)) == [], seen
+    # The spend panel of Kara's test: every spend's description, the ID a hover away.
+    test = d20_table.d20_tests.get()
+    panel = client.get(reverse("d20_panel", args=[d20_table.pk, test.pk]), **HX)
+    html = panel.content.decode()
+    assert "Obtain Information" in html and 'title="Rule MO-11"' in html
+    assert (seen := ids_in_sight(html)) == [], seen
 
 
 def test_the_checker_sees_an_id_in_the_words_but_not_in_a_title():
@@ -205,3 +211,30 @@ def test_a_service_error_keeps_the_words_of_a_parenthesis_and_drops_its_ids():
     )
     assert without_ids("one Assist per roll (PM-08 and PM-10).") == "one Assist per roll."
     assert without_ids("a pool (2d6 and 3d)") == "a pool (2d6 and 3d)"
+
+
+@pytest.mark.parametrize(
+    "role, fields, words",
+    [
+        # D6-10: the GM gives the opposition's successes or its dice.
+        ("gm", {"opposition_successes": 1, "opposition_pool": 2}, "not both"),
+        # D6-11: LUCK is rolled for luck, never for an attack.
+        ("player", {"attribute": "LUCK", "kind": "attack"}, "luck rolls only"),
+    ],
+)
+def test_a_composer_refusal_keeps_its_clause_id_out_of_sight(
+    momenta_table, client_for, hero, role, fields, words
+):
+    data = {
+        "character": hero.pk,
+        "attribute": "WITS",
+        "kind": "action",
+        "play": "narrative",
+        "expected_momentum": hero.momentum,
+        "expected_resolve": hero.resolve,
+        **fields,
+    }
+    page = client_for(role).post(reverse("momenta_roll", args=[momenta_table.pk]), data, **HX)
+    html = page.content.decode()
+    assert words in html and 'class="error composer-error"' in html  # refused, and said why
+    assert (seen := ids_in_sight(html)) == [], seen
