@@ -522,8 +522,7 @@ def test_t_03_a_player_cannot_call_the_gms_npc_to_assist(
     html = text(response)
     assert response.status_code == 200
     assert (
-        'role="alert">Marcus is the GM\'s NPC: only the GM can call on an NPC to assist<'
-        in html
+        'role="alert">Marcus is the GM\'s NPC: only the GM can call on an NPC to assist<' in html
         and 'title="Rule T-03"' in html  # the clause a hover away (issue 14)
     )
     assert head(d20_campaign) == seq and pools(d20_campaign) == before
