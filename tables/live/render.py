@@ -303,6 +303,10 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
 _CACHE_SIZE = 2048
 _cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
 _cache_lock = threading.Lock()
+_HELD_SIZE = 256  # a command's rows wait here only until its fan-out has rendered
+_held: OrderedDict[tuple[int, str], Known] = OrderedDict()
+_rendering: dict[tuple[int, str, str], threading.Event] = {}  # fragments being drawn now
+_RENDER_WAIT_S = 2.0  # at most this long for another thread's render, then draw our own
 
 
 @dataclass(frozen=True)
@@ -335,17 +339,43 @@ def render_event_fragments(event: TableEvent, audience: str, known: Known | None
         if html is not None:
             _cache.move_to_end(key)
             return html
-    html = _render_event_fragments(event, audience, known or Known())
-    with _cache_lock:
-        _cache[key] = html
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+        # The command's answer holds its rows before it renders; this process's fan-out,
+        # rendering the other audience a moment later, uses them instead of reading them
+        # again (the same rows the answer's audience is drawn from).
+        if known is not None:
+            _held[key[:2]] = known
+            while len(_held) > _HELD_SIZE:
+                _held.popitem(last=False)
+        else:
+            known = _held.get(key[:2])
+        busy = _rendering.get(key)
+        if busy is None:
+            _rendering[key] = threading.Event()
+    if busy is not None:
+        # The doorbell rings at commit, so the fan-out often asks for the fragments the
+        # command's answer is drawing that very moment: wait for them, don't draw twice.
+        busy.wait(_RENDER_WAIT_S)
+        with _cache_lock:
+            html = _cache.get(key)
+        if html is not None:
+            return html
+        return _render_event_fragments(event, audience, known or Known())  # it failed or is slow
+    try:
+        html = _render_event_fragments(event, audience, known or Known())
+        with _cache_lock:
+            _cache[key] = html
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+    finally:
+        with _cache_lock:
+            _rendering.pop(key).set()
     return html
 
 
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _held.clear()
 
 
 def _affected_character_ids(event: TableEvent) -> list[int]:
