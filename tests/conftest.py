@@ -163,3 +163,35 @@ def marcus(d20_campaign, gm):
     return Character.objects.create(
         campaign=d20_campaign, owner=gm, name="Marcus", is_npc=True, determination=0
     )
+
+
+# --- Dice the server rolls (randomness is injected: tests choose faces) ------------------
+
+
+@pytest.fixture
+def d20_faces(monkeypatch):
+    """d20_faces([faces…]): the next d20s the server rolls show these faces; returns the
+    source (its `.faces` left over)."""
+    import rules.d20
+    from rules.dice import FixedDice
+
+    def load(faces):
+        source = FixedDice(faces)
+        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
+        return source
+
+    return load
+
+
+@pytest.fixture
+def d6_faces(monkeypatch):
+    """d6_faces([5, 5, 1, 2]): the next Momenta rolls the server makes show these faces."""
+    from rules.dice import FixedDice
+    from tables.services import momenta
+
+    def load(faces):
+        source = FixedDice(faces)
+        monkeypatch.setattr(momenta, "system_random", lambda: source)
+        return source
+
+    return load

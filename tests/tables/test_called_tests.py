@@ -8,7 +8,6 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-import rules.d20
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEvent
@@ -36,15 +35,9 @@ def vel(d20_campaign, player2):
 
 
 @pytest.fixture
-def dice(monkeypatch):
+def dice(d20_faces):
     """dice([faces…]): the next d20s the server rolls show these faces."""
-
-    def set_faces(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
-        return source
-
-    return set_faces
+    return d20_faces
 
 
 def call_kara(campaign, gm, kara, **kw):

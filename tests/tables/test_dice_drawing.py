@@ -10,10 +10,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-import rules.d20
-from rules.dice import FixedDice
 from tables.models import PersonSettings
-from tables.services import momenta, sessions
+from tables.services import sessions
 
 HX = {"HTTP_HX_REQUEST": "true"}
 D6_SVG = re.compile(r'<svg class="die-face([^"]*)"[^>]*>(.*?)</svg>', re.S)
@@ -31,25 +29,15 @@ def table(momenta_campaign, hero, sidekick, gm):
 
 
 @pytest.fixture
-def d6(monkeypatch):
+def d6(d6_faces):
     """d6([5, 5, 1, 2]): the next Momenta roll shows these faces."""
-
-    def load(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(momenta, "system_random", lambda: source)
-
-    return load
+    return d6_faces
 
 
 @pytest.fixture
-def d20(monkeypatch):
+def d20(d20_faces):
     """d20([faces…]): the next d20s rolled by the server show these faces."""
-
-    def load(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
-
-    return load
+    return d20_faces
 
 
 def momenta_card(client, campaign, character, **extra) -> str:

@@ -22,15 +22,9 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def dice(monkeypatch):
+def dice(d6_faces):
     """dice([5, 5, 1, 2]): the next Momenta roll shows these faces."""
-
-    def load(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(momenta, "system_random", lambda: source)
-        return source
-
-    return load
+    return d6_faces
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-import rules.d20
 from rules.dice import FixedDice
 from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
 from tables.services import d20 as services_d20
@@ -20,15 +19,9 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def dice(monkeypatch):
+def dice(d20_faces):
     """dice([faces…]): the next d20s rolled by the server show these faces."""
-
-    def set_faces(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(rules.d20, "_rng", lambda rng: source if rng is None else rng)
-        return source
-
-    return set_faces
+    return d20_faces
 
 
 def roll_data(character, **overrides):

@@ -11,7 +11,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rules.dice import FixedDice
 from tables.models import (
     AssistRequest,
     Character,
@@ -32,15 +31,9 @@ QUEUE = HX | {"HTTP_HX_TARGET": "momenta-assist-queue"}
 
 
 @pytest.fixture
-def dice(monkeypatch):
+def dice(d6_faces):
     """dice([5, 5, 1, 2]): the next rolls show these faces."""
-
-    def load(faces):
-        source = FixedDice(faces)
-        monkeypatch.setattr(momenta, "system_random", lambda: source)
-        return source
-
-    return load
+    return d6_faces
 
 
 @pytest.fixture
