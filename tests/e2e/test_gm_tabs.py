@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import PASSWORD, TIMEOUT_MS
-from .test_live_table import log_in, post_from_page
+from .test_live_table import buy_a_d20_with_threat, log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -21,28 +21,6 @@ def give_paul_a_skill(app_server) -> None:
         "from tables.models import Character; "
         "Character.objects.get(name='Paul').skills.get_or_create(name='Communicate', value=6)",
     )
-
-
-def buy_a_d20_with_threat(app_server, page) -> None:
-    """Alice tests Paul with one bought d20, paid by adding 1 to Threat (MO-08)."""
-    paul = page.locator("#d20-character option").first.get_attribute("value")
-    status, answer = post_from_page(
-        page,
-        f"/campaigns/{app_server.d20_campaign}/d20/roll/",
-        {
-            "character": paul,
-            "attribute": "Power",
-            "skill": "Communicate",
-            "focus": "",
-            "difficulty": "1",
-            "harder": "0",
-            "easier": "0",
-            "bought_dice": "1",
-            "buy_from_momentum": "0",
-            "bonus_momentum": "0",
-        },
-    )
-    assert status == 200 and 'data-kind="d20_test"' in answer, answer[:500]
 
 
 def test_the_gm_switches_tool_tabs_with_the_keyboard_and_a_push_still_updates_threat(

@@ -392,6 +392,28 @@ def test_the_gm_tools_assist_queue_changes_live_when_a_player_asks_for_an_assist
     expect(queue.locator("button", has_text="Accept")).to_have_count(1)
 
 
+def buy_a_d20_with_threat(app_server, page) -> None:
+    """Alice tests Paul with one bought d20, paid by adding 1 to Threat (MO-08)."""
+    paul = page.locator("#d20-character option").first.get_attribute("value")
+    status, answer = post_from_page(
+        page,
+        f"/campaigns/{app_server.d20_campaign}/d20/roll/",
+        {
+            "character": paul,
+            "attribute": "Power",
+            "skill": "Communicate",
+            "focus": "",
+            "difficulty": "1",
+            "harder": "0",
+            "easier": "0",
+            "bought_dice": "1",
+            "buy_from_momentum": "0",
+            "bonus_momentum": "0",
+        },
+    )
+    assert status == 200 and 'data-kind="d20_test"' in answer, answer[:500]
+
+
 def test_the_gm_tools_threat_heading_changes_live_when_a_player_buys_a_d20(browser, app_server):
     from playwright.sync_api import expect
 
@@ -409,25 +431,7 @@ def test_the_gm_tools_threat_heading_changes_live_when_a_player_buys_a_d20(brows
     try:
         heading = gm.locator("#gm-threat-heading .gm-threat")
         before = int(heading.inner_text())
-        paul = alice.locator("#d20-character option").first.get_attribute("value")
-        # Alice buys one d20 and pays it by adding 1 to Threat (MO-08).
-        status, answer = post_from_page(
-            alice,
-            f"/campaigns/{app_server.d20_campaign}/d20/roll/",
-            {
-                "character": paul,
-                "attribute": "Power",
-                "skill": "Communicate",
-                "focus": "",
-                "difficulty": "1",
-                "harder": "0",
-                "easier": "0",
-                "bought_dice": "1",
-                "buy_from_momentum": "0",
-                "bonus_momentum": "0",
-            },
-        )
-        assert status == 200 and 'data-kind="d20_test"' in answer, answer[:500]
+        buy_a_d20_with_threat(app_server, alice)
         expect(heading).to_have_text(str(before + 1))
         # The player's page never gets the GM's tools.
         expect(alice.locator("#gm-threat-heading")).to_have_count(0)
