@@ -12,6 +12,8 @@ characters). This process opens T×P websockets against each, logged in by
 session cookie, then drives, for each rate R, R commands per second spread
 over the tables round-robin: real roll commands over HTTP to the app (the
 composer's POST), and as many `POST /campaigns/<id>/send/` to the relay.
+Before the rates, a closed loop on one table, then "all tables at once": a few
+rounds of one command to every table at the same moment.
 
 A command's latency runs from its request being sent to the last socket of its
 table receiving its seq (`event` or `cursor` frame). A command not delivered
@@ -51,6 +53,7 @@ RELAY = "bench.relay_app:application"
 CONNECT_TIMEOUT_S = 120.0  # per socket, handshake + replay: generous, so the servers'
 # own timeouts (daphne's 5 s handshake) are what fails
 HTTP_TIMEOUT_S = 60.0
+KEEPALIVE_S = 4.0  # the client reuses an idle HTTP connection this long at most
 DRAIN_S = 30.0  # after a phase's last send, how long deliveries may still arrive
 QUIET_GAP_S = 1.0  # after connecting: no frame for this long means presence settled
 QUIET_CAP_S = 90.0
@@ -61,6 +64,8 @@ CLOSED_LOOP_BUDGET_S = 60.0
 PING_S = 25.0  # the page's heartbeat (static/tables/live.js)
 IDLE_S = 10.0  # idle window after connecting: what the open sockets cost on their own
 SUSTAIN_P50_S = 0.5  # a rate is sustained while p50 stays under this
+BURST_ROUNDS = 3  # "all tables at once": rounds of one command to every table
+BURST_PAUSE_S = 1.0  # between rounds (then quiet()), so each round starts idle
 EVENT_ID = re.compile(r'id="event-(\d+)"')
 
 perf = time.perf_counter
@@ -542,15 +547,54 @@ class SideRun:
         for task in tasks:
             task.cancel()  # unanswered by now: counted as failed
         st = self.stats(commands)
-        st.wall_s = perf() - start
-        st.cpu_ms = (self.side.cpu_s() - cpu0) * 1000
-        st.idle_ms = self.idle_cpu * st.wall_s * 1000
-        st.client_cpu_ms = (sum(me.cpu_times()[:2]) - client0) * 1000
-        st.other_cpu_ms = (busy_s() - busy0) * 1000 - st.cpu_ms - st.client_cpu_ms
+        self.account(st, start, cpu0, client0, busy0)
         st.late_ms = late * 1000
+        self.tally_sockets(st)
+        return st
+
+    async def all_at_once(self, rounds: int) -> Stats:
+        """Each round, one command to every table at the same moment (all sent as
+        tasks together), awaited on all their sockets as phase() does. Rounds start
+        idle (a pause, then quiet()); CPU is counted over the rounds, not the pauses."""
+        me, commands, st = psutil.Process(), [], Stats()
+        for i in range(rounds):
+            if i:
+                await asyncio.sleep(BURST_PAUSE_S)
+                await self.quiet()
+            cpu0, client0, busy0 = self.side.cpu_s(), sum(me.cpu_times()[:2]), busy_s()
+            batch = [self.next_command() for _ in self.tables]  # round-robin: each table once
+            start = perf()
+            for command in batch:
+                command.due = start
+            tasks = [asyncio.create_task(self.send(command)) for command in batch]
+            await self.wait(batch, perf() + DRAIN_S)
+            for task in tasks:
+                task.cancel()  # unanswered by now: counted as failed
+            self.account(st, start, cpu0, client0, busy0)
+            sent = [c.sent - start for c in batch if not math.isnan(c.sent)]
+            st.late_ms = max(st.late_ms, max(sent, default=0.0) * 1000)
+            commands += batch
+        figures = self.stats(commands)
+        for name in ("wall_s", "cpu_ms", "idle_ms", "client_cpu_ms", "other_cpu_ms", "late_ms"):
+            setattr(figures, name, getattr(st, name))
+        self.tally_sockets(figures)
+        return figures
+
+    def account(self, st: Stats, start: float, cpu0: float, client0: float, busy0: float) -> None:
+        """Add the wall and CPU time since `start` (servers, this client, the rest of the
+        machine, and the idle sockets' share) to st."""
+        wall = perf() - start
+        cpu_ms = (self.side.cpu_s() - cpu0) * 1000
+        client_ms = (sum(psutil.Process().cpu_times()[:2]) - client0) * 1000
+        st.wall_s += wall
+        st.cpu_ms += cpu_ms
+        st.idle_ms += self.idle_cpu * wall * 1000
+        st.client_cpu_ms += client_ms
+        st.other_cpu_ms += (busy_s() - busy0) * 1000 - cpu_ms - client_ms
+
+    def tally_sockets(self, st: Stats) -> None:
         st.out_of_order = sum(s.out_of_order for row in self.socks for s in row)
         st.closes = sum(s.closes for row in self.socks for s in row)
-        return st
 
 
 def _text(html: str) -> str:
@@ -581,20 +625,42 @@ def rate_label(rate: float) -> str:
 
 
 def print_phase(rate: float, seconds: float, relay: Stats, app: Stats) -> None:
+    print(f"\nRate {rate_label(rate)} for {seconds:g} s ({relay.commands} commands per side)")
+    print_figures(relay, app)
+
+
+def print_all_at_once(tables: int, rounds: int, relay: Stats, app: Stats) -> None:
+    print(
+        f"\nAll tables at once: one command to each of the {tables} tables together,"
+        f" {rounds} round(s) {BURST_PAUSE_S:g} s apart (figures over all rounds)"
+    )
+    print_figures(relay, app, (50, 95, 100), "commands sent (last send's lag, ms)")
+
+
+def print_figures(
+    relay: Stats,
+    app: Stats,
+    quantiles=(50, 95, 99),
+    sent_label: str = "commands sent (worst lag, ms)",
+) -> None:
+    """One phase's figures, relay and app side by side (q=100 is the max)."""
+
     def row(label, r, a, rat=""):
         print(f"  {label:<38}{r:>12}{a:>12}{rat:>11}")
 
-    print(f"\nRate {rate_label(rate)} for {seconds:g} s ({relay.commands} commands per side)")
     row("", "relay", "app", "app/relay")
     row(
-        "commands sent (worst lag, ms)",
+        sent_label,
         f"{relay.commands} ({relay.late_ms:.0f})",
         f"{app.commands} ({app.late_ms:.0f})",
     )
     row("delivered to all its table's sockets", relay.delivered, app.delivered)
-    for q in (50, 95, 99):
+    for q in quantiles:
         r, a = relay.pct(q), app.pct(q)
-        row(f"latency sent -> last socket p{q} (ms)", fmt_ms(r), fmt_ms(a), fmt_ratio(ratio(a, r)))
+        name = "max" if q == 100 else f"p{q}"
+        row(
+            f"latency sent -> last socket {name} (ms)", fmt_ms(r), fmt_ms(a), fmt_ratio(ratio(a, r))
+        )
     row(
         "lost deliveries / duplicated",
         f"{relay.lost} / {relay.duplicated}",
@@ -683,7 +749,10 @@ class Bench:
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT_S),
         )
         self.http_session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0),
+            # Below uvicorn's 5 s keep-alive: a pooled connection the server is closing
+            # just then fails the request ("Can not write request body"), which happened
+            # when all tables' commands went out after a long wait.
+            connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=KEEPALIVE_S),
             cookie_jar=aiohttp.DummyCookieJar(),
             timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT_S),
         )
@@ -728,6 +797,14 @@ class Bench:
                 "  ratio app/relay p50 "
                 f"{fmt_ratio(ratio(pct(loops['app'], 50), pct(loops['relay'], 50)))}"
             )
+            if args.rounds:
+                burst = {}
+                for run in (relay, app):
+                    await run.quiet()
+                    burst[run.name] = await run.all_at_once(args.rounds)
+                    for dead in run.side.dead():
+                        raise RuntimeError(f"{dead.name} died:\n{dead.tail()}")
+                print_all_at_once(args.tables, args.rounds, burst["relay"], burst["app"])
             results = {}
             for rate in sorted(set(args.rate)):
                 phase = {}
@@ -785,12 +862,20 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--processes", type=int, default=1, help="server processes per side")
     parser.add_argument("--redis", action="store_true", help="channels_redis on a throwaway redis")
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=BURST_ROUNDS,
+        help=f"rounds of the all-tables-at-once phase (default {BURST_ROUNDS}; 0 skips it)",
+    )
     args = parser.parse_args(argv)
     args.rate = args.rate or [5.0]
     if args.sockets < 2:
         parser.error("--sockets must be at least 2 (a GM and a player who rolls)")
     if args.tables < 1 or any(r <= 0 for r in args.rate) or args.seconds <= 0:
         parser.error("--tables, --rate and --seconds must be positive")
+    if args.rounds < 0:
+        parser.error("--rounds must be 0 or more")
     if args.processes > 1 and not args.redis:
         parser.error("--processes > 1 needs --redis (the in-memory layer is one process)")
     return args

@@ -64,13 +64,7 @@ QUEUE_MAX = 500  # frames waiting for one socket before it counts as stalled
 MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membership)
 
 
-def _as_seq(value) -> int | None:
-    """A sequence number from the page: a whole number ≥ 0 (or its decimal digits)."""
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return value if value >= 0 else None
+_as_seq = fanout.as_seq
 
 
 def session_group(session_key: str) -> str:
@@ -101,16 +95,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.audience = live.audience_for(membership)
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_MAX)
-        # Join the group and the hub before reading the head: an event
-        # committed in between is then either behind the cursor (replayed) or
-        # offered by the hub, never neither.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Join the hub (which is in the table's group, for every socket of this process)
+        # before reading the head: an event committed in between is then either behind
+        # the cursor (replayed) or offered by the hub, never neither.
+        self._frames: list[float] = []
+        self.hub = await fanout.join(self.campaign_id, self, self.channel_layer)
         session_key = getattr(self.scope.get("session"), "session_key", None)
         self.session_group = session_group(session_key) if session_key else None
         if self.session_group:
             await self.channel_layer.group_add(self.session_group, self.channel_name)
-        self._frames: list[float] = []
-        self.hub = fanout.join(self.campaign_id, self)
         await self.accept()
         head = await self.hub.current_head()
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -133,7 +126,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.session_group:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
         await presence.store().leave(self.campaign_id, self.channel_name, self.user.pk)
@@ -177,14 +169,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self._put(("pong",))
             self._put(("presence",))
 
-    # --- group messages ---------------------------------------------------
-
-    async def table_event(self, message):
-        """The doorbell: seq S committed. The hub reads it once for every local socket."""
-        await self.hub.ring(_as_seq(message.get("seq")))
-
-    async def presence_changed(self, message):
-        self._put(("presence",))
+    # --- group messages (the table's doorbells come to the hub: fanout.TableHub) ---
 
     async def session_ended(self, message):
         """The user logged out: this session's sockets stop receiving at once."""
@@ -195,6 +180,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     def offer(self, frame: fanout.Frame) -> None:
         self._put(frame)
+
+    def presence_changed_nowait(self) -> None:
+        self._put(("presence",))
 
     def _put(self, item) -> None:
         if self.audience is None:

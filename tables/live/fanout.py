@@ -1,11 +1,13 @@
 """One reader per table per process: a doorbell's events are read and rendered once.
 
 Every socket of campaign C in this process registers with C's `TableHub`.
-When a doorbell rings, the hub (not each socket) reads the events after its
-own cursor from the database, renders each once per audience present, and
-offers the frames to every local socket, in seq order. A socket that is not
-exactly at the hub's cursor (new, resyncing, or behind after a gap) fills the
-difference from the database by itself; see consumers.TableConsumer.
+The hub, not each socket, is in C's channel-layer group: a doorbell reaches a
+process once however many of C's sockets it holds. The hub reads the events
+after its own cursor from the database, renders each once per audience
+present, and offers the frames to every local socket, in seq order. A socket
+that is not exactly at the hub's cursor (new, resyncing, or behind after a
+gap) fills the difference from the database by itself; see
+consumers.TableConsumer.
 
 The database stays the truth: the hub's cursor only decides what to read
 next, and a lost doorbell is healed by the next one or by a heartbeat's
@@ -15,6 +17,7 @@ next, and a lost doorbell is healed by the next one or by a heartbeat's
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass
 from typing import Protocol
@@ -22,10 +25,23 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 
 from tables.live import render
+from tables.live.broadcast import group_name
 from tables.services.access import private_viewer
+
+log = logging.getLogger(__name__)
 
 HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per process
 BATCH = render.REPLAY_BATCH
+UNKNOWN = -1  # a doorbell without a usable seq: read whatever is new
+
+
+def as_seq(value) -> int | None:
+    """A sequence number from outside (a page, a doorbell): a whole number ≥ 0 or its digits."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if value >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,8 @@ class Subscriber(Protocol):
 
     def offer(self, frame: Frame) -> None: ...
 
+    def presence_changed_nowait(self) -> None: ...
+
 
 def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
     """The events after `after`, each rendered once per audience (one query for the events).
@@ -73,14 +91,97 @@ def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list
 class TableHub:
     """The local sockets of one campaign and how far this process has read its log."""
 
-    def __init__(self, campaign_id: int) -> None:
+    def __init__(self, campaign_id: int, layer=None) -> None:
         self.campaign_id = campaign_id
+        self.layer = layer
         self.sockets: set[Subscriber] = set()
         self.head: int | None = None  # highest seq offered to the sockets
         self._lock = asyncio.Lock()
         self._checked_at = 0.0
         self.reads = 0  # database reads of events, for tests and benchmarks
+        self.doorbells = 0  # doorbells received, for tests and benchmarks
         self._presence: tuple[tuple, str] | None = None
+        self.channel: str | None = None  # this hub's own channel in the table's group
+        self._listening = asyncio.Event()
+        self._failed: BaseException | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._pending: int | None = None  # the highest doorbell not answered yet
+        self._rung = asyncio.Event()
+
+    # --- the doorbell: one channel per table and process -----------------------------
+
+    async def listen(self) -> None:
+        """Join the table's group with this hub's own channel, then receive its doorbells."""
+        try:
+            if self.layer is not None:
+                self.channel = await self.layer.new_channel("hub.")
+                await self.layer.group_add(group_name(self.campaign_id), self.channel)
+                self._tasks = [
+                    asyncio.create_task(self._receive()),
+                    asyncio.create_task(self._answer()),
+                ]
+        except BaseException as error:
+            self._failed = error
+            raise
+        finally:
+            self._listening.set()
+
+    async def listening(self) -> None:
+        """Wait until the hub is in the group (another socket of this table started it)."""
+        await self._listening.wait()
+        if self._failed is not None:
+            raise RuntimeError("the table's doorbell channel could not be joined")
+
+    async def _receive(self) -> None:
+        # Drain the channel at once, whatever ring() is doing: a message left waiting
+        # in a layer's queue can expire, and the in-memory layer then drops the channel
+        # from its groups. Doorbells are coalesced; ring() reads all that is new anyway.
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("doorbells of table %s: receive failed", self.campaign_id)
+                await asyncio.sleep(1.0)
+                continue
+            kind = message.get("type")
+            if kind == "table.event":
+                self.doorbells += 1
+                seq = as_seq(message.get("seq"))
+                seq = UNKNOWN if seq is None else seq
+                if self._pending is None or seq == UNKNOWN or self._pending == UNKNOWN:
+                    self._pending = UNKNOWN if UNKNOWN in (seq, self._pending) else seq
+                else:
+                    self._pending = max(self._pending, seq)
+                self._rung.set()
+            elif kind == "presence.changed":
+                for socket in list(self.sockets):
+                    socket.presence_changed_nowait()
+
+    async def _answer(self) -> None:
+        while True:
+            await self._rung.wait()
+            self._rung.clear()
+            seq, self._pending = self._pending, None
+            try:
+                await self.ring(None if seq in (None, UNKNOWN) else seq)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next doorbell or heartbeat tries again
+                log.exception("events of table %s not read", self.campaign_id)
+
+    async def stop(self) -> None:
+        """Leave the group: this process has no socket of the table any more."""
+        for task in self._tasks:
+            task.cancel()
+        if self.layer is not None and self.channel is not None:
+            try:
+                await self.layer.group_discard(group_name(self.campaign_id), self.channel)
+            except Exception:  # a down layer forgets the group with the connection anyway
+                log.exception("table %s: hub channel not discarded", self.campaign_id)
+
+    # --- reading the log --------------------------------------------------------------
 
     async def current_head(self) -> int:
         """The hub's cursor, read from the database only for the first socket."""
@@ -131,13 +232,27 @@ class TableHub:
 
 
 _hubs: dict[int, TableHub] = {}
+_stopping: set[asyncio.Task] = set()  # hubs leaving their group (kept from the GC)
 
 
-def join(campaign_id: int, socket: Subscriber) -> TableHub:
+async def join(campaign_id: int, socket: Subscriber, layer=None) -> TableHub:
+    """Register a socket with its table's hub; the first one puts the hub in the group.
+
+    Returns once the hub receives the table's doorbells, so a socket that reads the
+    head after this either finds an event in the database or is offered it."""
     hub = _hubs.get(campaign_id)
     if hub is None:
-        hub = _hubs[campaign_id] = TableHub(campaign_id)
-    hub.sockets.add(socket)
+        hub = _hubs[campaign_id] = TableHub(campaign_id, layer)
+        hub.sockets.add(socket)
+        try:
+            await hub.listen()
+        except BaseException:
+            if _hubs.get(campaign_id) is hub:
+                del _hubs[campaign_id]
+            raise
+    else:
+        hub.sockets.add(socket)
+        await hub.listening()
     return hub
 
 
@@ -149,6 +264,9 @@ def leave(campaign_id: int, socket: Subscriber) -> None:
     if not hub.sockets:
         # Nobody local is watching: the next socket starts from the database head.
         del _hubs[campaign_id]
+        task = asyncio.get_running_loop().create_task(hub.stop())
+        _stopping.add(task)
+        task.add_done_callback(_stopping.discard)
 
 
 def hub_for(campaign_id: int) -> TableHub | None:
@@ -157,4 +275,10 @@ def hub_for(campaign_id: int) -> TableHub | None:
 
 def reset() -> None:
     """Forget every hub (tests that reset the database between cases)."""
+    for hub in _hubs.values():
+        for task in hub._tasks:
+            try:
+                task.cancel()
+            except RuntimeError:  # its event loop (a finished test's) is closed
+                pass
     _hubs.clear()

@@ -10,9 +10,11 @@ import contextlib
 import re
 
 import pytest
+from channels.layers import get_channel_layer
 from django.db.backends.utils import CursorWrapper
 
 from tables.live import consumers, fanout
+from tables.live.broadcast import group_name
 
 from .conftest import acommit_event
 
@@ -118,3 +120,27 @@ async def test_tb_04_a_stalled_socket_is_closed_and_the_others_get_every_event(
     again, _, _ = await connect(player, momenta_campaign, after=start)
     await again.ready()
     assert again.seqs() == list(range(start + 1, event.seq + 1))
+
+
+async def test_a_doorbell_reaches_the_process_once_however_many_sockets(
+    connect, momenta_campaign, gm, cogm, player, player2, observer
+):
+    sockets = await eight_sockets(connect, momenta_campaign, [gm, cogm, player, player2, observer])
+    hub = fanout.hub_for(momenta_campaign.pk)
+    layer = get_channel_layer()
+    group = layer.groups[group_name(momenta_campaign.pk)]
+    assert list(group) == [hub.channel]  # the hub's channel, not one per socket
+    before = hub.doorbells
+    event = await acommit_event(momenta_campaign.pk, gm, payload={"summary": "one ring"})
+    for socket in sockets:
+        await socket.until(lambda m: m.get("seq") == event.seq)
+    assert hub.doorbells - before == 1
+
+    for socket in sockets:
+        await socket.communicator.disconnect()
+    for _ in range(50):  # the hub leaves the group in a task of its own
+        if group_name(momenta_campaign.pk) not in layer.groups or not group:
+            break
+        await asyncio.sleep(0.01)
+    assert not layer.groups.get(group_name(momenta_campaign.pk))
+    assert fanout.hub_for(momenta_campaign.pk) is None
