@@ -109,6 +109,8 @@ TEMPLATES = [
         },
     },
 ]
+# Django's form renderer with its standard widget templates drawn in Python (issue 10).
+FORM_RENDERER = "momenta_site.form_renderer.FastWidgetRenderer"
 
 SQLITE_OPTIONS = {
     # IMMEDIATE: a transaction that reads then writes takes the write lock up
