@@ -196,7 +196,10 @@ CHARACTER_CREATED = _kind(
     "character_created", "Character created", regions=_ALL_CARDS | {COMPOSER, GM_TOOLS}
 )
 CHARACTER_UPDATED = _kind(
-    "character_updated", "Character updated", regions=_CARDS | {COMPOSER, GM_TOOLS}
+    "character_updated",
+    "Character updated",
+    # A new name shows in the GM's secret lists and Assist queue.
+    regions=_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
 )
 
 # --- Momenta play --------------------------------------------------------------------------

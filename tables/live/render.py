@@ -446,7 +446,7 @@ def region_fragments(kind, event: TableEvent, campaign: Campaign, audience: str)
     regions = kind.regions if kind is not None else frozenset()
     parts = []
     if audience == GM:
-        parts.append(_gm_fragments(regions, campaign))
+        parts.append(_gm_fragments(kind, event, campaign))
     sync = _sync_regions(regions, campaign) + _assists_sync(kind, event, campaign, audience)
     if sync:
         record = kind.record_of(event.payload) if kind is not None else None
@@ -492,22 +492,23 @@ def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) ->
     return [kinds.ASSIST_QUEUE] if about_assist or event.payload.get("helper") else []
 
 
-def _gm_fragments(regions, campaign: Campaign) -> str:
-    """The GM tools' parts an event changes, drawn from the page's own partials."""
+def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:
+    """The GM tools' parts this event changes (gm_parts.py), from the page's own partials.
+
+    Only those are read and drawn: a plain roll redraws neither the secret lists nor the
+    Assist queue, and the Threat heading only when Threat moved."""
+    from tables.live import gm_parts
     from tables.presenters.gm import gm_live_context
 
-    wanted = {
-        "threat": kinds.POOLS in regions and campaign.uses_group_economy,
-        "tools": kinds.GM_TOOLS in regions,
-        "queue": kinds.ASSIST_QUEUE in regions and campaign.uses_d6,
-    }
-    if not any(wanted.values()):
+    parts = gm_parts.gm_parts(kind, event, campaign)
+    if not parts:
         return ""
-    context = {"c": campaign, "campaign": campaign, "gm_oob": True, **wanted}
-    if wanted["tools"]:
-        context["gmp"] = gm_live_context(campaign)
+    context = {"c": campaign, "campaign": campaign, "gm_oob": True, "draw": parts}
+    reads = [key for part in parts for key in gm_parts.READS.get(part, ())]
+    if reads:
+        context["gmp"] = gm_live_context(campaign, only=reads)
         context["secret_rolls"] = context["gmp"].get("secret_rolls")
-    if wanted["queue"]:
+    if gm_parts.QUEUE in parts:
         from tables.presenters.momenta import assist_queue_context
 
         queue = assist_queue_context(campaign, _gm_viewer(campaign))

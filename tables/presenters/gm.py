@@ -50,28 +50,37 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
     return context
 
 
-def gm_live_context(campaign: Campaign) -> dict:
+def gm_live_context(campaign: Campaign, only=None) -> dict:
     """What a live push refreshes of the GM panel, for the GM audience as a whole: the
     parts without a person's typing in them (Threat heading, session and scene, open
-    contests, secret tests or rolls, custom spends). Its forms stay as the GM left them."""
+    contests, secret tests or rolls, custom spends). Its forms stay as the GM left them.
+
+    `only`: the keys a push draws (None: all); the others are not read at all, since a
+    push draws only the parts its event changes (tables/live/gm_parts.py)."""
     plays_d20 = campaign_plays_d20(campaign)
+    readers = {
+        "custom_spends": lambda: CustomSpend.objects.filter(campaign=campaign) if plays_d20 else (),
+        "secret_rolls": lambda: (
+            still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
+                "character", "event"
+            )
+            if campaign.uses_d6
+            else ()
+        ),
+        "open_contests": lambda: Contest.objects.filter(
+            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
+        ).select_related("opposer", "active"),
+        "secret_tests": lambda: still_secret(
+            D20Test.objects.filter(campaign=campaign)
+        ).select_related("character"),
+        "play_session": lambda: campaign.play_sessions.filter(ended_at__isnull=True).first(),
+        "scene": lambda: sessions.current_scene(campaign),
+    }
+    wanted = readers if only is None else [key for key in readers if key in only]
     return {
         "campaign": campaign,
         "plays_d20": plays_d20,
-        "custom_spends": CustomSpend.objects.filter(campaign=campaign) if plays_d20 else (),
-        "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
-            "character", "event"
-        )
-        if campaign.uses_d6
-        else (),
-        "open_contests": Contest.objects.filter(
-            campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]
-        ).select_related("opposer", "active"),
-        "secret_tests": still_secret(D20Test.objects.filter(campaign=campaign)).select_related(
-            "character"
-        ),
-        "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": sessions.current_scene(campaign),
+        **{key: readers[key]() for key in wanted},
     }
 
 
