@@ -31,6 +31,9 @@ from tables.services.access import private_viewer
 log = logging.getLogger(__name__)
 
 HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per process
+# Arrivals and departures within this are told to the table's sockets as one roster:
+# eight sockets opening at once (a restart, a table sitting down) send 8 rosters, not 64.
+PRESENCE_DEBOUNCE_S = 0.25
 BATCH = render.REPLAY_BATCH
 UNKNOWN = -1  # a doorbell without a usable seq: read whatever is new
 
@@ -105,6 +108,7 @@ class TableHub:
         self._listening = asyncio.Event()
         self._failed: BaseException | None = None
         self._tasks: list[asyncio.Task] = []
+        self._presence_task: asyncio.Task | None = None
         self._pending: int | None = None  # the highest doorbell not answered yet
         self._rung = asyncio.Event()
 
@@ -155,9 +159,16 @@ class TableHub:
                 else:
                     self._pending = max(self._pending, seq)
                 self._rung.set()
-            elif kind == "presence.changed":
-                for socket in list(self.sockets):
-                    socket.presence_changed_nowait()
+            elif kind == "presence.changed" and self._presence_task is None:
+                self._presence_task = asyncio.create_task(self._tell_presence())
+
+    async def _tell_presence(self) -> None:
+        try:
+            await asyncio.sleep(PRESENCE_DEBOUNCE_S)
+        finally:
+            self._presence_task = None  # a change from now on is told again
+        for socket in list(self.sockets):
+            socket.presence_changed_nowait()
 
     async def _answer(self) -> None:
         while True:
@@ -173,8 +184,9 @@ class TableHub:
 
     async def stop(self) -> None:
         """Leave the group: this process has no socket of the table any more."""
-        for task in self._tasks:
-            task.cancel()
+        for task in [*self._tasks, self._presence_task]:
+            if task is not None:
+                task.cancel()
         if self.layer is not None and self.channel is not None:
             try:
                 await self.layer.group_discard(group_name(self.campaign_id), self.channel)
