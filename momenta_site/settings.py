@@ -193,10 +193,11 @@ else:
     # The in-memory layer drops a channel from all its groups once a message
     # has waited `expiry` seconds (default 60): on a busy server a socket
     # would silently stop getting doorbells. An hour makes that a non-event;
-    # doorbells are tiny and each socket drains its own queue.
+    # doorbells are tiny and each socket drains its own queue. Our subclass sweeps
+    # for expired messages once a second, not on every message (channel_layer.py).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "BACKEND": "momenta_site.channel_layer.InMemoryChannelLayer",
             "CONFIG": {"expiry": 3600, "capacity": 1000},
         }
     }
