@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from tables.models import PersonSettings
 from tables.services import sessions
+from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
 D6_SVG = re.compile(r'<svg class="die-face([^"]*)"[^>]*>(.*?)</svg>', re.S)
@@ -146,20 +147,9 @@ def test_pat_05_a_zero_dice_roll_strikes_the_discarded_die_and_makes_no_set(
 
 
 def d20_dice(client, campaign, character, **extra) -> list[dict]:
-    data = {
-        "character": character.pk,
-        "attribute": "Power",  # 7 + Communicate 6: target 13
-        "skill": "Communicate",
-        "focus": "",
-        "difficulty": 1,
-        "harder": 0,
-        "easier": 0,
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "bonus_momentum": 0,
-        **extra,
-    }
-    response = client.post(reverse("d20_roll", args=[campaign.pk]), data, **HX)
+    response = client.post(
+        reverse("d20_roll", args=[campaign.pk]), roll_data(character, **extra), **HX
+    )
     assert response.status_code == 200
     entry = unescape(response.content.decode()).split('data-kind="d20_test"')[1]
     return [

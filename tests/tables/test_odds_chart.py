@@ -14,6 +14,7 @@ from django.urls import reverse
 from rules.odds import band_distribution
 from tables.presenters.momenta import Chance
 from tables.presenters.odds_chart import WIDTH, band_chart, d20_chart
+from tests.tables.d20_posts import roll_data
 
 pytestmark = pytest.mark.django_db
 
@@ -97,18 +98,7 @@ def test_t_05_the_d20_preview_draws_pass_and_momentum_with_exact_fractions(
 ):
     """T-05: Kara's target 13 on 2d20 at Difficulty 1: pass 1 − (7/20)², complication
     1 − (19/20)², and the expected Momentum, each exact."""
-    data = {
-        "character": kara.pk,
-        "attribute": "Power",
-        "skill": "Communicate",
-        "focus": "",
-        "difficulty": 1,
-        "harder": 0,
-        "easier": 0,
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "bonus_momentum": 0,
-    }
+    data = roll_data(kara)
     response = client_for("player").get(reverse("d20_odds", args=[d20_campaign.pk]), data, **HX)
     html = response.content.decode()
     svg = chart_of(html)

@@ -14,6 +14,7 @@ from rules.dice import FixedDice
 from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
 from tables.services import d20 as services_d20
 from tests.html_forms import form_fields
+from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -22,23 +23,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def dice(d20_faces):
     """dice([faces…]): the next d20s rolled by the server show these faces."""
     return d20_faces
-
-
-def roll_data(character, **overrides):
-    data = {
-        "character": character.pk,
-        "attribute": "Power",
-        "skill": "Communicate",
-        "focus": "",
-        "difficulty": 1,
-        "harder": 0,
-        "easier": 0,
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "bonus_momentum": 0,
-    }
-    data.update(overrides)
-    return data
 
 
 def text(response) -> str:

@@ -12,25 +12,15 @@ from django.urls import reverse
 
 from tables.models import Character, TableEvent
 from tables.services import sessions
+from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def roll(client, campaign, character, **extra):
-    data = {
-        "character": character.pk,
-        "attribute": "Power",  # 7 + Communicate 6: target 13
-        "skill": "Communicate",
-        "focus": "",
-        "difficulty": 1,
-        "harder": 0,
-        "easier": 0,
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "bonus_momentum": 0,
-        **extra,
-    }
-    response = client.post(reverse("d20_roll", args=[campaign.pk]), data, **HX)
+    response = client.post(
+        reverse("d20_roll", args=[campaign.pk]), roll_data(character, **extra), **HX
+    )
     assert response.status_code == 200
     return response.content.decode()
 
