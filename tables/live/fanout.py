@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from dataclasses import dataclass
 from typing import Protocol
@@ -35,7 +36,7 @@ HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per 
 # eight sockets opening at once (a restart, a table sitting down) send 8 rosters, not 64.
 PRESENCE_DEBOUNCE_S = 0.25
 BATCH = render.REPLAY_BATCH
-UNKNOWN = -1  # a doorbell without a usable seq: read whatever is new
+UNKNOWN = math.inf  # a doorbell without a usable seq: beyond any head, so it reads
 
 
 def as_seq(value) -> int | None:
@@ -109,7 +110,7 @@ class TableHub:
         self._failed: BaseException | None = None
         self._tasks: list[asyncio.Task] = []
         self._presence_task: asyncio.Task | None = None
-        self._pending: int | None = None  # the highest doorbell not answered yet
+        self._pending: float | None = None  # the highest doorbell not answered yet
         self._rung = asyncio.Event()
 
     # --- the doorbell: one channel per table and process -----------------------------
@@ -154,10 +155,7 @@ class TableHub:
                 self.doorbells += 1
                 seq = as_seq(message.get("seq"))
                 seq = UNKNOWN if seq is None else seq
-                if self._pending is None or seq == UNKNOWN or self._pending == UNKNOWN:
-                    self._pending = UNKNOWN if UNKNOWN in (seq, self._pending) else seq
-                else:
-                    self._pending = max(self._pending, seq)
+                self._pending = seq if self._pending is None else max(self._pending, seq)
                 self._rung.set()
             elif kind == "presence.changed" and self._presence_task is None:
                 self._presence_task = asyncio.create_task(self._tell_presence())
@@ -176,7 +174,7 @@ class TableHub:
             self._rung.clear()
             seq, self._pending = self._pending, None
             try:
-                await self.ring(None if seq in (None, UNKNOWN) else seq)
+                await self.ring(None if seq in (None, UNKNOWN) else int(seq))
             except asyncio.CancelledError:
                 raise
             except Exception:  # the next doorbell or heartbeat tries again
