@@ -19,44 +19,28 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+import temp_site  # bench/temp_site.py, a sibling: see its docstring
 
 HERE = Path(__file__).resolve().parent.parent
 
 
 def measure(renders: int) -> dict:
-    tmp = tempfile.mkdtemp(prefix="gm-push-render-")
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="momenta_site.settings",
-        DEBUG="0",
-        SECRET_KEY="gm-push-render-" + "x" * 50,
-        SQLITE_PATH=str(Path(tmp) / "db.sqlite3"),
-        ALLOWED_HOSTS="testserver",
-    )
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    temp_site.start_django("gm-push-render-")
 
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    import rules.d20
-    from rules.dice import FixedDice
     from tables.live import render
     from tables.models import Campaign, Character, Membership
     from tables.services import d20 as services_d20
     from tables.services import momenta, sessions
 
-    momenta.system_random = lambda: FixedDice([5, 5, 2, 3, 1, 4, 6] * 100)
-    rules.d20._rng = lambda rng: FixedDice([2, 5, 3, 4, 6, 7] * 100) if rng is None else rng
+    temp_site.fix_dice()
 
     users = get_user_model().objects
     gm, player, player2 = (users.create_user(n) for n in ("gm", "player", "player2"))
@@ -119,15 +103,8 @@ def measure(renders: int) -> dict:
 
 def child(tree: Path, renders: int) -> dict:
     """One round in a fresh process of `tree` (this file run there if it has none)."""
-    script = tree / "bench" / "gm_push_render.py"
-    if not script.exists():
-        script = Path(__file__).resolve()
-    env = {**os.environ, "PYTHONPATH": str(tree), "GM_PUSH_TREE": str(tree)}
-    args = [sys.executable, str(script), "--round", str(renders)]
-    done = subprocess.run(args, cwd=tree, env=env, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"{tree}: the round failed\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    args = ["--round", str(renders)]
+    return temp_site.child(Path(__file__).resolve(), tree, "GM_PUSH_TREE", args)
 
 
 def main() -> None:
@@ -146,10 +123,7 @@ def main() -> None:
     trees = {"this tree": HERE}
     if args.compare:
         trees = {"compared": args.compare.resolve(), **trees}
-    results = {name: [] for name in trees}
-    for _ in range(args.rounds):
-        for name, tree in trees.items():
-            results[name].append(child(tree, args.renders))
+    results = temp_site.alternate(trees, args.rounds, lambda tree: child(tree, args.renders))
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.renders} renders")
         for case in rounds[0]:

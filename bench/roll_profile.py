@@ -21,31 +21,18 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+import temp_site  # bench/temp_site.py, a sibling: see its docstring
 
 HERE = Path(__file__).resolve().parent.parent
 
 
 def measure(rolls: int, profile: bool) -> dict:
     """One round in this process: seed, warm up, time `rolls` rolls of each kind."""
-    tmp = tempfile.mkdtemp(prefix="roll-profile-")
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="momenta_site.settings",
-        DEBUG="0",
-        SECRET_KEY="roll-profile-" + "x" * 50,
-        SQLITE_PATH=str(Path(tmp) / "db.sqlite3"),
-        ALLOWED_HOSTS="testserver",
-    )
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    temp_site.start_django("roll-profile-")
 
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -53,14 +40,10 @@ def measure(rolls: int, profile: bool) -> dict:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    import rules.d20
-    from rules.dice import FixedDice
     from tables.models import Campaign, Character, Membership
-    from tables.services import momenta, sessions
+    from tables.services import sessions
 
-    # Fixed dice: the same rolls in every tree and run.
-    momenta.system_random = lambda: FixedDice([5, 5, 2, 3, 1, 4, 6] * 100)
-    rules.d20._rng = lambda rng: FixedDice([2, 5, 3, 4, 6, 7] * 100) if rng is None else rng
+    temp_site.fix_dice()
 
     users = get_user_model().objects
     gm, player = users.create_user("gm"), users.create_user("player")
@@ -157,16 +140,8 @@ def measure(rolls: int, profile: bool) -> dict:
 
 def child(tree: Path, rolls: int, profile: bool) -> dict:
     """One round in a fresh process of `tree`."""
-    args = [sys.executable, str(tree / "bench" / "roll_profile.py"), "--round", str(rolls)]
-    if profile:
-        args.append("--profile")
-    if not (tree / "bench" / "roll_profile.py").exists():  # an older tree: run this file there
-        args[1] = str(Path(__file__).resolve())
-    env = {**os.environ, "PYTHONPATH": str(tree), "ROLL_PROFILE_TREE": str(tree)}
-    done = subprocess.run(args, cwd=tree, env=env, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"{tree}: the round failed\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    args = ["--round", str(rolls), *(["--profile"] if profile else [])]
+    return temp_site.child(Path(__file__).resolve(), tree, "ROLL_PROFILE_TREE", args)
 
 
 def main() -> None:
@@ -186,10 +161,9 @@ def main() -> None:
     trees = {"this tree": HERE}
     if args.compare:
         trees = {"compared": args.compare.resolve(), **trees}
-    results = {name: [] for name in trees}
-    for _ in range(args.rounds):
-        for name, tree in trees.items():
-            results[name].append(child(tree, args.rolls, args.profile))
+    results = temp_site.alternate(
+        trees, args.rounds, lambda tree: child(tree, args.rolls, args.profile)
+    )
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
         for kind in ("momenta", "d20"):
