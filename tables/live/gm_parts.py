@@ -13,10 +13,15 @@ kind and payload say which parts this event *does* change, and only those are dr
   payload names the helper; the roll uses the Assist up, PM-08);
 - CONTESTS: an event whose payload carries a contest (opened, rolled, resolved, called
   off: the only moves of a contest's state, CT-01, CT-02);
+- COMPLICATIONS (the scene's complication range form, GL-05): only what writes the
+  campaign's `scene_complication_range` or `complication_range` (the range set or cleared,
+  a scene's end, which clears it, a settings change of the range). It is a form the GM may
+  be typing into, so no other event redraws it;
 - SESSION, SPENDS: only kinds not listed in _PLAY below change them.
 
 Kinds not in _PLAY (rare: settings, sessions, scenes, characters, templates, voids…) keep
-the bound. A part is also drawn only where the GM page has it (`on_page`).
+the bound, COMPLICATIONS aside. A part is also drawn only where the GM page has it
+(`on_page`).
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ SECRET_TESTS = "secret_tests"  # #gm-secret-tests (2d20)
 SPENDS = "spends"  # #gm-custom-spends (2d20)
 SECRET_ROLLS = "secret_rolls"  # #momenta-secret-list (Momenta)
 QUEUE = "queue"  # #momenta-assist-queue (Momenta)
+COMPLICATIONS = "complications"  # #gm-scene-complications (2d20)
 
-TOOLS = frozenset({SESSION, CONTESTS, SECRET_TESTS, SPENDS, SECRET_ROLLS})  # GM_TOOLS's parts
+# GM_TOOLS's parts
+TOOLS = frozenset({SESSION, CONTESTS, SECRET_TESTS, SPENDS, SECRET_ROLLS, COMPLICATIONS})
 
 # What each part reads (presenters.gm.gm_live_context's keys): nothing else is read.
 READS = {
@@ -42,6 +49,7 @@ READS = {
     SECRET_TESTS: ("secret_tests",),
     SPENDS: ("custom_spends",),
     SECRET_ROLLS: ("secret_rolls",),
+    COMPLICATIONS: (),  # the campaign row's two ranges
 }
 
 
@@ -51,7 +59,7 @@ def on_page(campaign: Campaign) -> frozenset[str]:
     if campaign.uses_group_economy:
         parts.add(THREAT)
     if campaign_plays_d20(campaign):
-        parts |= {CONTESTS, SECRET_TESTS, SPENDS}
+        parts |= {CONTESTS, SECRET_TESTS, SPENDS, COMPLICATIONS}
     if campaign.uses_d6:
         parts |= {SECRET_ROLLS, QUEUE}
     return frozenset(parts)
@@ -69,14 +77,26 @@ def gm_parts(kind: kinds.EventKind | None, event: TableEvent, campaign: Campaign
     if kinds.ASSIST_QUEUE in kind.regions:
         bound.add(QUEUE)
     play = _PLAY.get(kind.name)
-    changed = play(event) if play is not None else bound - {THREAT}
+    changed = play(event) if play is not None else bound - {THREAT, COMPLICATIONS}
     if kind is kinds.SETTINGS_CHANGED or _moves_threat(event):
         changed = changed | {THREAT}
+    if _writes_complication_range(kind, event):
+        changed = changed | {COMPLICATIONS}
     return frozenset(bound & changed & on_page(campaign))
 
 
 def _moves_threat(event: TableEvent) -> bool:
     return any(c.get("pool") == "threat" for c in (event.payload or {}).get("changes") or [])
+
+
+def _writes_complication_range(kind: kinds.EventKind, event: TableEvent) -> bool:
+    """Does the event write a range the form shows (services.game_lines, sessions.end_scene,
+    campaigns.update_campaign_settings)?"""
+    if kind in (kinds.COMPLICATION_RANGE_SET, kinds.SCENE_ENDED):
+        return True
+    if kind is kinds.SETTINGS_CHANGED:
+        return "complication_range" in ((event.payload or {}).get("fields") or {})
+    return False
 
 
 def _hidden(event: TableEvent) -> bool:
@@ -139,4 +159,5 @@ _PLAY = {
     },
     kinds.THREAT_ADDED.name: _nothing,
     kinds.THREAT_SPENT.name: _nothing,
+    kinds.COMPLICATION_RANGE_SET.name: _nothing,  # its form aside (_writes_complication_range)
 }

@@ -481,15 +481,17 @@ def _d20_sync_regions(regions, campaign: Campaign) -> list[str]:
 
 def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) -> list[str]:
     """A player's Assist panel (their Accept/Decline as the helper, PM-08) is theirs alone:
-    an event about an Assist, or a roll that used one, makes it fetch itself again.
-    GMs answer in the queue, which their push carries whole."""
+    an event about an Assist, a roll that used one, or a renamed character (the panel names
+    helpers and rollers) makes it fetch itself again. GMs answer in the queue, which their
+    push carries whole."""
     if audience == GM or kind is None or not campaign.uses_d6:
         return []
     if kinds.ASSIST_QUEUE not in kind.regions:
         return []
     record = kind.record_of(event.payload)
     about_assist = record is not None and record[0] == kinds.ASSIST
-    return [kinds.ASSIST_QUEUE] if about_assist or event.payload.get("helper") else []
+    renamed = kind is kinds.CHARACTER_UPDATED and "renamed_from" in event.payload
+    return [kinds.ASSIST_QUEUE] if about_assist or renamed or event.payload.get("helper") else []
 
 
 def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:

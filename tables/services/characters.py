@@ -75,6 +75,7 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             require_control(membership, character)
             before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
             _check_touched(character, sheet.touched)
+        old_name = character.name
         gm = membership.is_gm
         if not gm and not creating:
             _refuse_pool_changes(character, sheet)
@@ -100,11 +101,15 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             for pool in SHEET_POOLS
             if before and getattr(character, pool) != before[pool]
         ]
+        payload = {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc}
+        if not creating and character.name != old_name:
+            # Other people's Assist panels name it (live/render.py _assists_sync).
+            payload["renamed_from"] = old_name
         append_event(
             campaign,
             events.CHARACTER_CREATED if creating else events.CHARACTER_UPDATED,
             actor,
-            {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc},
+            payload,
             changes=changes,
         )
     return character

@@ -34,6 +34,7 @@ GM_PARTS = (
     "gm-open-contests",
     "gm-secret-tests",
     "gm-custom-spends",
+    "gm-scene-complications",
     "momenta-secret-list",
     "momenta-assist-queue",
 )
@@ -222,6 +223,31 @@ def test_a_plain_public_2d20_test_pushes_no_gm_tools_but_threat_bought_pushes_th
     assert "gm-threat-heading" in elements(gm_push(spent))
 
 
+def test_gl_05_the_scene_complication_form_is_pushed_when_its_range_changes_only(
+    d20_campaign, gm, player, kara, marcus, d20_faces
+):
+    """A co-GM's form shows the range another GM set, live; a plain roll or a rename leaves
+    the form alone (a GM may be typing a range into it)."""
+    sessions.start_scene(d20_campaign.pk, gm, "The bridge")
+    set_range = services_lines.set_scene_complication_range(d20_campaign.pk, gm, 3)
+    form = elements(gm_push(set_range))
+    assert set(form) == {"gm-scene-complications"}
+    (range_input,) = [t for t in form["gm-scene-complications"] if t[:2] == ("<", "input")]
+    assert ("name", "range") in range_input[2] and ("value", "3") in range_input[2]
+    assert "This scene: 3" in text(form["gm-scene-complications"])
+    d20_faces([2, 5])
+    plain = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
+    )
+    assert "gm-scene-complications" not in elements(gm_push(plain.event))
+    renamed = save_character(d20_campaign.pk, gm, _sheet("Marius"), marcus.pk)
+    event = TableEvent.objects.filter(campaign=d20_campaign).latest("seq")
+    assert renamed.name == "Marius" and event.kind == "character_updated"
+    assert "gm-scene-complications" not in elements(gm_push(event))
+    ended = sessions.end_scene(d20_campaign.pk, gm)
+    assert "The campaign's: 1" in text(elements(gm_push(ended))["gm-scene-complications"])
+
+
 def test_a_secret_test_and_a_contest_push_their_lists(
     d20_campaign, gm, player, kara, marcus, d20_faces
 ):
@@ -374,11 +400,15 @@ def play_d20(page, c, gm, player, kara, marcus, faces):
     step("line", lambda: campaigns.update_campaign_settings(pk, gm, {"game_line": "sta2"}))
     step("scene", lambda: sessions.start_scene(pk, gm, "The bridge"))
     step("range", lambda: services_lines.set_scene_complication_range(pk, gm, 3))
+    step("range cleared", lambda: services_lines.set_scene_complication_range(pk, gm, None))
+    step("range again", lambda: services_lines.set_scene_complication_range(pk, gm, 5))
+    step("campaign's range", lambda: campaigns.update_campaign_settings(
+        pk, gm, {"complication_range": 2}))  # fmt: skip
     faces([1, 5])
     step("challenge", lambda: services_lines.roll_challenge_dice(
         pk, player, 2, character_id=kara.pk))  # fmt: skip
     step("pool", lambda: sessions.adjust_pool(pk, gm, "threat", 2, "Alarms"))
-    step("scene ends", lambda: sessions.end_scene(pk, gm))
+    step("scene ends", lambda: sessions.end_scene(pk, gm))  # and clears the scene's range
     step("kept revealed", lambda: services_gm.reveal_test(pk, gm, kept.pk))
 
 
@@ -405,7 +435,9 @@ def test_every_gm_part_a_2d20_game_changes_is_pushed_as_it_changes(
     client.force_login(gm)
     page = GmPage(client, d20_campaign)
     assert {"gm-threat-heading", "gm-open-contests", "gm-secret-tests"} <= set(page.shown)
+    assert "gm-scene-complications" in page.shown
     play_d20(page, d20_campaign, gm, player, kara, marcus, d20_faces)
     d20_kinds = {k.name for k in events.REGISTRY.values() if k.record and events.TEST in k.records}
     assert d20_kinds - {events.CALL_ANSWERED.name} <= set(page.kinds)
     assert {"threat_added", "threat_spent", "settings_changed"} <= set(page.kinds)
+    assert {"complication_range_set", "scene_ended"} <= set(page.kinds)
