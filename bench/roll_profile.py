@@ -4,7 +4,8 @@ Drives the composer's real roll over HTTP with Django's test client (htmx header
 session, CSRF off as in the test client) against a temporary SQLite file, DEBUG off
 (the cached template loader, no query log), and prints for a Momenta roll and a 2d20
 test: wall and CPU ms per roll (median of rounds of `--rolls` rolls) and the SQL
-statements of one roll. Dice are fixed, so every run rolls the same.
+statements of one roll; and, as the floor, a table-talk message (the cheapest command
+that appends an event). Dice are fixed, so every run rolls the same.
 
     .venv/bin/python bench/roll_profile.py                      # this tree
     .venv/bin/python bench/roll_profile.py --profile            # + cProfile's top functions
@@ -102,8 +103,13 @@ def measure(rolls: int, profile: bool) -> dict:
         }
         return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
 
+    def talk():
+        # The cheapest command that appends an event (no rules, no pools): the floor.
+        data = {"mode": "ooc", "text": "Back in five."}
+        return client.post(reverse("table_talk", args=[d6.pk]), data, **hx)
+
     out = {}
-    for kind, send in (("momenta", momenta_roll), ("d20", d20_roll)):
+    for kind, send in (("momenta", momenta_roll), ("d20", d20_roll), ("talk", talk)):
         for _ in range(5):  # warm: imports, template cache, connection
             assert send().status_code == 200
         with CaptureQueriesContext(connection) as queries:
@@ -166,7 +172,7 @@ def main() -> None:
     )
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
-        for kind in ("momenta", "d20"):
+        for kind in (k for k in ("momenta", "d20", "talk") if all(k in r for r in rounds)):
             cpu = statistics.median(r[kind]["cpu_ms"] for r in rounds)
             wall = statistics.median(r[kind]["wall_ms"] for r in rounds)
             last = rounds[-1][kind]

@@ -11,7 +11,9 @@ SQLite file seeded here (T Momenta tables, a GM and P-1 players with
 characters). This process opens T×P websockets against each, logged in by
 session cookie, then drives, for each rate R, R commands per second spread
 over the tables round-robin: real roll commands over HTTP to the app (the
-composer's POST), and as many `POST /campaigns/<id>/send/` to the relay.
+composer's POST; `--command talk`: table-talk messages, the cheapest command that
+appends an event, to measure the stack's floor), and as many `POST
+/campaigns/<id>/send/` to the relay.
 Before the rates, a closed loop on one table, then "all tables at once": a few
 rounds of one command to every table at the same moment.
 
@@ -69,6 +71,26 @@ BURST_PAUSE_S = 1.0  # between rounds (then quiet()), so each round starts idle
 EVENT_ID = re.compile(r'id="event-(\d+)"')
 
 perf = time.perf_counter
+
+
+def roll_command(seat) -> tuple[dict, str]:
+    """The composer's Momenta roll: what the bench measures by default."""
+    form = {
+        "character": str(seat.character_id),
+        "attribute": "WITS",
+        "kind": "action",
+        "play": "narrative",
+    }
+    return form, "momenta/roll/"
+
+
+def talk_command(seat) -> tuple[dict, str]:
+    """A table-talk message: the cheapest command that appends an event (no rules, no
+    pools), so its cost is the stack's floor for any command a table sees."""
+    return {"mode": "ooc", "text": "Back in five."}, "table/talk/"
+
+
+COMMANDS = {"roll": roll_command, "talk": talk_command}
 
 
 # --- Seeding (Django in this process, before the servers start) -------------------------
@@ -434,13 +456,8 @@ class SideRun:
                     "HX-Request": "true",
                     "Origin": base,
                 }
-                form = {
-                    "character": str(command.seat.character_id),
-                    "attribute": "WITS",
-                    "kind": "action",
-                    "play": "narrative",
-                }
-                url = f"{base}/campaigns/{table.campaign_id}/momenta/roll/"
+                form, path = COMMANDS[self.bench.args.command](command.seat)
+                url = f"{base}/campaigns/{table.campaign_id}/{path}"
                 command.sent = perf()
                 async with http.post(url, data=form, headers=headers) as response:
                     body = await response.text()
@@ -863,6 +880,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--redis", action="store_true", help="channels_redis on a throwaway redis")
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument(
+        "--command",
+        choices=sorted(COMMANDS),
+        default="roll",
+        help="what the app is sent: a Momenta roll (default), or a table-talk message,"
+        " the cheapest command that appends an event (the stack's floor)",
+    )
+    parser.add_argument(
         "--rounds",
         type=int,
         default=BURST_ROUNDS,
@@ -926,6 +950,7 @@ def main(argv: list[str]) -> None:
         print(
             f"Side by side: {args.tables}×{args.sockets} sockets per side,"
             f" {args.processes} {args.server} process(es) per side, {layer},"
+            f" the app sent {args.command} commands,"
             f" SQLite file in {tmp}; {os.cpu_count()} CPUs, load average"
             f" {os.getloadavg()[0]:.1f}; setup {perf() - t0:.1f} s"
         )
