@@ -7,6 +7,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "momenta_site.settings")
 django.setup(set_prefix=False)
 
+from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
 from momenta_site.http_handler import SyncChainASGIHandler  # noqa: E402
 
 django_asgi_app = SyncChainASGIHandler()
@@ -27,3 +28,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Last, once everything start-up makes exists (momenta_site/gc_tuning.py).
+tune_for_serving()
