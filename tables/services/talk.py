@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from tables import events
-from tables.models import TableEvent
+from tables.models import Membership, TableEvent
 from tables.services.access import has_role, membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign
 
@@ -41,8 +41,13 @@ def clean_text(text: str) -> str:
     return kept.strip()
 
 
-def post_talk(campaign_id: int, actor, mode: str, text: str) -> TableEvent:
-    """A player or GM says something at the table; nothing changes if it is refused."""
+def post_talk(
+    campaign_id: int, actor, mode: str, text: str, *, membership: Membership | None = None
+) -> TableEvent:
+    """A player or GM says something at the table; nothing changes if it is refused.
+
+    A `membership` the caller read for this command is not read again under the lock
+    (a role change committing meanwhile is as if it came just after)."""
     text = clean_text(text)
     if mode not in MODES:
         raise ServiceError(NO_MODE)
@@ -52,7 +57,11 @@ def post_talk(campaign_id: int, actor, mode: str, text: str) -> TableEvent:
         raise ServiceError(TOO_LONG)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
-        if not has_role(membership_of(actor, campaign), "player"):
+        held = membership is not None and (membership.campaign_id, membership.user_id) == (
+            campaign.pk,
+            actor.pk,
+        )
+        if not has_role(membership if held else membership_of(actor, campaign), "player"):
             raise PermissionDenied(OBSERVERS)
         payload = {"mode": mode, "text": text}
         if mode == TO_GM:

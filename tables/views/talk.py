@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.views.decorators.http import require_POST
 
+from tables.live import render as live
 from tables.services import talk
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for
+from tables.views.access import player_at
 from tables.views.answers import back_to_table, respond
+from tables.views.table_login import player_login_required
 
 TEMPLATE = "tables/partials/talk_form.html"
 
@@ -21,19 +22,26 @@ class TalkForm(forms.Form):
     text = forms.CharField(strip=True, required=False)
 
 
-@login_required
 @require_POST
+@player_login_required
 def table_talk(request, pk: int):
     """A player or GM posts to the table (observers get 403). With htmx the answer is
     the form again (empty, the same mode) and the message's live fragments, as the
-    sender sees them: their page shows it even without a socket."""
-    campaign, membership = campaign_for(request, pk, role="player")
+    sender sees them: their page shows it even without a socket.
+
+    The membership is read once, with its campaign and the session's user; the
+    fragments are drawn from the campaign row the service locked and wrote."""
+    campaign, membership = player_at(request, pk)
     form = TalkForm(request.POST)
     event, error = None, ""
     if form.is_valid():
         try:
             event = talk.post_talk(
-                campaign.pk, request.user, form.cleaned_data["mode"], form.cleaned_data["text"]
+                campaign.pk,
+                request.user,
+                form.cleaned_data["mode"],
+                form.cleaned_data["text"],
+                membership=membership,
             )
         except (ServiceError, PermissionDenied) as refusal:
             error = str(refusal)
@@ -45,4 +53,5 @@ def table_talk(request, pk: int):
         form = TalkForm(initial={"mode": form.cleaned_data["mode"]})
     # talk_used: the form stays open on a phone for the next message (folds.js).
     context = {"campaign": campaign, "talk_form": form, "talk_error": error, "talk_used": True}
-    return respond(request, membership, TEMPLATE, context, [event])
+    known = live.Known(campaign=event.campaign) if event is not None else None
+    return respond(request, membership, TEMPLATE, context, [event], known)

@@ -15,9 +15,9 @@ from django.urls import reverse
 import rules.d20
 from rules.dice import FixedDice
 from tables.live import render as live
-from tables.models import D20Test, MomentaRoll
+from tables.models import D20Test, MomentaRoll, TableEvent
 from tables.services import d20 as services_d20
-from tables.services import momenta, sessions
+from tables.services import momenta, sessions, talk
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +228,38 @@ def test_the_reset_composer_no_longer_offers_the_contest_just_answered(
     assert D20Test.objects.latest("pk").contest_id == contest.pk
     composer = answer.split('id="d20-composer"', 1)[1].split("</form>", 1)[0]
     assert "Against Marcus" not in composer
+
+
+# --- a message (table talk): the cheapest command that appends an event ----------------
+
+# The membership with its campaign and user 1 + savepoint 2 + the lock 1 + writes 2 (seq,
+# event). The answer's fragments read nothing: they are drawn from the locked campaign
+# (live.Known). Before: 10 (the user, the campaign and the membership, each read again
+# under the lock, and the campaign once more for the fragments).
+TALK_MAX = 6
+
+
+@pytest.mark.parametrize("mode", [talk.OUT_OF_CHARACTER, talk.TO_GM])
+def test_a_message_reads_each_row_once_and_is_drawn_as_the_database_has_it(
+    table, client_for, django_assert_max_num_queries, mode
+):
+    client = client_for("player")
+    live.clear_cache()
+    with django_assert_max_num_queries(TALK_MAX):
+        response = client.post(
+            reverse("table_talk", args=[table.pk]), {"mode": mode, "text": "Back in five."}, **HX
+        )
+    assert response.status_code == 200
+    event = TableEvent.objects.latest("seq")
+    assert event.payload["text"] == "Back in five."
+    live.clear_cache()
+    from_database = live.render_event_fragments(event, live.ALL)
+    assert from_database and response.content.decode().endswith(from_database)
+
+
+def test_an_observer_still_cannot_post(table, client_for, observer):
+    before = TableEvent.objects.count()
+    response = client_for("observer").post(
+        reverse("table_talk", args=[table.pk]), {"mode": talk.IN_CHARACTER, "text": "Hi"}, **HX
+    )
+    assert response.status_code == 403 and TableEvent.objects.count() == before
