@@ -24,6 +24,7 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
+from tables.services.characters import BACK_INTO_CREATION
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -162,6 +163,7 @@ class CharacterForm(forms.ModelForm):
     # Pools change through play and the GM (PM-13, MO-13), never by a player's sheet.
     POOLS = ("momentum", "resolve", "determination")
     POOL_HELP = "Changes through play and the GM, not the sheet."
+    CREATION_HELP = BACK_INTO_CREATION  # PM-12 (services/characters.py)
 
     def __init__(self, *args, campaign: Campaign, gm: bool = True, **kwargs):
         """`gm`: the person editing is a GM. A player sees their pools read-only when
@@ -193,6 +195,13 @@ class CharacterForm(forms.ModelForm):
             if name in self.fields:
                 _limit(self.fields[name], 0, MAX_DICE)
         self.fields["in_creation"].label = "In character creation"
+        if not gm and self.instance.pk is not None:
+            # The page says what it showed, so a box drawn locked is not read as an
+            # untick after the GM put the character back in meanwhile (_clean_in_creation).
+            self.fields["in_creation"].show_hidden_initial = True
+            if not self.instance.in_creation:
+                self.fields["in_creation"].disabled = True
+                self.fields["in_creation"].help_text = self.CREATION_HELP
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
@@ -218,10 +227,29 @@ class CharacterForm(forms.ModelForm):
             if posted not in (None, shown):
                 label = self.fields[name].label
                 self.add_error(name, f"{label} {self.POOL_HELP[0].lower()}{self.POOL_HELP[1:]}")
+        if not self.gm:
+            self._clean_in_creation(cleaned)
         resolve, resolve_max = cleaned.get("resolve"), cleaned.get("resolve_max")
         if resolve is not None and resolve_max is not None and resolve > resolve_max:
             self.add_error("resolve", f"Resolve cannot be above its maximum ({resolve_max}).")
         return cleaned
+
+    def _clean_in_creation(self, cleaned) -> None:
+        """A player's box (PM-12): a tick posted to the locked box is refused; a page
+        that showed it locked leaves a character the GM put back in meanwhile in."""
+        field = self.fields["in_creation"]
+        name = self.add_prefix("in_creation")
+        if self.instance.pk is None:
+            return  # a new character: the player's to tick or not
+        if field.disabled:
+            if field.widget.value_from_datadict(self.data, self.files, name):
+                self.add_error("in_creation", self.CREATION_HELP)
+            return
+        # A locked box's hidden initial is disabled too, so not posted: no "shown ticked"
+        # means the page did not offer the box, and the character stays in creation.
+        shown = self.data.get(self.add_initial_prefix("in_creation"))
+        if not field.to_python(shown):
+            cleaned["in_creation"] = True
 
 
 class _NamedRowsFormSet(forms.BaseInlineFormSet):

@@ -16,6 +16,8 @@ SHEET_POOLS = ("momentum", "resolve", "determination")
 # Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
 # them. A player's new character starts as the rules say: Momentum 3 (PM-01), Resolve
 # full, Determination as the model's default, for the GM to adjust.
+# PM-12: creation makes Momentum free, so once out of it only a GM may put it back.
+BACK_INTO_CREATION = "Only the GM can put a character back into character creation."
 POOLS_REFUSAL = (
     "{character}'s {pool} changes through play and the GM, not the sheet: ask the GM. "
     "Nothing was saved."
@@ -79,6 +81,8 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         gm = membership.is_gm
         if not gm and not creating:
             _refuse_pool_changes(character, sheet)
+            if sheet.fields.get("in_creation") and not character.in_creation:
+                raise ServiceError(BACK_INTO_CREATION)
         for name, value in sheet.fields.items():
             if name in SHEET_POOLS and not gm:
                 continue
