@@ -10,8 +10,8 @@ from __future__ import annotations
 import gc
 
 # A young collection every 20,000 net allocations (not 700), the older ones 20× (not
-# 10×) rarer each. Measured at 125 tables × 8 sockets, 25 rolls/s: p99 about a third of
-# the default's, CPU per roll a few per cent lower; RSS ~6 KiB more per socket.
+# 10×) rarer each. Measured at 125 tables × 8 sockets, 25 rolls/s: p99 roughly halved,
+# CPU per roll a few per cent lower; RSS ~6 KiB more per socket (bench/README.md).
 THRESHOLDS = (20_000, 20, 20)
 
 
