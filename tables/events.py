@@ -193,7 +193,10 @@ SESSION_STARTED = _kind(
 SCENE_STARTED = _kind("scene_started", "Scene started", regions=_CARDS | {GM_TOOLS})
 SCENE_ENDED = _kind("scene_ended", "Scene ended", regions=_CARDS | {GM_TOOLS, SPEND_PANEL})
 CHARACTER_CREATED = _kind(
-    "character_created", "Character created", regions=_ALL_CARDS | {COMPOSER, GM_TOOLS}
+    "character_created",
+    "Character created",
+    # A player's Assist panel offers every character as helper or roller (PM-08).
+    regions=_ALL_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
 )
 CHARACTER_UPDATED = _kind(
     "character_updated",

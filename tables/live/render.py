@@ -481,8 +481,9 @@ def _d20_sync_regions(regions, campaign: Campaign) -> list[str]:
 
 def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) -> list[str]:
     """A player's Assist panel (their Accept/Decline as the helper, PM-08) is theirs alone:
-    an event about an Assist, a roll that used one, or a renamed character (the panel names
-    helpers and rollers) makes it fetch itself again. GMs answer in the queue, which their
+    an event about an Assist, a roll that used one, or a new or renamed character (the
+    panel names helpers and rollers, and offers every character as either) makes it fetch
+    itself again. GMs answer in the queue, which their
     push carries whole."""
     if audience == GM or kind is None or not campaign.uses_d6:
         return []
@@ -490,8 +491,10 @@ def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) ->
         return []
     record = kind.record_of(event.payload)
     about_assist = record is not None and record[0] == kinds.ASSIST
-    renamed = kind is kinds.CHARACTER_UPDATED and "renamed_from" in event.payload
-    return [kinds.ASSIST_QUEUE] if about_assist or renamed or event.payload.get("helper") else []
+    named = kind is kinds.CHARACTER_CREATED or (
+        kind is kinds.CHARACTER_UPDATED and "renamed_from" in event.payload
+    )
+    return [kinds.ASSIST_QUEUE] if about_assist or named or event.payload.get("helper") else []
 
 
 def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:

@@ -1,4 +1,4 @@
-"""A player's "Use an Assist" panel follows a renamed character live (issue 10).
+"""A player's "Use an Assist" panel follows a renamed or new character live (issue 10).
 
 The panel (momenta_assists.html) is one person's, never pushed: a marker in the players'
 push makes a page whose copy is older than the event fetch it again (live_sync.html). It
@@ -85,3 +85,27 @@ async def test_a_plain_roll_or_a_sheet_edit_keeping_the_name_sends_no_assist_mar
     edited = await database_sync_to_async(lambda: hero.campaign.events.latest("seq"))()
     assert edited.kind == "character_updated"
     assert sync_marker(await pushed(helper_socket, edited)) == ""
+
+
+async def test_pm_08_a_new_character_makes_the_assist_panel_fetch_itself_to_offer_it(
+    connect, momenta_campaign, player, player2, client_for
+):
+    """The panel's form offers every character as helper or roller: a new one is offered
+    after the marker's fetch, not only after the next Assist or a reload."""
+    pk = momenta_campaign.pk
+    panel_url = reverse("momenta_assists", args=[pk])
+    watcher = await database_sync_to_async(client_for)("player2")
+    before = await database_sync_to_async(watcher.get)(panel_url, **HX)
+    assert "Cass" not in before.content.decode()
+    socket, *_ = await connect(player2, momenta_campaign)
+    await socket.ready()
+
+    made = await database_sync_to_async(save_character)(
+        pk, player, Sheet(fields={"name": "Cass", "notes": "", "resolve_max": 4})
+    )
+    event = await database_sync_to_async(lambda: made.campaign.events.latest("seq"))()
+    assert event.kind == "character_created"
+    marker = sync_marker(await pushed(socket, event))
+    assert f'hx-get="{panel_url}"' in marker and f"dataset.seq < {event.seq}]" in marker
+    after = await database_sync_to_async(watcher.get)(panel_url, **HX)
+    assert f'<option value="{made.pk}">Cass</option>' in after.content.decode()
