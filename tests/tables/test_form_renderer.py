@@ -24,6 +24,7 @@ from tables.services.d20 import catalogue
 from tables.views.table import NoteForm
 from tables.views.talk import TalkForm
 from tests.conftest import PASSWORD
+from tests.tables.d20_posts import roll_data
 
 REFERENCE = DjangoTemplates()
 FAST = FastWidgetRenderer()
@@ -165,32 +166,13 @@ FORMS = {
     ),
     "d20 composer, player": (
         _d20_composer("player"),
-        lambda fx: {
-            "character": fx.getfixturevalue("kara").pk,
-            "attribute": "Power",
-            "skill": "Communicate",
-            "difficulty": 1,
-            "harder": 0,
-            "easier": 0,
-            "bought_dice": 0,
-            "buy_from_momentum": 0,
-            "bonus_momentum": 0,
-        },
+        lambda fx: roll_data(fx.getfixturevalue("kara")),
     ),
     "d20 composer, gm": (
         _d20_composer("gm"),
-        lambda fx: {
-            "character": fx.getfixturevalue("kara").pk,
-            "attribute": "Power",
-            "skill": "Communicate",
-            "difficulty": 2,
-            "harder": 1,
-            "easier": 0,
-            "bought_dice": 1,
-            "buy_from_momentum": 0,
-            "bonus_momentum": 0,
-            "secret": "on",
-        },
+        lambda fx: roll_data(
+            fx.getfixturevalue("kara"), difficulty=2, harder=1, bought_dice=1, secret="on"
+        ),
     ),
     "call, d20": (
         lambda fx, data: calls.CallForm(data, campaign=_d20(fx)),
