@@ -35,81 +35,14 @@ def measure(rolls: int, profile: bool) -> dict:
     """One round in this process: seed, warm up, time `rolls` rolls of each kind."""
     temp_site.start_django("roll-profile-")
 
-    from django.contrib.auth import get_user_model
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
-    from django.urls import reverse
-
-    from tables.models import Campaign, Character, Membership
-    from tables.services import sessions
 
     temp_site.fix_dice()
-
-    users = get_user_model().objects
-    gm, player = users.create_user("gm"), users.create_user("player")
-
-    def table(**fields):
-        campaign = Campaign.objects.create(owner=gm, **fields)
-        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-        sessions.start_session(campaign.pk, gm)
-        return campaign
-
-    d6 = table(name="The Drift")
-    ash = Character.objects.create(campaign=d6, owner=player, name="Ash", resolve=3, resolve_max=4)
-    for name, dice in [("GRIT", 3), ("WITS", 4), ("LUCK", 2)]:
-        ash.attributes.create(name=name, value=dice)
-    d20 = table(
-        name="Arrakis",
-        preset=Campaign.Preset.D20,
-        dice_system=Campaign.DiceSystem.D20,
-        economy=Campaign.Economy.GROUP,
-    )
-    kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
-    kara.attributes.create(name="Power", value=7)
-    kara.skills.create(name="Communicate", value=6)
-    kara.traits.create(kind="focus", text="Persuasion")
-
-    client = Client()
-    client.force_login(player)
-    hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
-
-    def momenta_roll():
-        ash.refresh_from_db()
-        data = {
-            "character": ash.pk,
-            "attribute": "WITS",
-            "kind": "action",
-            "play": "narrative",
-            "modifiers": "+1",
-            "expected_momentum": ash.momentum,
-            "expected_resolve": ash.resolve,
-        }
-        return client.post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
-
-    def d20_roll():
-        data = {
-            "character": kara.pk,
-            "attribute": "Power",
-            "skill": "Communicate",
-            "focus": "Persuasion",
-            "difficulty": 1,
-            "harder": 0,
-            "easier": 0,
-            "bought_dice": 0,
-            "buy_from_momentum": 0,
-            "bonus_momentum": 0,
-        }
-        return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
-
-    def talk():
-        # The cheapest command that appends an event (no rules, no pools): the floor.
-        data = {"mode": "ooc", "text": "Back in five."}
-        return client.post(reverse("table_talk", args=[d6.pk]), data, **hx)
+    commands = temp_site.seeded_commands()
 
     out = {}
-    for kind, send in (("momenta", momenta_roll), ("d20", d20_roll), ("talk", talk)):
+    for kind, (send, _view) in commands.items():
         for _ in range(5):  # warm: imports, template cache, connection
             assert send().status_code == 200
         with CaptureQueriesContext(connection) as queries:

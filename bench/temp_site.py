@@ -63,3 +63,83 @@ def alternate(trees: dict[str, Path], rounds: int, one_round) -> dict[str, list[
         for name, tree in trees.items():
             results[name].append(one_round(tree))
     return results
+
+
+def seeded_commands() -> dict:
+    """A Momenta table and a 2d20 table with a player's character each, logged in with
+    Django's test client: {name: (send, the view's module)}, each send() posting one
+    command as the page does (htmx headers). Call after start_django and fix_dice."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from tables.models import Campaign, Character, Membership
+    from tables.services import sessions
+
+    users = get_user_model().objects
+    gm, player = users.create_user("gm"), users.create_user("player")
+
+    def table(**fields):
+        campaign = Campaign.objects.create(owner=gm, **fields)
+        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        sessions.start_session(campaign.pk, gm)
+        return campaign
+
+    d6 = table(name="The Drift")
+    ash = Character.objects.create(campaign=d6, owner=player, name="Ash", resolve=3, resolve_max=4)
+    for name, dice in [("GRIT", 3), ("WITS", 4), ("LUCK", 2)]:
+        ash.attributes.create(name=name, value=dice)
+    d20 = table(
+        name="Arrakis",
+        preset=Campaign.Preset.D20,
+        dice_system=Campaign.DiceSystem.D20,
+        economy=Campaign.Economy.GROUP,
+    )
+    kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
+    kara.attributes.create(name="Power", value=7)
+    kara.skills.create(name="Communicate", value=6)
+    kara.traits.create(kind="focus", text="Persuasion")
+
+    client = Client()
+    client.force_login(player)
+    hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
+
+    def momenta_roll():
+        ash.refresh_from_db()
+        data = {
+            "character": ash.pk,
+            "attribute": "WITS",
+            "kind": "action",
+            "play": "narrative",
+            "modifiers": "+1",
+            "expected_momentum": ash.momentum,
+            "expected_resolve": ash.resolve,
+        }
+        return client.post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
+
+    def d20_roll():
+        data = {
+            "character": kara.pk,
+            "attribute": "Power",
+            "skill": "Communicate",
+            "focus": "Persuasion",
+            "difficulty": 1,
+            "harder": 0,
+            "easier": 0,
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "bonus_momentum": 0,
+        }
+        return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
+
+    def talk():
+        # The cheapest command that appends an event (no rules, no pools): the floor.
+        data = {"mode": "ooc", "text": "Back in five."}
+        return client.post(reverse("table_talk", args=[d6.pk]), data, **hx)
+
+    return {
+        "momenta": (momenta_roll, "tables.views.momenta"),
+        "d20": (d20_roll, "tables.views.d20"),
+        "talk": (talk, "tables.views.talk"),
+    }
