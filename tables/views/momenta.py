@@ -202,9 +202,13 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         made = momenta.roll_momenta(campaign.pk, request.user, character.pk, roll_request(form))
     except ServiceError as error:
         # The composer is drawn again from fresh pools, with the choices kept.
-        initial = initial_from(request.POST)
         return _answer(
-            request, campaign, membership, character=character, initial=initial, error=str(error)
+            request,
+            campaign,
+            membership,
+            character=character,
+            initial=initial_from(request.POST),
+            error=str(error),
         )
     if not request.htmx:
         return back_to_table(request, campaign)
