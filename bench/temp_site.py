@@ -39,7 +39,10 @@ def fix_dice() -> None:
     from rules.dice import FixedDice
     from tables.services import momenta
 
-    momenta.system_random = lambda: FixedDice([5, 5, 2, 3, 1, 4, 6] * 100)
+    # Where roll_momenta finds it: momenta/rolls.py, or an older tree's momenta.py.
+    getattr(momenta, "rolls", momenta).system_random = lambda: FixedDice(
+        [5, 5, 2, 3, 1, 4, 6] * 100
+    )
     rules.d20._rng = lambda rng: FixedDice([2, 5, 3, 4, 6, 7] * 100) if rng is None else rng
 
 

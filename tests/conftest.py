@@ -191,7 +191,7 @@ def d6_faces(monkeypatch):
 
     def load(faces):
         source = FixedDice(faces)
-        monkeypatch.setattr(momenta, "system_random", lambda: source)
+        monkeypatch.setattr(momenta.rolls, "system_random", lambda: source)
         return source
 
     return load

@@ -166,7 +166,7 @@ class MomentaRollForm(forms.Form):
                 del self.fields[name]
             self.gm_calls = not campaign.players_declare_edges
             if self.gm_calls:
-                # The GM calls these (services.momenta._check_declared): not offered, and
+                # The GM calls these (services/momenta/rolls.py, _check_declared): not offered, and
                 # clean() says so if they are posted anyway.
                 self.fields["disadvantage"].widget.attrs["disabled"] = True
                 self.fields["disadvantage"].label = "Disadvantage (the GM calls it)"

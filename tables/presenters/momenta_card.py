@@ -1,6 +1,6 @@
 """A Momenta roll card in words (D6, PAT, PM, RS-01), from the data a roll stores.
 
-services/momenta.py stores each roll's card (the event payload, and
+services/momenta/cards.py makes each roll's card (the event payload, and
 MomentaRoll.card) as numbers, names and the rules' own texts. This module words
 it for templates/tables/partials/momenta_roll_card.html and the pattern lines
 (momenta_roll_state.html, events/momenta_patterns.html), through the

@@ -366,7 +366,6 @@ def answer_momenta_call(
                 character.pk,
                 request,
                 rng=rng,
-                membership=membership,
                 gm_opposition=True,
             )
         except PermissionDenied as error:  # pragma: no cover - checked above

@@ -2,7 +2,7 @@
 
 Each view fetches through views/access.py (the fetch is the permission
 check), validates a form, turns it into plain values (a RollRequest for a
-roll), calls one function of services/momenta.py and answers
+roll), calls one function of services/momenta/ and answers
 with fragments: the redrawn composer plus the new log entries and pools as
 hx-swap-oob fragments, so the actor's page updates even without a socket.
 Everyone else gets the same entries by live push. Refusals a person can cause
@@ -172,11 +172,11 @@ def _roller(request, campaign: Campaign, characters: list[Character]) -> Charact
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03).
 
-    Each row is read once: the membership with its campaign, the member's characters,
-    the roller's sheet and Assists (for the form); the service reads again only what
-    a concurrent command can change, under the lock. The answer is the event's
-    fragments and the form reset, not the whole composer: the odds and a pending
-    allocation chooser load on their own (GET momenta_odds, momenta_chooser).
+    The form is validated with what this view reads for it (the member's characters,
+    the roller's sheet and Assists); the service reads what the roll decides from
+    again, under the campaign lock. The answer is the event's fragments and the form
+    reset, not the whole composer: the odds and a pending allocation chooser load on
+    their own (GET momenta_odds, momenta_chooser).
     """
     if request.POST.get("call"):  # a composer filled from the GM's call answers it
         from tables.views.calls import answer_momenta
@@ -185,13 +185,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = player_at(request, pk)
     characters = controllable(campaign, membership)
     character = _roller(request, campaign, characters)
-    # The campaign (read with the membership) is older than the characters: its
-    # last_seq tells the service whether they are still current under the lock.
-    sheet = (
-        momenta.roll_sheet(campaign, character, seen_seq=campaign.last_seq)
-        if character is not None
-        else None
-    )
+    sheet = momenta.roll_sheet(campaign, character) if character is not None else None
     assists = list(open_assists(character)) if character is not None else []
     form = roll_form(
         campaign,
@@ -205,14 +199,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
-        made = momenta.roll_momenta(
-            campaign.pk,
-            request.user,
-            character.pk,
-            roll_request(form),
-            membership=membership,
-            sheet=sheet,
-        )
+        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, roll_request(form))
     except ServiceError as error:
         # The composer is drawn again from fresh pools, with the choices kept.
         return _answer(
@@ -223,19 +210,32 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             initial=initial_from(request.POST),
             error=str(error),
         )
-    # The next roll starts afresh: what to roll and how is kept, what it spends is not
-    # (Advantage, Resolve, the Assist…), so nothing is spent again unasked.
-    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
     if not request.htmx:
         return back_to_table(request, campaign)
-    # The form reset, from what this command read: the roller's pools are as the roll
-    # left them (the service changed them on this very object); a used Assist is gone.
+    return _rolled(request, membership, made, sheet.templates, characters, assists)
+
+
+def _rolled(
+    request: HtmxHttpRequest,
+    membership: Membership,
+    made: MomentaRoll,
+    templates,
+    characters,
+    assists,
+) -> HttpResponse:
+    """The roll's answer: its event's fragments and the form reset. What to roll and how
+    is kept, what it spends is not (Advantage, Resolve, the Assist…), so nothing is
+    spent again unasked. The roller, its pools and the campaign are the service's rows,
+    read under the lock and changed by the roll; the choices offered (`templates`,
+    `characters`, `assists`, less the Assist used) are those the form was checked with."""
+    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
+    campaign = made.campaign
     form = roll_form(
         campaign,
         membership,
         made.character,
         initial=kept,
-        templates=sheet.templates,
+        templates=templates,
         characters=characters,
         assists=[a for a in assists if a.pk != made.assist_id],
     )

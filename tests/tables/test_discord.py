@@ -177,7 +177,7 @@ def test_a_dead_webhook_neither_slows_nor_fails_a_roll_and_the_gm_sees_why(
 ):
     hooks(momenta_campaign, fake, gm)
     sessions.start_session(momenta_campaign.pk, gm)
-    monkeypatch.setattr(momenta, "system_random", lambda: FixedDice([6, 5, 2, 2] * 5))
+    monkeypatch.setattr(momenta.rolls, "system_random", lambda: FixedDice([6, 5, 2, 2] * 5))
     settle(worker)
     fake.posts.clear()  # the session's start (its pool changes) went through
     fake.script(answer, times=3)  # every attempt: the worker gives up

@@ -130,7 +130,7 @@ def _patterns(resolver=None, prefix=""):
 def world(momenta_campaign, d20_campaign, hero, sidekick, kara, marcus, gm, player, monkeypatch):
     """Both tables mid-play: a session and scene, a roll waiting for its patterns, an
     Assist asked, a 2d20 test with a spend, a contest and a custom spend."""
-    monkeypatch.setattr(momenta, "system_random", lambda: FixedDice([5, 5, 5, 1, 2, 3] * 500))
+    monkeypatch.setattr(momenta.rolls, "system_random", lambda: FixedDice([5, 5, 5, 1, 2, 3] * 500))
     d20_dice = FixedDice([1, 2, 3] * 500)
     monkeypatch.setattr(rules.d20, "_rng", lambda rng: d20_dice if rng is None else rng)
     for campaign in (momenta_campaign, d20_campaign):

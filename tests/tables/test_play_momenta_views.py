@@ -14,12 +14,14 @@ from django.urls import reverse
 from tables.models import (
     AssistRequest,
     Character,
+    Membership,
     MomentaRoll,
     PoolChange,
     RollTemplate,
     TableEvent,
+    Trait,
 )
-from tables.services import momenta, sessions
+from tables.services import campaigns, momenta, sessions
 from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
@@ -321,6 +323,65 @@ def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
     assert "Ash&#x27;s Momentum is now 0 (your page showed 3): not enough" in html
     assert 'name="expected_momentum" value="0"' in html  # redrawn with the new value
+    assert state(table) == before
+
+
+# --- What a roll decides from is read under the campaign lock ----------------------------
+
+
+@pytest.fixture
+def meanwhile(monkeypatch):
+    """meanwhile(command): `command` commits after the view has read the roller, its
+    sheet and the membership for the form, just before the service takes the lock."""
+
+    def load(command):
+        roll_momenta = momenta.roll_momenta
+
+        def late(*args, **kwargs):
+            command()
+            return roll_momenta(*args, **kwargs)
+
+        monkeypatch.setattr(momenta, "roll_momenta", late)
+
+    return load
+
+
+def test_a_pool_move_committed_after_the_page_read_is_what_the_roll_pays_from(
+    table, client_for, gm, hero, dice, meanwhile
+):
+    """The GM's trauma lands between the form's read and the lock (Momentum 3 -> 4): the
+    roll pays its Advantage from 4, and the form reset shows what is left."""
+    dice([1, 2, 3, 4, 5, 6] * 4)
+    meanwhile(lambda: momenta.record_trauma(table.pk, gm, hero.pk, 1))
+    data = roll_data(hero, advantage_sources="boon")  # drawn while Ash had 3
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert 'role="alert"' not in html
+    assert MomentaRoll.objects.get().card["paid"] == 1
+    hero.refresh_from_db()
+    assert hero.momentum == 3
+    assert 'name="expected_momentum" value="3"' in html
+
+
+def test_a_player_removed_after_the_page_read_cannot_roll(
+    table, client_for, gm, player, hero, meanwhile
+):
+    seat = Membership.objects.get(campaign=table, user=player)
+    meanwhile(lambda: campaigns.remove_member(table.pk, gm, seat.pk))
+    before = state(table)
+    response = client_for("player").post(url("momenta_roll", table), roll_data(hero), **HX)
+    assert response.status_code == 403
+    assert MomentaRoll.objects.count() == 0 and state(table)[1:] == before[1:]
+
+
+def test_a_thread_struck_off_after_the_page_read_adds_no_dice(table, client_for, hero, meanwhile):
+    """D6-06: the Thread must be the roller's when the dice are rolled, not only when
+    the form was drawn; the roll is refused and changes nothing."""
+    thread = hero.traits.create(kind=Trait.Kind.THREAD, text="Owes the Guild")
+    meanwhile(lambda: Trait.objects.filter(pk=thread.pk).delete())
+    before = state(table)
+    data = roll_data(hero, thread=thread.pk)
+    html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
+    assert "That Thread is not one of Ash&#x27;s." in html
     assert state(table) == before
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def table(momenta_campaign, gm, hero, monkeypatch):
     sessions.start_session(momenta_campaign.pk, gm)
     faces = FixedDice([5, 5, 2, 3, 1, 4, 6] * 10)
-    monkeypatch.setattr(momenta, "system_random", lambda: faces)
+    monkeypatch.setattr(momenta.rolls, "system_random", lambda: faces)
     return momenta_campaign
 
 

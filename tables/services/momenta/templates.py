@@ -1,0 +1,144 @@
+"""The GM's roll templates (D6-04, D6-05) and custom patterns (PAT-01..PAT-04)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from rules.patterns import BUILTIN_PATTERNS, InvalidPattern, Pattern
+from rules.templates import InvalidTemplate
+from rules.templates import RollTemplate as RulesTemplate
+from tables import events
+from tables.models import Campaign, CustomPattern, RollTemplate, TableEvent
+from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+from tables.services.momenta.common import require_d6
+from tables.services.named import campaign_record, delete_named
+from tables.services.roll_templates import seed_default_templates
+
+
+def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
+    """The three patterns every character has (PAT-06..PAT-08) and the GM's active ones."""
+    custom = CustomPattern.objects.filter(campaign=campaign, active=True).order_by("name")
+    return BUILTIN_PATTERNS + tuple(Pattern.from_dict(p.data) for p in custom)
+
+
+def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: str):
+    """The campaign's record being edited (None: a new one), once no other record of
+    the campaign has that name, case aside. `what` names the model in messages."""
+    record = None
+    if record_id is not None:
+        record = campaign_record(
+            model, campaign, record_id, f"That {what} is not in this campaign."
+        )
+    clash = model.objects.filter(campaign=campaign, name__iexact=name)
+    if record is not None:
+        clash = clash.exclude(pk=record.pk)
+    if clash.exists():
+        raise ServiceError(f"This campaign already has a {what} named {name}.")
+    return record
+
+
+def save_roll_template(
+    campaign_id: int,
+    actor,
+    data: dict,
+    *,
+    template_id: int | None = None,
+    campaign_labels: bool = False,
+) -> TableEvent:
+    """The GM creates or edits a roll template: band texts, overflow, damage (D6-04, D6-05).
+
+    `data` is what rules.templates.RollTemplate.from_dict takes; the rules
+    refuse what does not make sense, with a message for the GM.
+    """
+    try:
+        template = RulesTemplate.from_dict(dict(data))
+    except InvalidTemplate as error:
+        raise ServiceError(str(error)) from None
+    name = template.name.strip()
+    if not name:
+        raise ServiceError("Give the template a name.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        require_d6(campaign)
+        seed_default_templates(campaign)
+        record = _edited(RollTemplate, campaign, template_id, name, "roll template")
+        creating = record is None
+        if creating:
+            last = RollTemplate.objects.filter(campaign=campaign).count()
+            record = RollTemplate(campaign=campaign, position=last)
+        record.name = name
+        record.data = template.to_dict() | {"name": name}
+        record.campaign_labels = campaign_labels
+        record.save()
+        return append_event(
+            campaign,
+            events.ROLL_TEMPLATE_SAVED,
+            actor,
+            {
+                "template_id": record.pk,
+                "name": name,
+                "created": creating,
+                "summary": f"Roll template {name} {'added' if creating else 'changed'}.",
+            },
+        )
+
+
+def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEvent:
+    """The GM removes a roll template; rolls made with it keep their copy."""
+
+    def keep_one(campaign):
+        if RollTemplate.objects.filter(campaign=campaign).count() == 1:
+            raise ServiceError("Keep at least one roll template.")
+
+    return delete_named(
+        campaign_id,
+        actor,
+        RollTemplate,
+        template_id,
+        kind=events.ROLL_TEMPLATE_DELETED,
+        missing="That roll template is not in this campaign.",
+        summary=lambda name: f"Roll template {name} removed.",
+        check=keep_one,
+    )
+
+
+def save_custom_pattern(
+    campaign_id: int, actor, data: dict, *, pattern_id: int | None = None, active: bool = True
+) -> TableEvent:
+    """The GM defines a pattern (PAT-01..PAT-04): its kind, effect and the rolls it applies to.
+
+    Names are unique per campaign, built-ins included, so an allocation names
+    one pattern only.
+    """
+    try:
+        pattern = Pattern.from_dict(dict(data))
+    except InvalidPattern as error:
+        raise ServiceError(str(error)) from None
+    name = pattern.name.strip()
+    if any(p.name.casefold() == name.casefold() for p in BUILTIN_PATTERNS):
+        raise ServiceError(f"{name} is a pattern every character has; choose another name.")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        require_d6(campaign)
+        record = _edited(CustomPattern, campaign, pattern_id, name, "pattern")
+        creating = record is None
+        record = record or CustomPattern(campaign=campaign)
+        record.name = name
+        record.data = pattern.to_dict() | {"name": name}
+        record.active = active
+        record.save()
+        state = "" if active else " (inactive)"
+        return append_event(
+            campaign,
+            events.CUSTOM_PATTERN_SAVED,
+            actor,
+            {
+                "pattern_id": record.pk,
+                "name": name,
+                "active": active,
+                "summary": f"Pattern {name}{state} {'added' if creating else 'changed'}: "
+                f"{pattern.description or pattern.effect}",
+            },
+        )

@@ -1,0 +1,105 @@
+"""Momenta commands pressed at once: the campaign lock serialises them, and each reads
+what it decides from after the lock, so the second sees what the first committed.
+
+Real threads against the real database, so transaction=True. On SQLite an IMMEDIATE
+transaction serialises writers even without the row lock; on PostgreSQL (CI's second
+stage) only the lock does, and these fail without it. Pools are guarded twice (the
+lock and change_pool's conditional update); these races touch rows only the lock
+guards: a roll's state and a campaign's templates.
+"""
+
+import threading
+
+import pytest
+from django.db import connections
+
+from rules.dice import FixedDice
+from tables.models import MomentaRoll, RollTemplate, TableEvent
+from tables.services import momenta
+from tables.services.core import ServiceError
+from tables.services.momenta import RollRequest, allocation, rolls
+from tables.services.roll_templates import DEFAULT_TEMPLATES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(*calls) -> list[str]:
+    """Run the calls at the same moment, each in its own thread: "ok", "refused" (a
+    ServiceError) or the name of any other exception, for each."""
+    barrier = threading.Barrier(len(calls))
+    results = [""] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait(timeout=10)
+            call()
+            results[i] = "ok"
+        except ServiceError:
+            results[i] = "refused"
+        except Exception as error:  # an IntegrityError says the lock did not hold
+            results[i] = type(error).__name__
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+def meet_inside(monkeypatch, module, name: str) -> None:
+    """Two commands meet at `module.name`, past the point the lock guards: without the
+    lock both get there before either commits (a sure race, not a lucky one); with it
+    the second waits at the lock, so the first waits here in vain, for a second."""
+    barrier = threading.Barrier(2)
+    real = getattr(module, name)
+
+    def meet(*args, **kwargs):
+        try:
+            barrier.wait(timeout=1)
+        except threading.BrokenBarrierError:
+            pass  # alone here: the other command is waiting at the lock
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, meet)
+
+
+def roll(campaign, actor, character, faces):
+    request = RollRequest(attribute="WITS")
+    return lambda: momenta.roll_momenta(
+        campaign.pk, actor, character.pk, request, rng=FixedDice(faces)
+    )
+
+
+def test_a_double_click_on_the_patterns_applies_them_once(
+    momenta_campaign, player, hero, monkeypatch
+):
+    """PAT-02: two allocations of one roll at once: one applies, the other is refused
+    (the roll is read after the lock, already resolved); one patterns event."""
+    made = roll(momenta_campaign, player, hero, [5, 5, 2, 3])()
+    meet_inside(monkeypatch, allocation, "result_of")  # just past the "awaiting?" check
+    choose = lambda: momenta.choose_allocation(momenta_campaign.pk, player, made.pk, None)  # noqa: E731
+
+    assert sorted(race(choose, choose)) == ["ok", "refused"]
+    assert MomentaRoll.objects.get(pk=made.pk).state == MomentaRoll.State.RESOLVED
+    assert TableEvent.objects.filter(kind="momenta_patterns").count() == 1
+
+
+def test_two_first_rolls_at_once_seed_the_templates_once(
+    momenta_campaign, gm, player, hero, monkeypatch
+):
+    """D6-04: a campaign made outside the services (no templates) gets the defaults on
+    its first roll, under the lock: two first rolls at once both roll, one seeds."""
+    RollTemplate.objects.filter(campaign=momenta_campaign).delete()
+    meet_inside(monkeypatch, rolls, "roll_sheet")  # just before the templates are read
+
+    results = race(
+        roll(momenta_campaign, gm, hero, [1, 2, 3, 4]),
+        roll(momenta_campaign, player, hero, [1, 2, 3, 4]),
+    )
+
+    assert results == ["ok", "ok"]
+    assert RollTemplate.objects.filter(campaign=momenta_campaign).count() == len(DEFAULT_TEMPLATES)
+    assert MomentaRoll.objects.count() == 2
