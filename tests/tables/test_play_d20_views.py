@@ -8,6 +8,7 @@ import re
 from html import unescape
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 from rules.dice import FixedDice
@@ -125,6 +126,29 @@ def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and f'id="event-{seq + 1}"' in html
     event = TableEvent.objects.get(campaign=d20_campaign, seq=seq + 1)
     assert (event.kind, event.audience) == ("d20_test", "all")
+
+
+def test_t_r1_a_sheet_changed_after_the_page_read_it_is_rolled_as_it_is_under_the_lock(
+    client_for, d20_campaign, gm, kara, dice, monkeypatch
+):
+    """T-R1: the GM lowers Kara's Communicate 6 -> 2 after the view checked the form but
+    before the roll takes the table's lock: the target is Power 7 + 2 = 9, not the 13 the
+    page read, so 10 and 12 score nothing, and the answer shows the roll as made."""
+    roll = services_d20.roll_d20_test
+
+    def gm_edits_the_sheet_first(*args, **kwargs):
+        kara.skills.filter(name="Communicate").update(value=2)
+        # ...and appends its event, as every command does.
+        Campaign.objects.filter(pk=d20_campaign.pk).update(last_seq=F("last_seq") + 1)
+        return roll(*args, **kwargs)
+
+    monkeypatch.setattr(services_d20, "roll_d20_test", gm_edits_the_sheet_first)
+    dice([10, 12])
+    response = client_for("player").post(roll_url(d20_campaign), roll_data(kara), **HX)
+    assert response.status_code == 200
+    made = D20Test.objects.get()
+    assert (made.spec["target"], made.result["successes"], made.result["passed"]) == (9, 0, False)
+    assert "(target 9)" in text(response)
 
 
 def test_roll_without_htmx_goes_back_to_the_table(client_for, d20_campaign, kara, dice):
