@@ -39,7 +39,6 @@ from tables.services.core import (
     playing_member,
     require_gm,
 )
-from tables.services.d20 import D20TestRequest
 from tables.services.momenta import RollRequest
 
 DIFFICULTY_MAX = 5  # T-R2
@@ -286,7 +285,7 @@ def answer_d20_call(
     actor,
     call_id: int,
     character_id: int,
-    request: D20TestRequest | None = None,
+    request: services_d20.D20TestRequest | None = None,
     *,
     rng=None,
     membership: Membership | None = None,
@@ -302,7 +301,7 @@ def answer_d20_call(
             campaign, actor, call_id, character_id, membership, CalledTest.System.D20
         )
         request = replace(
-            request or D20TestRequest(call.attribute, call.skill),
+            request or services_d20.D20TestRequest(call.attribute, call.skill),
             attribute=call.attribute,
             skill=call.skill,
             focus=call.focus,
