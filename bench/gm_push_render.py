@@ -74,7 +74,10 @@ def measure(renders: int) -> dict:
     kara.attributes.create(name="Power", value=7)
     kara.skills.create(name="Communicate", value=6)
     test = services_d20.roll_d20_test(
-        d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
+        d20.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
     )
 
     out = {}

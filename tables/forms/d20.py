@@ -159,7 +159,7 @@ class D20RollForm(forms.Form):
         return chosen
 
     def service_kwargs(self) -> dict:
-        """The cleaned values as roll_d20_test's keyword arguments."""
+        """The cleaned values as the fields of services.d20.D20TestRequest."""
         data = self.cleaned_data
         return {
             "attribute": data["attribute"],

@@ -98,9 +98,7 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
     if params.get("contest_id"):
         contest = character.contests_active.filter(pk=params["contest_id"]).first()
     try:
-        spec, odds = services_d20.preview_odds(
-            campaign,
-            character,
+        request = services_d20.D20TestRequest(
             attribute=params["attribute"],
             skill=params["skill"],
             focus=params["focus"],
@@ -109,10 +107,10 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
             bought_dice=params["bought_dice"],
             assistants=params["assistants"],
             bonus_momentum=params["bonus_momentum"],
-            contest=contest,
             complication_range=params.get("complication_range"),  # GL-05
             spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
         )
+        spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
     except (ServiceError, RulesError) as error:
         return {"error": without_ids(str(error))}  # a RulesError's message names clauses
     cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2

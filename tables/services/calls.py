@@ -103,7 +103,7 @@ def _note(note: str) -> str:
 
 
 def _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range):
-    services_d20._require_d20(campaign)
+    services_d20.require_d20(campaign)
     if difficulty is None or isinstance(difficulty, bool) or not 0 <= difficulty <= DIFFICULTY_MAX:
         raise ServiceError(f"The Difficulty is a whole number from 0 to {DIFFICULTY_MAX} (T-R2).")
     if complication_range is not None and not 1 <= complication_range <= FACES:
@@ -114,10 +114,10 @@ def _d20_terms(campaign, call, character, skill, focus, difficulty, complication
         raise ServiceError("Name the attribute and the skill to test.")
     if character is not None:
         # The sheet's own names (and its refusal in words) from the rules' reading of it.
-        _, skill_value, names = services_d20._target(character, call.attribute, call.skill)
+        _, skill_value, names = services_d20.target(character, call.attribute, call.skill)
         call.attribute, call.skill = names["attribute"], names["skill"]
         if call.focus:
-            call.focus = services_d20._focus(character, call.focus, skill_value)[1]
+            call.focus = services_d20.focus(character, call.focus, skill_value)[1]
 
 
 def _momenta_terms(call, character, kind, opposition_pool):
@@ -285,52 +285,38 @@ def answer_d20_call(
     actor,
     call_id: int,
     character_id: int,
+    request: services_d20.D20TestRequest | None = None,
     *,
-    bought_dice: int = 0,
-    buy_from_momentum: int = 0,
-    expected_momentum: int | None = None,
-    assistants=(),
-    bonus_momentum: int = 0,
-    bonus_restricted_to=None,
     rng=None,
     membership: Membership | None = None,
-    character: Character | None = None,
-    **_ignored,
 ):
-    """Roll a called 2d20 test: the GM's attribute, skill, focus and Difficulty (T-R2);
-    the roller still buys dice, takes assistance and bonus Momentum (MO-05, MO-08, T-03).
-    The composer's own Difficulty, factors, contest and secrecy are not the roller's to
-    set here (`_ignored`). Returns (test, the answer's event)."""
+    """Roll a called 2d20 test: the GM's attribute, skill, focus, Difficulty (T-R2) and
+    complication range (T-R1) in place of the request's; the roller still buys dice,
+    takes assistance and bonus Momentum (MO-05, MO-08, T-03). The composer's own
+    factors, contest, secrecy and Determination are not the roller's to set here.
+    Returns (test, the answer's event)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership, call, character = _answering(
             campaign, actor, call_id, character_id, membership, CalledTest.System.D20
         )
-        record = services_d20.roll_d20_test(
-            campaign.pk,
-            actor,
-            character.pk,
+        request = replace(
+            request or services_d20.D20TestRequest(call.attribute, call.skill),
             attribute=call.attribute,
             skill=call.skill,
             focus=call.focus,
             difficulty=call.difficulty,
-            bought_dice=bought_dice,
-            buy_from_momentum=buy_from_momentum,
-            expected_momentum=expected_momentum,
-            assistants=assistants,
-            bonus_momentum=bonus_momentum,
-            bonus_restricted_to=bonus_restricted_to,
-            **_complications(call),
-            rng=rng,
-            membership=membership,
+            factors=(),
+            contest_id=None,
+            secret=False,
+            complication_range=call.complication_range or None,
+            spend_determination=False,
+        )
+        record = services_d20.roll_d20_test(
+            campaign.pk, actor, character.pk, request, rng=rng, membership=membership
         )
         event = _close(campaign, actor, call, record.character, d20_test=record)
     return record, event
-
-
-def _complications(call: CalledTest) -> dict:
-    """The call's complication range, for roll_d20_test (T-R1 ruling), if it sets one."""
-    return {"complication_range": call.complication_range} if call.complication_range else {}
 
 
 def answer_momenta_call(

@@ -158,9 +158,7 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
     rows = []
     try:
         for difficulty in range(services_calls.DIFFICULTY_MAX + 1):
-            _, odds = services_d20.preview_odds(
-                campaign,
-                character,
+            request = services_d20.D20TestRequest(
                 attribute=call.attribute,
                 skill=call.skill,
                 focus=call.focus,
@@ -170,6 +168,7 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
                 bonus_momentum=params["bonus_momentum"],
                 complication_range=call.complication_range,
             )
+            _, odds = services_d20.preview_odds(campaign, character, request)
             rows.append((difficulty, f"{float(odds.pass_chance) * 100:.1f}"))
     except ServiceError as error:
         return {"error": str(error), "hidden": True}
@@ -228,8 +227,7 @@ def answer_d20(request, pk: int):
             request.user,
             cid,
             form.cleaned_data["character"],
-            **form.service_kwargs(),
-            membership=membership,
+            services_d20.D20TestRequest(**form.service_kwargs()),
         )
     except ServiceError as error:
         call.refresh_from_db()

@@ -95,10 +95,10 @@ def d20_odds(request, pk: int):
 @player_login_required
 def d20_roll(request, pk: int):
     """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
-    # Each row is read once: the membership with its campaign, the spends, the
-    # characters and the roller's sheet; the service reads again only what a
-    # concurrent command can change, under the lock, and the answer is drawn from
-    # the rows the command committed.
+    # The form is checked against the rows read here; the service reads the roller,
+    # the sheet and the pools again under the campaign lock and rolls from those, so
+    # nothing read before the lock is trusted after it. The answer is drawn from the
+    # rows the command committed.
     if request.POST.get("call"):  # a composer filled from the GM's call answers it
         from tables.views.calls import answer_d20
 
@@ -113,11 +113,7 @@ def d20_roll(request, pk: int):
             campaign.pk,
             request.user,
             form.cleaned_data["character"],
-            **form.service_kwargs(),
-            membership=membership,
-            character=form.chosen,
-            # Read with the membership, before the characters (character_under_lock).
-            seen_seq=campaign.last_seq,
+            services_d20.D20TestRequest(**form.service_kwargs()),
         )
     except ServiceError as error:
         return _play_refused(request, campaign, membership, form, str(error))

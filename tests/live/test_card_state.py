@@ -57,10 +57,9 @@ def kara_test(d20_campaign, player, kara):
         d20_campaign.pk,
         player,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        focus="Persuasion",
-        difficulty=1,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=1
+        ),
         rng=FixedDice([2, 5]),
     )
 
@@ -121,9 +120,14 @@ def test_the_spend_panel_says_how_new_it_is(client, d20_campaign, player, kara_t
 
 def test_tb_03_a_secret_tests_later_events_push_nothing_to_players(d20_campaign, gm, kara):
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, gm, kara.pk, attribute="Power", skill="Communicate",
-        difficulty=1, secret=True, rng=FixedDice([2, 5]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        gm,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=1, secret=True
+        ),
+        rng=FixedDice([2, 5]),
+    )
     spend = services_d20.spend_momentum(d20_campaign.pk, gm, test.pk, "obtain_information")
     replay = {seq: html for seq, _, html in live.events_after(d20_campaign.pk, 0, "all")}
     assert replay[test.event.seq] is None and replay[spend.seq] is None

@@ -22,6 +22,7 @@ from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
 from tables.services import gm as services_gm
 from tables.services.characters import Sheet, save_character
+from tables.services.d20 import D20TestRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -209,11 +210,15 @@ def test_a_plain_public_2d20_test_pushes_no_gm_tools_but_threat_bought_pushes_th
     sessions.start_session(d20_campaign.pk, gm)
     d20_faces([2, 5, 2, 5, 19])
     args = {"attribute": "Power", "skill": "Communicate", "difficulty": 1}
-    plain = services_d20.roll_d20_test(d20_campaign.pk, player, kara.pk, **args)
+    plain = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, services_d20.D20TestRequest(**args)
+    )
     html = gm_push(plain.event)
     assert f'id="event-{plain.event.seq}"' in html and 'id="pools"' in html
     assert elements(html) == {}
-    bought = services_d20.roll_d20_test(d20_campaign.pk, player, kara.pk, bought_dice=1, **args)
+    bought = services_d20.roll_d20_test(
+        d20_campaign.pk, player, kara.pk, services_d20.D20TestRequest(bought_dice=1, **args)
+    )
     assert set(elements(gm_push(bought.event))) == {
         "gm-threat-heading",
         "gm-threat-expected",
@@ -237,7 +242,10 @@ def test_gl_05_the_scene_complication_form_is_pushed_when_its_range_changes_only
     assert "This scene: 3" in text(form["gm-scene-complications"])
     d20_faces([2, 5])
     plain = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
     )
     assert "gm-scene-complications" not in elements(gm_push(plain.event))
     renamed = save_character(d20_campaign.pk, gm, _sheet("Marius"), marcus.pk)
@@ -255,7 +263,10 @@ def test_a_secret_test_and_a_contest_push_their_lists(
     marcus.skills.create(name="Communicate", value=6)
     d20_faces([2, 5, 3, 4])
     hidden = services_d20.roll_d20_test(
-        d20_campaign.pk, gm, marcus.pk, attribute="Power", skill="Communicate", secret=True
+        d20_campaign.pk,
+        gm,
+        marcus.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
     )
     assert set(elements(gm_push(hidden.event))) == {"gm-secret-tests"}
     contest = services_d20.contest_opposer_roll(
@@ -368,7 +379,7 @@ def play_d20(page, c, gm, player, kara, marcus, faces):
     step("spend removed", lambda: services_gm.delete_custom_spend(pk, gm, spend.pk))
     faces([2, 5, 19])
     test = step("bought d20", lambda: services_d20.roll_d20_test(
-        pk, player, kara.pk, difficulty=0, bought_dice=1, **test_args))  # fmt: skip
+        pk, player, kara.pk, D20TestRequest(difficulty=0, bought_dice=1, **test_args)))  # fmt: skip
     step("permitted", lambda: services_gm.permit_determination(pk, gm, test.pk))
     faces([3])
     step("reroll", lambda: services_d20.determination_reroll(pk, player, test.pk, [1]))
@@ -380,9 +391,9 @@ def play_d20(page, c, gm, player, kara, marcus, faces):
     step("resolved", lambda: services_d20.resolve_test(pk, player, test.pk))
     faces([2, 5, 2, 6])
     hidden = step("secret test", lambda: services_d20.roll_d20_test(
-        pk, gm, marcus.pk, difficulty=0, secret=True, **test_args))  # fmt: skip
+        pk, gm, marcus.pk, D20TestRequest(difficulty=0, secret=True, **test_args)))  # fmt: skip
     kept = step("another secret test", lambda: services_d20.roll_d20_test(
-        pk, gm, marcus.pk, difficulty=1, secret=True, **test_args))  # fmt: skip
+        pk, gm, marcus.pk, D20TestRequest(difficulty=1, secret=True, **test_args)))  # fmt: skip
     step("secret permitted", lambda: services_gm.permit_determination(pk, gm, kept.pk))
     step("rename", lambda: save_character(pk, gm, _sheet("Marius"), marcus.pk))
     step("secret revealed", lambda: services_gm.reveal_test(pk, gm, hidden.pk))
@@ -393,8 +404,8 @@ def play_d20(page, c, gm, player, kara, marcus, faces):
     faces([3, 4, 2, 5])
     contest = step("contest again", lambda: services_d20.contest_opposer_roll(
         pk, gm, marcus.pk, kara.pk, **test_args))  # fmt: skip
-    answer = step("answered", lambda: services_d20.roll_d20_test(
-        pk, player, kara.pk, difficulty=0, contest_id=contest.pk, **test_args))  # fmt: skip
+    answering = D20TestRequest(difficulty=0, contest_id=contest.pk, **test_args)
+    answer = step("answered", lambda: services_d20.roll_d20_test(pk, player, kara.pk, answering))
     step("contest resolved", lambda: services_d20.resolve_test(pk, player, answer.pk))
     step("shown", lambda: services_gm.set_threat_visible(pk, gm, True))
     step("line", lambda: campaigns.update_campaign_settings(pk, gm, {"game_line": "sta2"}))

@@ -32,12 +32,14 @@ def buy_a_d20_with_threat(campaign, player, kara):
         campaign.pk,
         player,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        focus="Persuasion",
-        difficulty=1,
-        bought_dice=1,
-        buy_from_momentum=0,
+        services_d20.D20TestRequest(
+            attribute="Power",
+            skill="Communicate",
+            focus="Persuasion",
+            difficulty=1,
+            bought_dice=1,
+            buy_from_momentum=0,
+        ),
         rng=FixedDice([2, 5, 19]),
     )
 
@@ -82,10 +84,9 @@ async def test_a_secret_test_lists_in_the_gm_tools_and_never_reaches_a_player(
             d20_campaign.pk,
             gm,
             kara.pk,
-            attribute="Power",
-            skill="Communicate",
-            difficulty=1,
-            secret=True,
+            services_d20.D20TestRequest(
+                attribute="Power", skill="Communicate", difficulty=1, secret=True
+            ),
             rng=FixedDice([2, 5]),
         )
 

@@ -25,10 +25,9 @@ def secret_roll(campaign, gm, kara):
         campaign.pk,
         gm,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        difficulty=1,
-        secret=True,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=1, secret=True
+        ),
         rng=FixedDice([2, 5]),
     ).event
 

@@ -234,9 +234,12 @@ def d20_play(campaign, gm, player, player2, kara, _, rolls: int) -> None:
     """Skill tests with spends, a refund and a resolution."""
     for i in range(rolls):
         test = services_d20.roll_d20_test(
-            campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-            difficulty=0, rng=FixedDice([2, 5]),
-        )  # fmt: skip
+            campaign.pk,
+            player,
+            kara.pk,
+            services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=0),
+            rng=FixedDice([2, 5]),
+        )
         services_d20.spend_momentum(campaign.pk, player, test.pk, "obtain_information")
         if i % 2:
             services_d20.refund_dont_know(campaign.pk, gm, test.pk, 0)

@@ -13,6 +13,7 @@ from tables.live import render as live
 from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEvent
 from tables.services import calls
 from tables.services.core import ServiceError
+from tables.services.d20 import D20TestRequest
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -54,7 +55,12 @@ def test_t_r2_a_called_test_is_judged_against_the_gms_difficulty(d20_campaign, g
     call = call_kara(d20_campaign, gm, kara, difficulty=2)
     before = head(d20_campaign)
     test, event = calls.answer_d20_call(
-        d20_campaign.pk, player, call.pk, kara.pk, difficulty=0, rng=FixedDice([3, 15])
+        d20_campaign.pk,
+        player,
+        call.pk,
+        kara.pk,
+        D20TestRequest("Power", "Communicate", difficulty=0),
+        rng=FixedDice([3, 15]),
     )
     assert (test.result["successes"], test.result["difficulty"], test.result["passed"]) == (
         1,

@@ -107,25 +107,39 @@ def play_house_intrigue(c, users):
     sessions.start_session(c.pk, gm)
     sessions.start_scene(c.pk, gm, "The ballroom")
     test = services_d20.roll_d20_test(
-        c.pk, alice, kara.pk, attribute="Power", skill="Communicate", focus="Persuasion",
-        assistants=[(anna.pk, "Power", "Communicate")], rng=FixedDice([3, 4, 15]),
-    )  # fmt: skip
+        c.pk,
+        alice,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power",
+            skill="Communicate",
+            focus="Persuasion",
+            assistants=[(anna.pk, "Power", "Communicate")],
+        ),
+        rng=FixedDice([3, 4, 15]),
+    )
     services_d20.spend_momentum(c.pk, alice, test.pk, "create_asset", note="A loyal footman")
     services_d20.resolve_test(c.pk, alice, test.pk)
     services_gm.add_threat(c.pk, gm, 2, "The guards are alert")
     services_gm.save_custom_spend(c.pk, gm, name="Disarm", cost=2, description="Drop it")
     # TB-03: the GM's secret test stays secret.
     services_d20.roll_d20_test(
-        c.pk, gm, marcus.pk, attribute="Truth", skill="Understand", secret=True,
+        c.pk,
+        gm,
+        marcus.pk,
+        services_d20.D20TestRequest(attribute="Truth", skill="Understand", secret=True),
         rng=FixedDice([1, 19]),
-    )  # fmt: skip
+    )
     contest = services_d20.contest_opposer_roll(
         c.pk, gm, marcus.pk, dastan.pk, attribute="Power", skill="Battle", rng=FixedDice([3, 4])
     )
     answer = services_d20.roll_d20_test(
-        c.pk, bob, dastan.pk, attribute="Power", skill="Battle", contest_id=contest.pk,
+        c.pk,
+        bob,
+        dastan.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Battle", contest_id=contest.pk),
         rng=FixedDice([2, 5]),
-    )  # fmt: skip
+    )
     services_d20.resolve_test(c.pk, bob, answer.pk)
     sessions.adjust_pool(c.pk, gm, "group_momentum", 1, "Good teamwork")
 

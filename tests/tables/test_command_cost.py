@@ -122,11 +122,14 @@ def test_the_answer_draws_the_roll_as_the_database_has_it(
 # --- a 2d20 test ----------------------------------------------------------------------
 
 # View reads 5 (the membership with its campaign and user, spends, characters, the
-# sheet in one, contests) + savepoint 2 + the lock 1 (the roller is current, as above)
-# + a bought die 1 (Threat's update: its value is the locked row's) + writes 5 (test,
-# seq, event, ledger, the test's event) + the answer's open tests 1 (the fresh form
-# keeps the contests read, less the one answered). Before: 21 (48 before that).
-D20_ROLL_MAX = 15
+# sheet in one, contests) + savepoint 2 + the lock 1 + what the roll is made from, read
+# under the lock 5 (the membership, the roller with its owner, attributes, skills,
+# traits: nothing read before the lock is trusted after it) + a bought die 1 (Threat's
+# update: its value is the locked row's) + writes 5 (test, seq, event, ledger, the
+# test's event) + the answer's open tests 1 (the fresh form keeps the contests read,
+# less the one answered). Before: 15 with the roller trusted from before the lock,
+# 21 before that (48 before that).
+D20_ROLL_MAX = 20
 
 
 @pytest.fixture

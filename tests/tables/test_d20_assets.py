@@ -18,9 +18,12 @@ pytestmark = pytest.mark.django_db
 
 def passed_test(campaign, player, kara):
     return services_d20.roll_d20_test(
-        campaign.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=0,
+        campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=0),
         rng=FixedDice([1, 1]),
-    )  # fmt: skip
+    )
 
 
 def assets(kara):

@@ -165,9 +165,12 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
         d20.pk, gm, d20.custom_spends.get(name="Called Shot").pk
     )  # fmt: skip
     test = services_d20.roll_d20_test(
-        d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=0,
+        d20.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=0),
         rng=FixedDice([2, 5]),
-    )  # fmt: skip
+    )
     services_gm.permit_determination(d20.pk, gm, test.pk)
     services_d20.determination_reroll(d20.pk, player, test.pk, [1], rng=FixedDice([3]))
     for _ in range(2):
@@ -176,9 +179,14 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     services_d20.veto_spend(d20.pk, gm, test.pk, 1)
     services_d20.resolve_test(d20.pk, player, test.pk)
     hidden_test = services_d20.roll_d20_test(
-        d20.pk, gm, marcus.pk, attribute="Power", skill="Communicate", difficulty=0,
-        secret=True, rng=FixedDice([2, 5]),
-    )  # fmt: skip
+        d20.pk,
+        gm,
+        marcus.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=0, secret=True
+        ),
+        rng=FixedDice([2, 5]),
+    )
     services_gm.reveal_test(d20.pk, gm, hidden_test.pk)
     contest = services_d20.contest_opposer_roll(
         d20.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate",
@@ -190,9 +198,14 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
         rng=FixedDice([3, 4]),
     )  # fmt: skip
     answer = services_d20.roll_d20_test(
-        d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=0,
-        contest_id=contest.pk, rng=FixedDice([2, 5]),
-    )  # fmt: skip
+        d20.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=0, contest_id=contest.pk
+        ),
+        rng=FixedDice([2, 5]),
+    )
     services_d20.resolve_test(d20.pk, player, answer.pk)
     # Called tests (services/calls.py): called, withdrawn, called again and answered.
     kw = {"attribute": "Power", "skill": "Communicate", "difficulty": 1, "hidden": True}

@@ -41,10 +41,8 @@ def _roll(campaign, who, character, faces, **kw):
         campaign.pk,
         who,
         character.pk,
-        attribute="Power",
-        skill="Communicate",
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", **kw),
         rng=FixedDice(faces),
-        **kw,
     )
 
 
@@ -79,10 +77,10 @@ def test_gl_02_sta_1st_edition_determination_adds_a_d20_showing_1(d20_campaign, 
 def test_gl_03_the_preview_shows_the_exact_odds_with_the_die_set(d20_campaign, kara):
     """T-05 with GL-03: the composer's odds are the rules' for a pool with one die at 1."""
     _line(d20_campaign, "sta2")
-    spec, odds = services_d20.preview_odds(
-        d20_campaign, kara, attribute="Power", skill="Communicate", difficulty=3,
-        spend_determination=True,
-    )  # fmt: skip
+    request = services_d20.D20TestRequest(
+        "Power", "Communicate", difficulty=3, spend_determination=True
+    )
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
     expected = skill_odds(SkillTest(target=13, difficulty=3, ones=1))
     assert odds == expected
     assert odds.pass_chance != skill_odds(SkillTest(target=13, difficulty=3)).pass_chance
@@ -415,9 +413,12 @@ def test_gl_01_the_table_names_the_pools_as_the_line_does(
     Campaign.objects.filter(pk=d20_campaign.pk).update(threat_visible=True)
     _line(d20_campaign, "conan")
     services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        bought_dice=1, rng=FixedDice([5, 5, 5]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", bought_dice=1),
+        rng=FixedDice([5, 5, 5]),
+    )
     page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
     assert '<span class="pool-label">Doom</span>' in page
     assert "<dt>Fortune</dt>" in page

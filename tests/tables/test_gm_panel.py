@@ -312,9 +312,12 @@ def test_tb_03_secret_rolls_are_listed_and_revealed_from_the_panel(
     client_for, d20_campaign, gm, marcus_sheet
 ):
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, gm, marcus_sheet.pk, attribute="Power", skill="Communicate",
-        secret=True, rng=FixedDice([3, 4]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        gm,
+        marcus_sheet.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
+        rng=FixedDice([3, 4]),
+    )
     html = text(client_for("gm").get(url("gm_panel", d20_campaign), **HX))
     assert "Secret rolls (1)" in html and "Marcus · 2 successes vs Difficulty 1" in html
     assert "Marcus rolls" not in table_page(client_for("player"), d20_campaign)
@@ -354,9 +357,12 @@ def test_mo_14_gm_adds_and_removes_custom_spends(client_for, d20_campaign, playe
 
     # Players find it on their spend panel.
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        difficulty=0, rng=FixedDice([1, 1]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=0),
+        rng=FixedDice([1, 1]),
+    )
     panel = text(client_for("player").get(url("d20_panel", d20_campaign, test.pk), **HX))
     assert 'value="custom:called_shot"' in panel and "Called Shot" in panel
 
@@ -395,9 +401,12 @@ def test_one_success_reads_as_one_success_everywhere(
     assert "Marcus opposes Kara: 1 success." in page and "1 successes" not in page
     # Kara, target 13 without her focus: 13 scores 1, 20 nothing; one die rerolled.
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        contest_id=contest.pk, rng=FixedDice([13, 20]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", contest_id=contest.pk),
+        rng=FixedDice([13, 20]),
+    )
     assert (
         "Communicate (target 13): 1 success against Difficulty 1, passes"
         in (test.event.payload["summary"])
@@ -409,9 +418,12 @@ def test_one_success_reads_as_one_success_everywhere(
     assert "to reroll 1 die: 1 → 1 success, passes." in reroll.payload["summary"]
     # A secret roll, revealed: "scored 1 success".
     secret = services_d20.roll_d20_test(
-        d20_campaign.pk, gm, marcus_sheet.pk, attribute="Power", skill="Communicate",
-        secret=True, rng=FixedDice([10, 15]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        gm,
+        marcus_sheet.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
+        rng=FixedDice([10, 15]),
+    )
     revealed = services_gm.reveal_test(d20_campaign.pk, gm, secret.pk)
     assert "Marcus scored 1 success against Difficulty 1" in revealed.payload["summary"]
     page = table_page(client_for("gm"), d20_campaign)

@@ -283,10 +283,9 @@ def kara_test(d20_campaign, player, kara):
         d20_campaign.pk,
         player,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        focus="Persuasion",
-        difficulty=3,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=3
+        ),
         rng=FixedDice([2, 5]),
     )
 

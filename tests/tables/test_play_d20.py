@@ -73,7 +73,11 @@ def sheet(character, attribute, attr_value, skill, skill_value, focuses=()):
 def roll(campaign, actor, character, faces, **kw):
     params = {"attribute": "Power", "skill": "Communicate"} | kw
     return services_d20.roll_d20_test(
-        campaign.pk, actor, character.pk, rng=FixedDice(faces), **params
+        campaign.pk,
+        actor,
+        character.pk,
+        services_d20.D20TestRequest(**params),
+        rng=FixedDice(faces),
     )
 
 
@@ -714,7 +718,10 @@ def test_another_player_cannot_spend_karas_momentum(d20_campaign, player, player
 def test_d20_play_needs_a_2d20_campaign(momenta_campaign, player, hero):
     with pytest.raises(ServiceError, match="d20 dice system"):
         services_d20.roll_d20_test(
-            momenta_campaign.pk, player, hero.pk, attribute="GRIT", skill="x"
+            momenta_campaign.pk,
+            player,
+            hero.pk,
+            services_d20.D20TestRequest(attribute="GRIT", skill="x"),
         )
 
 
@@ -806,7 +813,10 @@ def test_tb_02_rolls_use_the_system_random_source_by_default(
 
     monkeypatch.setattr(secrets.SystemRandom, "getrandbits", zero_bits)
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate"
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate"),
     )
     assert list(test.result["faces"]) == [1, 1]
     assert len(drawn) >= 2
@@ -815,9 +825,8 @@ def test_tb_02_rolls_use_the_system_random_source_by_default(
 def test_t_05_preview_odds_match_the_rules(d20_campaign, kara):
     from fractions import Fraction
 
-    spec, odds = services_d20.preview_odds(
-        d20_campaign, kara, attribute="Power", skill="Communicate", difficulty=1
-    )
+    request = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1)
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
     # target 13: P(no success on 2d20) = (7/20)^2
     assert odds.pass_chance == 1 - Fraction(7, 20) ** 2
     assert spec["target"] == 13

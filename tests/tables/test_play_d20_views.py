@@ -8,6 +8,7 @@ import re
 from html import unescape
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 from rules.dice import FixedDice
@@ -55,10 +56,9 @@ def kara_test(d20_campaign, player, kara):
         d20_campaign.pk,
         player,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        focus="Persuasion",
-        difficulty=3,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=3
+        ),
         rng=FixedDice([2, 5]),
     )
 
@@ -126,6 +126,29 @@ def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and f'id="event-{seq + 1}"' in html
     event = TableEvent.objects.get(campaign=d20_campaign, seq=seq + 1)
     assert (event.kind, event.audience) == ("d20_test", "all")
+
+
+def test_t_r1_a_sheet_changed_after_the_page_read_it_is_rolled_as_it_is_under_the_lock(
+    client_for, d20_campaign, gm, kara, dice, monkeypatch
+):
+    """T-R1: the GM lowers Kara's Communicate 6 -> 2 after the view checked the form but
+    before the roll takes the table's lock: the target is Power 7 + 2 = 9, not the 13 the
+    page read, so 10 and 12 score nothing, and the answer shows the roll as made."""
+    roll = services_d20.roll_d20_test
+
+    def gm_edits_the_sheet_first(*args, **kwargs):
+        kara.skills.filter(name="Communicate").update(value=2)
+        # ...and appends its event, as every command does.
+        Campaign.objects.filter(pk=d20_campaign.pk).update(last_seq=F("last_seq") + 1)
+        return roll(*args, **kwargs)
+
+    monkeypatch.setattr(services_d20, "roll_d20_test", gm_edits_the_sheet_first)
+    dice([10, 12])
+    response = client_for("player").post(roll_url(d20_campaign), roll_data(kara), **HX)
+    assert response.status_code == 200
+    made = D20Test.objects.get()
+    assert (made.spec["target"], made.result["successes"], made.result["passed"]) == (9, 0, False)
+    assert "(target 9)" in text(response)
 
 
 def test_roll_without_htmx_goes_back_to_the_table(client_for, d20_campaign, kara, dice):
@@ -312,9 +335,12 @@ def test_another_player_sees_the_panel_without_controls(client_for, d20_campaign
 
 def test_t_04_determination_reroll_through_the_panel(client_for, d20_campaign, kara, dice, player):
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        difficulty=2, rng=FixedDice([4, 19]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=2),
+        rng=FixedDice([4, 19]),
+    )
     args = [d20_campaign.pk, test.pk]
     html = text(client_for("player").get(reverse("d20_panel", args=args), **HX))
     assert "needs the GM's leave" in html
@@ -336,9 +362,12 @@ def test_t_04_determination_reroll_through_the_panel(client_for, d20_campaign, k
 def test_mo_04_done_saves_and_reports_what_was_lost(client_for, d20_campaign, kara, player):
     Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=5)
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        difficulty=1, rng=FixedDice([1, 1]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
+        rng=FixedDice([1, 1]),
+    )
     response = post(client_for("player"), "d20_resolve", [d20_campaign.pk, test.pk])
     html = text(response)
     assert "1 saved to the group pool; 2 lost (pool full)" in html
@@ -352,9 +381,12 @@ def test_tb_03_players_cannot_open_a_secret_test(client_for, d20_campaign, gm, m
     marcus.attributes.create(name="Power", value=7)
     marcus.skills.create(name="Communicate", value=5)
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, gm, marcus.pk, attribute="Power", skill="Communicate",
-        secret=True, rng=FixedDice([3, 4]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        gm,
+        marcus.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
+        rng=FixedDice([3, 4]),
+    )
     url = reverse("d20_panel", args=[d20_campaign.pk, test.pk])
     assert client_for("player").get(url, **HX).status_code == 404
     assert client_for("gm").get(url, **HX).status_code == 200
@@ -393,9 +425,12 @@ def test_ct_04_the_opposers_momentum_is_on_the_gms_panel_not_the_players(
         rng=FixedDice([1, 2]),
     )  # fmt: skip
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        contest_id=contest.pk, rng=FixedDice([12, 18]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", contest_id=contest.pk),
+        rng=FixedDice([12, 18]),
+    )
     panel_url = reverse("d20_panel", args=[d20_campaign.pk, test.pk])
     gm_html = text(client_for("gm").get(panel_url, **HX))
     # The rule IDs sit in the markers' titles, out of the words (issue 14).
@@ -572,9 +607,14 @@ def test_the_log_entry_opens_the_spend_panel_with_a_real_button(
 
 def test_a_spend_in_the_log_says_what_momentum_is_left(client_for, d20_campaign, player, kara):
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        focus="Persuasion", difficulty=1, rng=FixedDice([2, 5]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=1
+        ),
+        rng=FixedDice([2, 5]),
+    )
     html = text(
         post(client_for("player"), "d20_spend", [d20_campaign.pk, test.pk],
              {"kind": "obtain_information"})

@@ -139,12 +139,12 @@ def test_change_pool_refuses_a_spend_below_0_and_writes_nothing(d20_campaign):
 
 @pytest.mark.django_db
 def test_a_rules_entry_worked_out_on_a_stale_pool_is_never_written(d20_campaign):
-    """_apply writes an entry only if the database lands where the rules said."""
+    """apply_entries writes an entry only if the database lands where the rules said."""
     _, entry = GroupPool(2).gain(1, "saved")  # the rules saw 2 → 3
     Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=GROUP_POOL_MAX)
     campaign = lock_campaign(d20_campaign.pk)
     with pytest.raises(StaleState):
-        services_d20._apply(campaign, [entry], who="Kara")
+        services_d20.apply_entries(campaign, [entry], who="Kara")
 
 
 # --- a 2d20 test's summary is its ledger lines -------------------------------------------
@@ -226,9 +226,14 @@ def test_mo_04_the_summary_a_player_reads_equals_the_ledger_lines_written(
     )
     character, actor = (marcus_sheet, gm) if npc else (kara, player)
     test = services_d20.roll_d20_test(
-        campaign.pk, actor, character.pk, attribute="Power", skill="Communicate",
-        difficulty=difficulty, bonus_momentum=bonus, rng=FixedDice(list(dice)),
-    )  # fmt: skip
+        campaign.pk,
+        actor,
+        character.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=difficulty, bonus_momentum=bonus
+        ),
+        rng=FixedDice(list(dice)),
+    )
     for kind, from_pool, to_threat, veto in plan:
         try:
             spent = services_d20.spend_momentum(

@@ -368,9 +368,14 @@ def test_mo_13_the_campaign_pages_recent_changes_keep_hidden_threat_from_players
 ):
     """A bought d20 paid in Threat is an event everyone sees; its Threat total is not."""
     services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        difficulty=0, bought_dice=1, rng=FixedDice([2, 5, 3]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=0, bought_dice=1
+        ),
+        rng=FixedDice([2, 5, 3]),
+    )
     url = reverse("campaign_detail", args=[d20_campaign.pk])
     recent = text(client_for("player").get(url)).split("Recent pool changes")
     assert len(recent) == 1 or "paid in Threat" not in recent[1]

@@ -33,9 +33,12 @@ def member(campaign, user) -> Membership:
 def secret_d20(campaign, gm, kara):
     """The GM's secret test for Kara: 2 successes against Difficulty 1, 1 Momentum, open."""
     return services_d20.roll_d20_test(
-        campaign.pk, gm, kara.pk, attribute="Power", skill="Communicate",
-        secret=True, rng=FixedDice([3, 4]),
-    )  # fmt: skip
+        campaign.pk,
+        gm,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
+        rng=FixedDice([3, 4]),
+    )
 
 
 def secret_momenta(campaign, gm, hero):

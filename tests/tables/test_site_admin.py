@@ -64,7 +64,11 @@ def play_records(kara, marcus, hero, sidekick, gm, player, player2):
     marcus.skills.create(name="Communicate", value=5)
     d20 = kara.campaign.pk
     services_d20.roll_d20_test(
-        d20, player, kara.pk, attribute="Power", skill="Communicate", rng=FixedDice([2, 5])
+        d20,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate"),
+        rng=FixedDice([2, 5]),
     )
     services_d20.contest_opposer_roll(
         d20, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate", rng=FixedDice([3, 4])

@@ -56,9 +56,14 @@ def test_the_2d20_page_after_a_spend_shows_no_template_comment(
 ):
     """The push after a spend (d20_test_push.html) once showed its comment as text."""
     test = services_d20.roll_d20_test(
-        d20_campaign.pk, player, kara.pk, attribute="Power", skill="Communicate",
-        focus="Persuasion", difficulty=1, rng=FixedDice([2, 5]),
-    )  # fmt: skip
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=1
+        ),
+        rng=FixedDice([2, 5]),
+    )
     response = client_for("player").post(
         reverse("d20_spend", args=[d20_campaign.pk, test.pk]),
         {"kind": "obtain_information", "note": "Who invited Marcus?"},

@@ -99,11 +99,9 @@ def d20_table(d20_campaign, player, kara):
         d20_campaign.pk,
         player,
         kara.pk,
-        attribute="Power",
-        skill="Communicate",
-        focus="Persuasion",
-        difficulty=1,
-        bought_dice=1,
+        services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", focus="Persuasion", difficulty=1, bought_dice=1
+        ),
         rng=FixedDice([2, 5, 20]),
     )
     return d20_campaign

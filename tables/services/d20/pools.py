@@ -1,0 +1,139 @@
+"""How a 2d20 command moves pools: the rules' ledger entries written as pool changes,
+bought dice paid for (MO-08, MO-13), Determination spent before the roll (GL-02,
+GL-03), and the secrecy of a hidden test kept (TB-03)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.core.exceptions import PermissionDenied
+
+from rules.game_lines import BONUS_ONE, SET_ONE
+from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
+from rules.momentum import GroupPool, Threat, buy_d20s
+from tables.models import Campaign, Character, Membership, PoolChange
+from tables.services.core import Change, ServiceError, StaleState, change_pool, players_see
+from tables.services.d20.checks import refused_by_rules
+
+NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0}
+
+# What one point of the personal pool buys before the roll, in the ledger's words.
+BEFORE_ROLL_WORDS = {
+    BONUS_ONE: "a bonus d20 showing 1 (GL-02)",
+    SET_ONE: "one d20 set to 1 (GL-03)",
+}
+
+
+def group_pool(campaign: Campaign) -> GroupPool:
+    """The group pool as the rules see it, with the game line's cap (MO-06, GL-01)."""
+    return GroupPool(campaign.group_momentum, own_cap=campaign.group_cap)
+
+
+def keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instead: str) -> None:
+    """TB-03: a hidden test moves no pool the players see (see the package docstring).
+
+    Called inside the transaction after the changes are made: raising rolls them back.
+    """
+    seen = sorted({PoolChange.Pool(c.pool).label for c in changes if players_see(campaign, c.pool)})
+    if hidden and seen:
+        raise ServiceError(
+            f"A secret test cannot change {' or '.join(seen)}: every player would see it "
+            f"move. {instead}"
+        )
+
+
+def apply_entries(
+    campaign: Campaign,
+    entries: Iterable[LedgerEntry],
+    *,
+    who: str,
+    character: Character | None = None,
+    expected_momentum: int | None = None,
+    fresh: bool = False,
+) -> list[Change]:
+    """Write rules' ledger entries as pool changes, in order, each with its reason.
+
+    `expected_momentum` is the group pool the person saw: if it moved since,
+    StaleState is raised before anything is written (the transaction rolls back).
+    `fresh`: the campaign's pools were read with its lock (change_pool's `fresh`).
+    """
+    changes = []
+    for entry in entries:
+        reason = f"{who}: {entry.reason}"[:200]
+        if entry.pool in (GROUP_MOMENTUM, THREAT):
+            expected = expected_momentum if entry.pool == GROUP_MOMENTUM else None
+            owner = None
+        elif entry.pool == DETERMINATION:
+            expected, owner = None, character
+        else:  # pragma: no cover - the 2d20 rules touch no other pool
+            raise ValueError(f"unexpected pool {entry.pool!r}")
+        # Hand change_pool what the rules asked for; rules.pools works out the
+        # cap for both, so the line written is the entry, or the pool moved.
+        change = change_pool(
+            campaign,
+            entry.pool,
+            entry.requested,
+            reason,
+            character=owner,
+            expected=expected,
+            fresh=fresh and owner is None,
+        )
+        if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
+            raise StaleState("The pools changed while this was worked out; try again.")
+        changes.append(change)
+    return changes
+
+
+def buy_dice(
+    campaign: Campaign,
+    character: Character,
+    membership: Membership,
+    dice: int,
+    from_momentum: int,
+    expected_momentum: int | None,
+) -> tuple[dict, list[Change]]:
+    """MO-08, MO-13: pay for bought d20s. Players split the cost between the group
+    pool and Threat; the GM pays an NPC's dice from Threat."""
+    if not dice:
+        if from_momentum:
+            raise ServiceError("No dice bought, so there is nothing to pay.")
+        return dict(NOTHING_PAID), []
+    with refused_by_rules():
+        if character.is_npc:
+            if not membership.is_gm:  # pragma: no cover - can_control already refused
+                raise PermissionDenied("Only the GM buys dice for NPCs.")
+            purchase = buy_d20s(
+                dice, actor=GM, threat=Threat(campaign.threat), from_momentum=from_momentum
+            )
+        else:
+            purchase = buy_d20s(
+                dice,
+                actor=PLAYER,
+                threat=Threat(campaign.threat),
+                momentum=group_pool(campaign),
+                from_momentum=from_momentum,
+            )
+    # Both callers hand over the campaign they just locked: its pools are current.
+    changes = apply_entries(
+        campaign,
+        purchase.entries,
+        who=character.name,
+        expected_momentum=expected_momentum,
+        fresh=True,
+    )
+    paid = {
+        "cost": purchase.cost,
+        "from_momentum": purchase.from_momentum,
+        "to_threat": purchase.to_threat,
+        "threat_spent": purchase.threat_spent,
+    }
+    return paid, changes
+
+
+def determination_before_roll(campaign: Campaign, character: Character) -> Change:
+    """GL-02, GL-03: 1 point of the line's personal pool, spent as the test is rolled."""
+    line = campaign.line
+    reason = f"{character.name}: {line.personal_pool} for {BEFORE_ROLL_WORDS[line.personal_spend]}"
+    if character.determination < 1:
+        raise ServiceError(f"{character.name} has no {line.personal_pool} left to spend.")
+    return change_pool(campaign, DETERMINATION, -1, reason, character=character)

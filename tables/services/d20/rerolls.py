@@ -1,0 +1,84 @@
+"""Determination rerolls (T-04): with the GM's leave, before any Momentum is spent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from rules.d20 import determination_reroll as rules_determination_reroll
+from tables import events
+from tables.models import Campaign, D20Test, TableEvent
+from tables.services.access import audience_of, require_control
+from tables.services.core import ServiceError, append_event, lock_campaign, require_playing
+from tables.services.d20.checks import refused_by_rules, visible_test_record
+from tables.services.d20.pools import apply_entries, keep_secret
+from tables.services.d20.records import fresh_ledger, result_json, result_of
+from tables.services.d20.tests import roll_payload
+from tables.services.wording import count, successes
+
+
+def determination_reroll(
+    campaign_id: int, actor, test_id: int, indices: Sequence[int], *, rng=None
+) -> TableEvent:
+    """T-04: with the GM's leave, spend 1 Determination to reroll chosen dice of one's
+    own pool (never assistance dice). Only before any Momentum is spent."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        record = visible_test_record(campaign, membership, test_id)
+        character = record.character
+        require_control(membership, character, f"{character.name} is not yours to play.")
+        _check_rerollable(campaign, record)
+        character.refresh_from_db(fields=["determination"])
+        before = record.result
+        indices = [int(i) for i in indices]
+        with refused_by_rules():
+            reroll = rules_determination_reroll(
+                result_of(record),
+                indices,
+                determination=character.determination,
+                holder=character.name,
+                gm_permits=record.determination_permitted,
+                rng=rng,
+            )
+        changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
+        keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
+        record.result = result_json(reroll.result, record.spec)
+        record.ledger = fresh_ledger(record, reroll.result)
+        record.save(update_fields=["result", "ledger"])
+        payload = roll_payload(
+            record,
+            indices=sorted(indices),
+            faces_before=before["faces"],
+            successes_before=before["successes"],
+        )
+        payload["summary"] = (
+            f"{character.name} spends Determination to reroll "
+            f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
+            f"{successes(record.result['successes'])}, "
+            f"{'passes' if record.result['passed'] else 'fails'}."
+        )
+        return append_event(
+            campaign,
+            events.D20_REROLL,
+            actor,
+            payload,
+            audience=audience_of(record),
+            changes=changes,
+        )
+
+
+def _check_rerollable(campaign: Campaign, record: D20Test) -> None:
+    """T-04, GL-02, GL-03: an own test, in a line that rerolls, before Momentum is spent."""
+    if record.role == D20Test.Role.OPPOSER:
+        raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
+    line = campaign.line
+    if line.spends_before_roll:  # GL-02, GL-03: that line spends it as the test is rolled
+        raise ServiceError(
+            f"In {line.title}, {line.personal_pool} is spent as you roll, not to reroll."
+        )
+    if record.state != D20Test.State.ROLLED:
+        raise ServiceError(
+            "Determination rerolls come before Momentum is spent; this test is past that."
+        )

@@ -1,0 +1,210 @@
+"""A 2d20 test described from the character's sheet (T-R1, T-R2, T-03, MO-05, GL-02,
+GL-03, GL-05): what a person asks (D20TestRequest), the target numbers and focuses
+read from the sheets, and the spec and SkillTest the roll and the odds preview use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.d20 import Assistant, SkillOdds, SkillTest, skill_odds
+from rules.momentum import d20_purchase_cost
+from tables.models import Campaign, Character, Contest, Trait
+from tables.services import game_lines as line_rules
+from tables.services.core import ServiceError, character_in
+from tables.services.d20.checks import catalogue, refused_by_rules
+from tables.services.d20.records import spec_json
+
+
+@dataclass(frozen=True)
+class D20TestRequest:
+    """What a person asks of a 2d20 test, as plain values (T-R1, T-R2, T-03, MO-05,
+    MO-08, CT-01, TB-03, GL-02, GL-03): views build it from the composer's form;
+    roll_d20_test, services.calls and the odds preview read it.
+
+    `factors` are +1 (harder) or −1 (easier); `assistants` are character ids, or
+    (id[, attribute, skill[, focus]]) to roll other names (T-03); `bought_dice` are
+    paid `buy_from_momentum` from the group pool, the rest to Threat (MO-08), the pool
+    checked against `expected_momentum` (None: not checked); `bonus_restricted_to`
+    lists the spend keys bonus Momentum may pay for (None: any); `contest_id` answers
+    an opposer's roll (CT-01); `complication_range` None is the scene's (GL-05).
+    """
+
+    attribute: str
+    skill: str
+    focus: str = ""
+    difficulty: int = 1
+    factors: tuple[int, ...] = ()
+    bought_dice: int = 0
+    buy_from_momentum: int = 0
+    expected_momentum: int | None = None
+    assistants: tuple = ()
+    bonus_momentum: int = 0
+    bonus_restricted_to: tuple[str, ...] | None = None
+    contest_id: int | None = None
+    secret: bool = False
+    complication_range: int | None = None
+    spend_determination: bool = False
+
+    def __post_init__(self):
+        # Lists from forms and tests become tuples, so a request cannot change later.
+        object.__setattr__(self, "factors", tuple(self.factors or ()))
+        helpers = (a if isinstance(a, int | str) else tuple(a) for a in self.assistants or ())
+        object.__setattr__(self, "assistants", tuple(helpers))
+        if self.bonus_restricted_to is not None:
+            object.__setattr__(self, "bonus_restricted_to", tuple(self.bonus_restricted_to))
+
+
+# --- reading the sheet -------------------------------------------------------------------
+
+
+def named(rows, name: str, attr: str = "name"):
+    """The row whose `attr` is `name`, ignoring case and spaces around it; else None.
+    Matched here, not in SQL, so a sheet the caller prefetched is not read again."""
+    wanted = (name or "").strip().casefold()
+    return next((r for r in rows if getattr(r, attr).casefold() == wanted), None)
+
+
+def target(character: Character, attribute: str, skill: str) -> tuple[int, int, dict]:
+    """T-R1: (target = attribute + skill, the skill's value, the sheet's own names)."""
+    attr = named(character.attributes.all(), attribute)
+    if attr is None:
+        raise ServiceError(f"{character.name} has no attribute called “{attribute}”.")
+    row = named(character.skills.all(), skill)
+    if row is None:
+        raise ServiceError(f"{character.name} has no skill called “{skill}”.")
+    if attr.value + row.value < 1:
+        raise ServiceError(f"{character.name}'s {attr.name} + {row.name} is 0: no target.")
+    return attr.value + row.value, row.value, {"attribute": attr.name, "skill": row.name}
+
+
+def focus(character: Character, focus_name: str, skill_value: int) -> tuple[int, str]:
+    """A focus the character has: every die ≤ skill scores 2 (T-R1); otherwise focus 1.
+    Returns (focus value, the sheet's name for it, "" for none)."""
+    focus_name = (focus_name or "").strip()
+    if not focus_name:
+        return 1, ""
+    focuses = [t for t in character.traits.all() if t.kind == Trait.Kind.FOCUS]
+    trait = named(focuses, focus_name, "text")
+    if trait is None:
+        raise ServiceError(f"{character.name} has no focus called “{focus_name}”.")
+    return max(1, min(20, skill_value)), trait.text
+
+
+def _assistants(
+    campaign: Campaign, leader: Character, assistants: Sequence, attribute: str, skill: str
+) -> list[dict]:
+    """T-03: each ally's own target number; (character_id[, attribute, skill[, focus]])."""
+    out, seen = [], {leader.pk}
+    for item in assistants or ():
+        item = (item,) if isinstance(item, int | str) else tuple(item)
+        character = character_in(campaign, item[0])
+        if character.pk in seen:
+            raise ServiceError(
+                f"{character.name} is already rolling in this test."
+                if character.pk == leader.pk
+                else f"{character.name} can assist only once."
+            )
+        seen.add(character.pk)
+        a_attr = item[1] if len(item) > 1 and item[1] else attribute
+        a_skill = item[2] if len(item) > 2 and item[2] else skill
+        a_target, skill_value, names = target(character, a_attr, a_skill)
+        a_focus, focus_name = focus(character, item[3] if len(item) > 3 else "", skill_value)
+        out.append(
+            {
+                "character_id": character.pk,
+                "name": character.name,
+                **names,
+                "target": a_target,
+                "focus": a_focus,
+                "focus_name": focus_name,
+            }
+        )
+    return out
+
+
+# --- the test ----------------------------------------------------------------------------
+
+
+def _determination_dice(campaign: Campaign, spend: bool, opposer: bool) -> tuple[int, int]:
+    """GL-02, GL-03: (dice set to 1, extra dice) the line's personal pool buys before the
+    roll, or why it cannot be spent so."""
+    line = campaign.line
+    if spend and not line.spends_before_roll:
+        raise ServiceError(
+            f"In {line.title}, {line.personal_pool} rerolls dice after the roll, "
+            "with the GM's leave (T-04)."
+        )
+    if spend and opposer:
+        raise ServiceError(f"The opposer's roll only sets the Difficulty: no {line.personal_pool}.")
+    return line.determination_dice(spend)
+
+
+def _bonus_keys(campaign: Campaign, keys) -> list[str] | None:
+    """MO-05: the spends bonus Momentum is kept for (None: any), each on the list."""
+    restricted = sorted(set(keys)) if keys else None
+    if restricted and any(k not in catalogue(campaign) for k in restricted):
+        raise ServiceError("Bonus Momentum can be kept only for spends on the list.")
+    return restricted
+
+
+def build_spec(
+    campaign: Campaign,
+    character: Character,
+    request: D20TestRequest,
+    *,
+    contest: Contest | None = None,
+    opposer: bool = False,
+) -> tuple[dict, SkillTest]:
+    """Everything decided before the roll, as plain values, and the rules' SkillTest.
+
+    Reads the sheet only; used for the odds preview (T-05) and for the roll. With
+    `contest` the Difficulty is the opposer's (CT-01, CT-02); the `opposer`'s own roll
+    has none, no factors and no bonus Momentum (CT-01).
+    """
+    ones, extra_dice = _determination_dice(campaign, request.spend_determination, opposer)
+    value, skill_value, names = target(character, request.attribute, request.skill)
+    focus_value, focus_name = focus(character, request.focus, skill_value)
+    restricted = _bonus_keys(campaign, request.bonus_restricted_to)
+    difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
+    if contest is not None:
+        difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
+    if opposer:
+        difficulty, factors, bonus, restricted = 0, (), 0, None
+    helpers = _assistants(
+        campaign, character, request.assistants, names["attribute"], names["skill"]
+    )
+    with refused_by_rules():
+        d20_purchase_cost(request.bought_dice)  # MO-08: a fourth die gets the rules' own words
+        test = SkillTest(
+            target=value,
+            difficulty=difficulty,
+            focus=focus_value,
+            # A called test's or the composer's own range, else the scene's (GL-05), else T-R1's.
+            complication_range=line_rules.complication_range(campaign, request.complication_range),
+            factors=factors,
+            bought_dice=request.bought_dice,
+            assistants=tuple(Assistant(a["name"], a["target"], a["focus"]) for a in helpers),
+            bonus_momentum=bonus,
+            bonus_restricted_to=restricted,
+            assistance_needs_leader_success=campaign.assistance_needs_leader_success,
+            opposed=contest is not None,
+            ones=ones,
+            extra_dice=extra_dice,
+        )
+    spec = {**names, **spec_json(test), "focus_name": focus_name, "assistants": helpers}
+    spec.update(game_line=campaign.line.key, final_difficulty=test.final_difficulty)
+    spec["dice"] = test.dice
+    return spec, test
+
+
+def preview_odds(
+    campaign: Campaign,
+    character: Character,
+    request: D20TestRequest,
+    *,
+    contest: Contest | None = None,
+) -> tuple[dict, SkillOdds]:
+    """T-05: the exact odds of the test the composer describes; changes nothing."""
+    spec, test = build_spec(campaign, character, request, contest=contest)
+    return spec, skill_odds(test)

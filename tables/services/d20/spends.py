@@ -1,0 +1,339 @@
+"""Spending a test's Momentum (MO-02 … MO-14, CT-03, CT-04): one use of a spend, the
+GM's refunds and vetoes, the assets spends make, and closing the ledger ("Done")."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from rules.ledger import GM, GROUP_MOMENTUM, THREAT
+from rules.momentum import (
+    CREATE_ASSET,
+    GM_SIDE,
+    MAKE_ASSET_PERMANENT,
+    PLAYERS_SIDE,
+    Resolution,
+    Spend,
+    SpendKind,
+    SpendOutcome,
+    Threat,
+    resolution_summary,
+)
+from tables import events
+from tables.models import Asset, Campaign, Character, Contest, D20Test, Membership, TableEvent
+from tables.services.access import audience_of, can_control, require_control
+from tables.services.core import (
+    Change,
+    ServiceError,
+    append_event,
+    lock_campaign,
+    require_gm,
+    require_playing,
+)
+from tables.services.d20.checks import NOTE_MAX, catalogue, refused_by_rules, visible_test_record
+from tables.services.d20.contests import contest_view
+from tables.services.d20.pools import apply_entries, group_pool, keep_secret
+from tables.services.d20.records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
+from tables.services.wording import refund_back, spend_paid
+
+ASSET_DEFAULT_NAME = "Scene asset"
+
+
+def open_for_spending(campaign: Campaign, membership: Membership, test_id) -> D20Test:
+    """A test the member sees whose Momentum is still to be spent."""
+    record = visible_test_record(campaign, membership, test_id)
+    if record.role == D20Test.Role.OPPOSER:
+        raise ServiceError("The opposer's roll only sets the Difficulty; it has no Momentum.")
+    if record.state == D20Test.State.RESOLVED:
+        raise ServiceError("This test's Momentum has already been resolved.")
+    return record
+
+
+def spend_momentum(
+    campaign_id: int,
+    actor,
+    test_id: int,
+    kind_key: str,
+    *,
+    from_pool: int | None = None,
+    to_threat: int = 0,
+    note: str = "",
+    expected_momentum: int | None = None,
+) -> TableEvent:
+    """Make one use of a Momentum spend after the GM has narrated (MO-02, MO-03, MO-05,
+    MO-09, MO-10, MO-11, MO-13, MO-14, CT-03, CT-04).
+
+    Nothing is declared in advance: each call is one use, paid from the roll's
+    Momentum (bonus first where allowed), `from_pool` points from the group
+    pool (None: whatever the roll does not cover) and `to_threat` points added
+    to Threat. A once-per-test spend cannot repeat. The group pool must still
+    hold `expected_momentum` if given (else StaleState, nothing changed).
+    """
+    note = (note or "").strip()[:NOTE_MAX]
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        record = open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        require_control(membership, holder, f"{holder.name} is not yours to play.")
+        kind = catalogue(campaign).get(kind_key)
+        if kind is None:
+            raise ServiceError("Choose a spend from the list.")
+        # MO-10: the asset is named before any point moves; the note keeps its name.
+        asset, note = _asset_for(holder, kind, note)
+        ledger = ledger_of(record)
+        with refused_by_rules():
+            outcome = ledger.spend(
+                kind,
+                group_pool(campaign) if ledger.side == PLAYERS_SIDE else None,
+                from_pool=from_pool,
+                to_threat=to_threat,
+                threat=Threat(campaign.threat),
+                note=note,
+            )
+        changes = _pay(campaign, record, holder, outcome, expected_momentum)
+        asset = _place_asset(holder, kind, asset, note)
+        payload = _spend_payload(record, holder, outcome.spend, _spend_summary(holder, outcome))
+        if asset is not None:
+            payload["asset"] = {"name": asset.name, "quality": asset.quality,
+                                "permanent": asset.permanent}  # fmt: skip
+        return append_event(
+            campaign,
+            events.D20_SPEND,
+            actor,
+            payload,
+            audience=audience_of(record),
+            changes=changes,
+        )
+
+
+def _pay(
+    campaign: Campaign,
+    record: D20Test,
+    holder: Character,
+    outcome: SpendOutcome,
+    expected_momentum: int | None,
+) -> list[Change]:
+    """Write one spend's pool changes and its ledger (TB-03: a hidden test's only its own)."""
+    changes = apply_entries(
+        campaign, outcome.entries, who=holder.name, expected_momentum=expected_momentum
+    )
+    keep_secret(
+        campaign,
+        record.hidden,
+        changes,
+        "Pay from the roll's own Momentum, or reveal the test first.",
+    )
+    record.ledger = ledger_json(outcome.ledger, record.ledger)
+    record.state = D20Test.State.SPENDING
+    record.save(update_fields=["ledger", "state"])
+    return changes
+
+
+def _spend_summary(holder: Character, outcome: SpendOutcome) -> str:
+    spend = outcome.spend
+    note = f": {spend.note}" if spend.note else ""
+    paid = spend_paid(spend)
+    return f"{holder.name} spends {spend.kind.cost} Momentum on {spend.kind.name}{note} ({paid})."
+
+
+def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
+    """The event of one spend, or of its refund or veto: the spend and what is left."""
+    return {
+        "test_id": record.pk,
+        "character_id": holder.pk,
+        "character": holder.name,
+        "spend": spend_json(spend),
+        "ledger": ledger_view(record),
+        "summary": summary,
+    }
+
+
+# --- assets (MO-10) ------------------------------------------------------------------------
+
+
+def _asset_for(holder: Character, kind: SpendKind, note: str) -> tuple[Asset | None, str]:
+    """MO-10, before anything is paid: (the scene's asset a Make-permanent spend keeps, or
+    None; the spend's note, which names the asset so a veto finds it again)."""
+    if kind.key == CREATE_ASSET.key:
+        return None, note or ASSET_DEFAULT_NAME
+    if kind.key != MAKE_ASSET_PERMANENT.key:
+        return None, note
+    scene_assets = Asset.objects.filter(character=holder, permanent=False)
+    if note:
+        scene_assets = scene_assets.filter(name__iexact=note)
+    asset = scene_assets.order_by("-pk").first()
+    if asset is None:
+        named = f" named {note}" if note else ""
+        raise ServiceError(
+            f"{holder.name} has no asset from this scene{named} to make permanent (MO-10). "
+            "Nothing was spent."
+        )
+    return asset, asset.name
+
+
+def _place_asset(holder: Character, kind: SpendKind, asset: Asset | None, note: str):
+    """MO-10, once paid: Create Asset puts a Quality 0 asset on the sheet until the scene
+    ends (sessions.end_scene removes it); Make permanent keeps one for good."""
+    if kind.key == CREATE_ASSET.key:
+        return Asset.objects.create(character=holder, name=note, quality=0, permanent=False)
+    if asset is not None:
+        asset.permanent, asset.quality = True, 0
+        asset.save(update_fields=["permanent", "quality"])
+    return asset
+
+
+def _take_back_asset(holder: Character, spend: Spend) -> None:
+    """MO-12: a vetoed asset spend is undone on the sheet as its points are refunded."""
+    if spend.kind.key == CREATE_ASSET.key:
+        made = Asset.objects.filter(character=holder, name=spend.note, permanent=False)
+        made.filter(pk__in=made.order_by("-pk").values("pk")[:1]).delete()
+    elif spend.kind.key == MAKE_ASSET_PERMANENT.key:
+        kept = Asset.objects.filter(character=holder, name=spend.note, permanent=True)
+        kept = kept.order_by("-pk").first()
+        if kept is not None:
+            kept.permanent = False
+            kept.save(update_fields=["permanent"])
+
+
+# --- the GM's refunds and vetoes (MO-11, MO-12) ----------------------------------------------
+
+
+def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = "") -> TableEvent:
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_gm(campaign, actor)
+        record = open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        ledger = ledger_of(record)
+        pool = group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
+        with refused_by_rules():
+            if veto:
+                outcome = ledger.veto(
+                    index, pool, actor=GM, threat=Threat(campaign.threat), reason=reason
+                )
+            else:
+                outcome = ledger.refund_dont_know(
+                    index, pool, actor=GM, threat=Threat(campaign.threat)
+                )
+        changes = apply_entries(campaign, outcome.entries, who=holder.name)
+        keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
+        record.ledger = ledger_json(outcome.ledger, record.ledger)
+        record.save(update_fields=["ledger"])
+        spend = outcome.spend
+        if veto:
+            _take_back_asset(holder, spend)
+        what = "vetoes" if veto else "answers “you don't know” and refunds"
+        summary = (
+            f"The GM {what} {holder.name}'s {spend.kind.name} "
+            f"({refund_back(spend, changes)}): {spend.refund_reason}."
+        )
+        return append_event(
+            campaign,
+            events.D20_VETO if veto else events.D20_REFUND,
+            actor,
+            _spend_payload(record, holder, spend, summary),
+            audience=audience_of(record),
+            changes=changes,
+        )
+
+
+def refund_dont_know(campaign_id: int, actor, test_id: int, spend_index: int) -> TableEvent:
+    """MO-11: the GM answered “you don't know”: that question's point comes back
+    where it came from (the roll, the group pool, or Threat taken back)."""
+    return _gm_refund(campaign_id, actor, test_id, spend_index, veto=False)
+
+
+def veto_spend(
+    campaign_id: int, actor, test_id: int, spend_index: int, reason: str = ""
+) -> TableEvent:
+    """MO-12: the GM vetoes a spend; every point goes back where it came from."""
+    reason = (reason or "").strip()[:NOTE_MAX]
+    return _gm_refund(campaign_id, actor, test_id, spend_index, veto=True, reason=reason)
+
+
+# --- closing the ledger ----------------------------------------------------------------------
+
+
+def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
+    """“Done”: close the test's Momentum (MO-04, MO-05, MO-06, CT-04, CT-R1).
+
+    Unspent roll Momentum saves to the group pool up to 6; what does not fit
+    is lost, and bonus Momentum is always lost; the event says how much. A GM
+    character's unspent Momentum goes to Threat when the campaign's CT-R1
+    ruling is on. Closing a contest's active test ends the contest.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        record = open_for_spending(campaign, membership, test_id)
+        holder = holder_of(record)
+        if not can_control(membership, holder):
+            raise PermissionDenied(f"Only {holder.name}'s player or the GM can close this test.")
+        ledger = ledger_of(record)
+        with refused_by_rules():
+            resolution = ledger.resolve(
+                group_pool(campaign),
+                threat=Threat(campaign.threat),
+                gm_momentum_to_threat=campaign.gm_momentum_to_threat,
+            )
+        changes = apply_entries(campaign, resolution.entries, who=holder.name)
+        keep_secret(
+            campaign,
+            record.hidden,
+            changes,
+            "Reveal the test before its unspent Momentum is saved, or spend it first.",
+        )
+        data = ledger_json(resolution.ledger, record.ledger)
+        data["resolution"] = _resolution_json(ledger.side, resolution, changes)
+        record.ledger = data
+        record.state = D20Test.State.RESOLVED
+        record.save(update_fields=["ledger", "state"])
+        payload = {
+            "test_id": record.pk,
+            "character_id": holder.pk,
+            "character": holder.name,
+            "resolution": data["resolution"],
+            "spends": data["spends"],
+            "summary": f"{holder.name}'s Momentum is resolved: {data['resolution']['summary']}.",
+        }
+        kind = events.D20_RESOLVED
+        if record.role == D20Test.Role.ACTIVE:
+            kind = _end_contest(record, payload)
+        return append_event(
+            campaign, kind, actor, payload, audience=audience_of(record), changes=changes
+        )
+
+
+def _resolution_json(side: str, resolution: Resolution, changes: list[Change]) -> dict:
+    """What was saved and lost, worked out from the lines just written, in the rules' one
+    wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
+    saved = sum(c.delta for c in changes)
+    lost_overflow = sum(c.lost for c in changes)
+    summary = resolution_summary(
+        side, saved, lost_overflow, resolution.lost_bonus, resolution.lost_unsaved
+    )
+    return {
+        "saved": saved,
+        "saved_to": THREAT if side == GM_SIDE else GROUP_MOMENTUM,
+        "lost_overflow": lost_overflow,
+        "lost_bonus": resolution.lost_bonus,
+        "lost_unsaved": resolution.lost_unsaved,
+        "lost": lost_overflow + resolution.lost_bonus + resolution.lost_unsaved,
+        "summary": summary,
+    }
+
+
+def _end_contest(record: D20Test, payload: dict) -> str:
+    """Closing the active test ends its contest (CT-04): the payload names the winner."""
+    contest = record.contest
+    contest.state = Contest.State.RESOLVED
+    contest.active_won = bool(record.ledger.get("contest_won"))
+    contest.save(update_fields=["state", "active_won"])
+    payload["contest"] = contest_view(contest)
+    winner = record.character if contest.active_won else contest.opposer
+    payload["summary"] = (
+        f"{winner.name} wins the contest ({contest.opposer.name} against "
+        f"{contest.active.name}). {payload['summary']}"
+    )
+    return events.CONTEST_RESOLVED

@@ -1,0 +1,174 @@
+"""Rolling a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02,
+TB-02, TB-03, GL-02, GL-03): roll_d20_test and the event it appends."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from rules.d20 import roll_test
+from tables import events
+from tables.models import Campaign, Character, Contest, D20Test, Membership
+from tables.services.access import audience_of, require_control
+from tables.services.core import (
+    Change,
+    ServiceError,
+    append_event,
+    lock_campaign,
+    playing_member,
+)
+from tables.services.d20.checks import refused_by_rules, require_d20
+from tables.services.d20.contests import contest_view, open_contest
+from tables.services.d20.pools import buy_dice, determination_before_roll, keep_secret
+from tables.services.d20.records import fresh_ledger, ledger_view, result_json
+from tables.services.d20.sheet import D20TestRequest, build_spec
+from tables.services.wording import successes
+
+# The roller with what the roll reads of them (T-R1: the target comes from the sheet) and
+# what the answer draws (the owner on the card), in one query and its prefetches.
+ROLLERS = Character.objects.select_related("owner").prefetch_related(
+    "attributes", "skills", "traits"
+)
+
+
+def roll_d20_test(
+    campaign_id: int,
+    actor,
+    character_id: int,
+    request: D20TestRequest,
+    *,
+    rng=None,
+    membership: Membership | None = None,
+) -> D20Test:
+    """Roll a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02, TB-02, TB-03).
+
+    Bought dice are paid first: `buy_from_momentum` points from the group pool
+    (stale-checked against `expected_momentum`), the rest added to Threat; the
+    GM pays an NPC's from Threat. A fourth bought die is refused. With
+    `contest_id` the Difficulty is the opposer's (CT-01, CT-02) and `factors`
+    move it as usual; the test's failure hands the opposer Momentum (CT-04).
+    `secret` (GM only) keeps the roll to GMs until revealed (TB-03).
+    `rng` (anything with randint) is for tests; play uses the system CSPRNG.
+    `membership`: the actor's, if the caller read it under this command's lock
+    (services.calls answers a call in the same transaction). The roller and the
+    sheet are always read here, under the lock, so the roll is made from the
+    sheet and pools as they are once every earlier command has committed.
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = playing_member(campaign, actor, membership)
+        require_d20(campaign)
+        character = _roller(campaign, membership, character_id, request.secret)
+        contest = _contest_answered(campaign, character, request)
+        spec, test = build_spec(campaign, character, request, contest=contest)
+        spec["paid"], changes = _pay(campaign, character, membership, request)
+        with refused_by_rules():
+            result = roll_test(test, rng)  # TB-02: server-side dice
+        record = D20Test(
+            campaign=campaign,
+            character=character,
+            actor=actor,
+            role=D20Test.Role.ACTIVE if contest else D20Test.Role.TEST,
+            contest=contest,
+            spec=spec,
+            result=result_json(result, spec),
+            secret=request.secret,
+        )
+        record.ledger = fresh_ledger(record, result)
+        record.save()
+        record.event = _announce(campaign, actor, record, changes)
+        record.save(update_fields=["event"])
+    return record
+
+
+def _roller(campaign: Campaign, membership: Membership, character_id, secret: bool) -> Character:
+    """The character rolling, with their sheet, if the member may roll for them so."""
+    character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise ServiceError("That character is not in this campaign.")
+    require_control(membership, character, f"{character.name} is not yours to play.")
+    if secret and not membership.is_gm:
+        raise PermissionDenied("Only the GM can roll secretly.")
+    return character
+
+
+def _contest_answered(
+    campaign: Campaign, character: Character, request: D20TestRequest
+) -> Contest | None:
+    """The contest this roll answers (CT-01), or None; refused unless it is theirs now."""
+    if request.contest_id is None:
+        return None
+    contest = open_contest(campaign, request.contest_id)
+    if contest.state != Contest.State.AWAITING:
+        raise ServiceError(f"{contest.active.name} has already rolled in this contest.")
+    if contest.active_id != character.pk:
+        raise ServiceError(f"This contest is {contest.active.name}'s to roll.")
+    if request.secret:
+        raise ServiceError("A contest roll is everyone's business: it cannot be secret.")
+    return contest
+
+
+def _pay(
+    campaign: Campaign, character: Character, membership: Membership, request: D20TestRequest
+) -> tuple[dict, list[Change]]:
+    """What the roll costs before the dice fall: bought dice (MO-08, MO-13) and the
+    line's Determination (GL-02, GL-03); none of it seen if the roll is secret (TB-03)."""
+    paid, changes = buy_dice(
+        campaign,
+        character,
+        membership,
+        request.bought_dice,
+        request.buy_from_momentum,
+        request.expected_momentum,
+    )
+    if request.spend_determination:
+        changes.append(determination_before_roll(campaign, character))
+    keep_secret(
+        campaign, request.secret, changes, "Roll it openly, or buy its dice with hidden Threat."
+    )
+    return paid, changes
+
+
+def _announce(campaign: Campaign, actor, record: D20Test, changes: list[Change]):
+    """The roll's event (and a contest answered is now rolled)."""
+    extra = {}
+    if record.contest is not None:
+        record.contest.state = Contest.State.ROLLED
+        record.contest.save(update_fields=["state"])
+        extra["contest"] = contest_view(record.contest)
+    return append_event(
+        campaign,
+        events.D20_TEST,
+        actor,
+        roll_payload(record, **extra),
+        audience=audience_of(record),
+        changes=changes,
+    )
+
+
+def roll_payload(record: D20Test, **extra) -> dict:
+    """The event of a roll (or a reroll): the spec, the dice and what the ledger holds."""
+    spec, result = record.spec, record.result
+    character = record.character
+    verdict = "passes" if result["passed"] else "fails"
+    text = (
+        f"{character.name} rolls {spec['attribute']} + {spec['skill']} "
+        f"(target {spec['target']}{', focus ' + spec['focus_name'] if spec['focus_name'] else ''})"
+        f": {successes(result['successes'])} against Difficulty {result['difficulty']}, {verdict}"
+    )
+    if result["passed"] and result["momentum"]:
+        text += f", {result['momentum']} Momentum"
+    payload = {
+        "test_id": record.pk,
+        "character_id": character.pk,
+        "character": character.name,
+        "role": record.role,
+        "contest_id": record.contest_id,
+        "secret": record.secret,
+        "spec": spec,
+        "result": result,
+        "ledger": ledger_view(record),
+        "summary": text + ".",
+    }
+    payload.update(extra)
+    return payload
