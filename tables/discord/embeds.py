@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
+from tables.policy.access import PRIVATE_KINDS
 from tables.presenters import event_words
-from tables.services.access import PRIVATE_KINDS
 
 PUBLIC = "public"
 GM = "gm"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django import forms
 
 from tables.models import Campaign, Character, Contest, Membership
-from tables.services.access import controllable, default_character
+from tables.policy.access import controllable, default_character
 from tables.services.sheets import prefetch_sheet
-from tables.services.wording import spend_price
+from tables.wording import spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10

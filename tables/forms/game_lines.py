@@ -7,7 +7,7 @@ from django import forms
 
 from rules.challenge import MAX_DICE
 from rules.d20 import FACES
-from tables.services.game_lines import NOTE_MAX
+from tables.models.limits import NOTE_MAX
 
 
 class ChallengeRollForm(forms.Form):

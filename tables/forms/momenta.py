@@ -18,7 +18,7 @@ from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
-from tables.services.access import controllable
+from tables.policy.access import controllable
 
 SOURCE_CHOICES = {
     AdvantageSource.CHARACTERISTIC: "A characteristic",

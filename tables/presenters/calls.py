@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from tables.forms.calls import CallForm
 from tables.models import CalledTest, Campaign, Character, Membership
+from tables.policy.access import can_control, controllable, has_role
 from tables.services import calls as services_calls
-from tables.services.access import can_control, controllable, has_role
 
 
 @dataclass(frozen=True)

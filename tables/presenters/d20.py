@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from rules.errors import RulesError
 from tables.clause_ids import without_ids
+from tables.errors import ServiceError
 from tables.forms.d20 import D20RollForm, RerollForm, SpendForm
 from tables.models import Campaign, Character, D20Test, Membership
+from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
 from tables.services import d20 as services_d20
-from tables.services.access import can_control, controllable, has_role, seen_by
-from tables.services.core import ServiceError
 
 OPEN_TESTS_SHOWN = 6
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from tables.forms.game_lines import ChallengeRollForm
-from tables.services.access import controllable, has_role
+from tables.policy.access import controllable, has_role
 
 _FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
 

@@ -15,9 +15,9 @@ from tables.models import (
     MomentaRoll,
     Skill,
 )
+from tables.policy.access import still_secret
 from tables.presenters.d20 import campaign_plays_d20
 from tables.services import sessions
-from tables.services.access import still_secret
 
 
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:

@@ -24,6 +24,7 @@ from rules.odds import (
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
 from rules.pools import MOMENTUM, cap_of
+from tables.errors import ServiceError
 from tables.forms.momenta import (
     AssistRequestForm,
     CustomPatternForm,
@@ -32,14 +33,13 @@ from tables.forms.momenta import (
     TraumaForm,
 )
 from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
+from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.momenta_card import roll_card
 from tables.presenters.odds_chart import Chart, band_chart
-from tables.services.access import controllable, default_character, seen_by, still_secret
-from tables.services.core import ServiceError
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
 from tables.services.roll_templates import roll_templates
-from tables.services.wording import count
+from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
 

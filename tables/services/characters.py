@@ -8,20 +8,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from tables import events
+from tables.errors import ServiceError, StaleState
 from tables.models import Character, PoolChange
-from tables.services.access import has_role, membership_of, require_control
-from tables.services.core import Change, ServiceError, StaleState, append_event, lock_campaign
+from tables.policy.access import has_role, membership_of, require_control
+from tables.policy.characters import BACK_INTO_CREATION, POOLS_REFUSAL, SHEET_POOLS
+from tables.services.core import Change, append_event, lock_campaign
 
-SHEET_POOLS = ("momentum", "resolve", "determination")
 # Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
 # them. A player's new character starts as the rules say: Momentum 3 (PM-01), Resolve
-# full, Determination as the model's default, for the GM to adjust.
-# PM-12: creation makes Momentum free, so once out of it only a GM may put it back.
-BACK_INTO_CREATION = "Only the GM can put a character back into character creation."
-POOLS_REFUSAL = (
-    "{character}'s {pool} changes through play and the GM, not the sheet: ask the GM. "
-    "Nothing was saved."
-)
+# full, Determination as the model's default, for the GM to adjust. The limits and their
+# words are tables/policy/characters.py (the form shows them too).
 # The sheet's rows, by the character's related name.
 ROW_KINDS = ("attributes", "skills", "traits", "assets")
 
