@@ -1,7 +1,10 @@
 """Small helpers for the sentences the log reads: services write them into events,
-presenters and templates show them. Words only: no reads, no writes."""
+presenters, templates and Discord posts show them. Words only: no reads, no writes.
+Each helper reads the event's own data (a payload, a spend, a change line)."""
 
 from __future__ import annotations
+
+from tables.models import PoolChange
 
 
 def count(n: int, singular: str, plural: str | None = None) -> str:
@@ -71,3 +74,20 @@ def spend_line(spend) -> str:
         points = sum(_get(spend, key, 0) or 0 for key, _ in SPEND_SOURCES)
     paid = spend_paid(spend)
     return f"{_get(spend, 'name')}: {points} Momentum" + (f" ({paid})" if paid else "")
+
+
+def pool_label(pool: str) -> str:
+    """'group_momentum' -> 'Group Momentum' (the ledger's own labels)."""
+    try:
+        return str(PoolChange.Pool(pool).label)
+    except ValueError:
+        return pool.replace("_", " ").capitalize()
+
+
+def pool_adjusted(payload: dict) -> str:
+    """The GM's hand change (PM-13): whose pool, by its name; the change line below
+    the summary gives the amount, the value after and the reason."""
+    label = pool_label(str(payload.get("pool", "")))
+    changes = payload.get("changes") or []
+    who = changes[0].get("character") if changes and isinstance(changes[0], dict) else None
+    return f"The GM adjusts {who}'s {label}." if who else f"The GM adjusts {label}."
