@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.http import QueryDict
-from django.urls import reverse
-
 from rules.d6 import apply_allocation, worth_key
 from rules.odds import (
     band_distribution,
@@ -31,6 +28,9 @@ from tables.forms.momenta import (
     MomentaRollForm,
     RollTemplateForm,
     TraumaForm,
+    as_submitted,
+    roll_form,
+    side_forms,
 )
 from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
 from tables.policy.access import controllable, default_character, seen_by, still_secret
@@ -393,76 +393,6 @@ def pick_character(campaign: Campaign, membership: Membership, wanted=None) -> C
     return default_character(characters, membership)
 
 
-def roll_form(
-    campaign: Campaign,
-    membership: Membership,
-    character: Character | None,
-    data=None,
-    initial=None,
-    *,
-    templates=None,
-    characters=None,
-    assists=None,
-) -> MomentaRollForm:
-    """The composer's form; what the caller read already (a RollSheet's templates, the
-    member's characters, the roller's accepted Assists) is not read again."""
-    initial = dict(initial or {})
-    if character is not None:
-        names = {a.name for a in character.attributes.all()}
-        if initial.get("attribute") not in names:
-            initial.pop("attribute", None)
-        initial.setdefault("character", character.pk)
-        initial["expected_momentum"] = character.momentum
-        initial["expected_resolve"] = character.resolve
-    form = MomentaRollForm(
-        data,
-        initial=initial,
-        campaign=campaign,
-        membership=membership,
-        character=character,
-        templates=roll_templates(campaign) if templates is None else templates,
-        characters=characters,
-        assists=assists,
-    )
-    # Another character or attribute changes the choices: redraw the composer.
-    redraw = {
-        "hx-get": reverse("momenta_composer", args=[campaign.pk]),
-        "hx-trigger": "change",
-        "hx-target": "#composer",
-        "hx-swap": "outerHTML",
-        "hx-include": "closest form",
-    }
-    for name in ("character", "attribute"):
-        form.fields[name].widget.attrs.update(redraw)
-    return form
-
-
-ROLL_FIELDS = (
-    "attribute",
-    "kind",
-    "play",
-    "template",
-    "modifiers",
-    "thread",
-    "disadvantage",
-    "assist",
-    "opposition_successes",
-    "opposition_pool",
-    "secret",
-)
-
-
-def initial_from(query) -> dict:
-    """A redrawn composer keeps what the person had chosen (never the pools seen)."""
-    initial = {name: query.get(name) for name in ROLL_FIELDS if query.get(name) not in (None, "")}
-    if hasattr(query, "getlist"):
-        initial["advantage_sources"] = query.getlist("advantage_sources")
-        for key in query:
-            if key.startswith("resolve_"):
-                initial[key] = query.get(key)
-    return initial
-
-
 def assist_actions(assist: AssistRequest, is_gm: bool, helps: bool) -> list[tuple[str, str]]:
     """The answers this viewer may give an open Assist (PM-08, PM-10)."""
     if not is_gm:
@@ -491,13 +421,12 @@ def composer_context(
     GMs answer Assists and edit templates and patterns in the GM panel
     (gm_tools_context, assist_queue_context), not here.
     """
-    is_gm = membership.is_gm
     mine = controllable(campaign, membership)
     context = {
         "composer": True,
         "campaign": campaign,
         "membership": membership,
-        "is_gm": is_gm,
+        "is_gm": membership.is_gm,
         "can_roll": bool(mine),
         "is_observer": membership.role == Membership.Role.OBSERVER,
         "error": error,
@@ -515,32 +444,30 @@ def composer_context(
     context["roller"] = form.roller
     # A refused form already says why at the top; the odds box stays empty then.
     context["odds"] = (None if error else preview(form)) if form.is_bound else _initial_odds(form)
+    context["choosers"] = [chooser_for(r) for r in _own_pending(campaign, membership, mine)]
+    context["assists"] = player_assists(campaign, membership, mine)  # PM-08 consent
+    context["helped_ids"] = {c.pk for c in mine}
+    context["assist_form"], context["trauma_form"] = side_forms(
+        campaign, mine, form.roller, assist_form=assist_form, trauma_form=trauma_form
+    )
+    context["trauma_characters"] = mine
+    return context
+
+
+def _own_pending(campaign: Campaign, membership: Membership, mine: list[Character]):
+    """The rolls awaiting patterns this member chooses for: a player for their
+    characters' (never a hidden one), a GM for the rolls they made and their NPCs'."""
     pending = MomentaRoll.objects.filter(
         campaign=campaign,
         character__in=mine,
         state=MomentaRoll.State.AWAITING_ALLOCATION,
     ).select_related("character", "event")
-    # Each person chooses for their own rolls: a player for their characters' (never a
-    # hidden one), a GM for the rolls they made and their NPCs'.
     user_id = membership.user_id
-    context["choosers"] = [
-        chooser_for(r)
+    return [
+        r
         for r in seen_by(membership, pending)
         if r.actor_id == user_id or r.character.owner_id == user_id
     ]
-    ids = {c.pk for c in mine}
-    context["assists"] = player_assists(campaign, membership, mine)  # PM-08 consent
-    context["helped_ids"] = ids
-    context["assist_form"] = assist_form or AssistRequestForm(
-        campaign=campaign,
-        initial={"roller": form.roller.pk if form.roller else None},
-    )
-    context["trauma_form"] = trauma_form or TraumaForm(
-        characters=mine,
-        initial={"character": form.roller.pk if form.roller else None},
-    )
-    context["trauma_characters"] = mine
-    return context
 
 
 def _open_assists(campaign: Campaign) -> list[AssistRequest]:
@@ -599,24 +526,6 @@ def _initial_odds(form: MomentaRollForm) -> Odds | None:
     """Odds of the form as first drawn: its initial values, as if submitted."""
     if form.roller is None:
         return None
-    choices = form.fields["attribute"].choices
-    if not choices:
+    if not form.fields["attribute"].choices:
         return Odds(error=f"{form.roller.name} has no attributes yet: add some on the sheet.")
-    query = QueryDict(mutable=True)
-    for name, field_ in form.fields.items():
-        value = form.get_initial_for_field(field_, name)
-        if value in (None, "", False, [], ()):
-            continue
-        if isinstance(value, list | tuple):
-            query.setlist(name, [str(v) for v in value])
-        else:
-            query[name] = str(value)
-    query.setdefault("attribute", choices[0][0])
-    bound = MomentaRollForm(
-        query,
-        campaign=form.campaign,
-        membership=form.membership,
-        character=form.roller,
-        templates=form.templates,
-    )
-    return preview(bound)
+    return preview(as_submitted(form))
