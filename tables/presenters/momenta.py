@@ -291,10 +291,39 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
     result, best first with the default pre-selected; the other ways to the same
     result, and the weaker results, fold away so a big roll stays readable."""
     result = result_of(roll)
-    spec = result.spec
     by_name = {p.name: p for p in result.patterns}
     default = tuple(result.default_allocation)
+    ordered = _by_result(result, by_name, default)
 
+    def option(allocation) -> AllocationOption:
+        applied = apply_allocation(result, allocation)
+        label = (
+            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
+            or "No pattern"
+        )
+        return AllocationOption(
+            key=allocation_key(allocation),
+            label=label,
+            outcome=applied.outcome,
+            damage=applied.damage,
+            refund=sum(n for _, n in applied.refunds),
+            default=allocation == default,
+        )
+
+    groups = _drawn_groups(ordered, option)
+    return Chooser(
+        roll=roll,
+        groups=groups,
+        more=max(0, len(ordered) - len(groups)),
+        refund_points=max((o.refund for g in groups for o in (g.best, *g.others)), default=0),
+        spenders=_resolve_spenders(result.spec),
+    )
+
+
+def _by_result(result, by_name: dict, default: tuple) -> list[list]:
+    """The legal allocations in groups of the same result, best group first and the
+    best way first within each; the default's group leads, with the default first."""
+    spec = result.spec
     # Worked out once per allocation: a 30-die roll can have thousands.
     worth = {
         a: worth_key(spec, result.band, [(by_name[n], f) for n, f in a]) for a in result.allocations
@@ -318,45 +347,30 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
             break
     else:  # not listed (as sorted tuples): it still comes first
         ordered.insert(0, [default])
+    return ordered
 
-    def option(allocation) -> AllocationOption:
-        applied = apply_allocation(result, allocation)
-        label = (
-            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
-            or "No pattern"
-        )
-        return AllocationOption(
-            key=allocation_key(allocation),
-            label=label,
-            outcome=applied.outcome,
-            damage=applied.damage,
-            refund=sum(n for _, n in applied.refunds),
-            default=allocation == default,
-        )
 
-    # Each result's best way first; then the other ways, while the budget lasts.
+def _drawn_groups(ordered: list[list], option) -> list[AllocationGroup]:
+    """Each result's best way first; then the other ways, while the budget lasts
+    (MAX_LISTED_ALLOCATIONS drawn in all; the rest are counted)."""
     budget = MAX_LISTED_ALLOCATIONS
-    groups = []
-    for members in ordered[:budget]:
-        groups.append(AllocationGroup(option(members[0]), [], len(members) - 1))
+    groups = [
+        AllocationGroup(option(members[0]), [], len(members) - 1) for members in ordered[:budget]
+    ]
     budget -= len(groups)
     for group, members in zip(groups, ordered, strict=False):
         drawn = min(group.more, max(budget, 0))
         group.others = [option(a) for a in members[1 : 1 + drawn]]
         group.more -= drawn
         budget -= drawn
-    names = dict(
-        Character.objects.filter(pk__in=[who for who, _ in spec.resolve_spent]).values_list(
-            "pk", "name"
-        )
-    )
-    return Chooser(
-        roll=roll,
-        groups=groups,
-        more=max(0, len(ordered) - len(groups)),
-        refund_points=max((o.refund for g in groups for o in (g.best, *g.others)), default=0),
-        spenders=[(who, names.get(who, str(who))) for who, _ in spec.resolve_spent],
-    )
+    return groups
+
+
+def _resolve_spenders(spec) -> list[tuple[int, str]]:
+    """(id, name) of each character who spent Resolve on the roll (RS-01)."""
+    who = [pk for pk, _ in spec.resolve_spent]
+    names = dict(Character.objects.filter(pk__in=who).values_list("pk", "name"))
+    return [(pk, names.get(pk, str(pk))) for pk in who]
 
 
 # --- The composer ----------------------------------------------------------------------
