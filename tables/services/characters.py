@@ -61,18 +61,7 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         campaign = lock_campaign(campaign_id)
         membership = membership_of(actor, campaign)
         creating = character_id is None
-        if creating:
-            if not has_role(membership, "player"):
-                raise PermissionDenied("Observers cannot create characters.")
-            character = Character(campaign=campaign, owner=actor, is_npc=membership.is_gm)
-            before = {}
-        else:
-            character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-            if character is None:
-                raise PermissionDenied("That character is not in this campaign.")
-            require_control(membership, character)
-            before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
-            _check_touched(character, sheet.touched)
+        character, before = _sheet_character(campaign, membership, actor, sheet, character_id)
         old_name = character.name
         gm = membership.is_gm
         if not gm and not creating:
@@ -90,17 +79,6 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         character.save()
         for rows in sheet.rows:
             _save_rows(character, rows)
-        changes = [
-            Change(
-                pool=pool,
-                delta=getattr(character, pool) - before[pool],
-                after=getattr(character, pool),
-                reason="Sheet edited",
-                character=character,
-            )
-            for pool in SHEET_POOLS
-            if before and getattr(character, pool) != before[pool]
-        ]
         payload = {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc}
         if not creating and character.name != old_name:
             # Other people's Assist panels name it (live/render.py _assists_sync).
@@ -110,9 +88,41 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             events.CHARACTER_CREATED if creating else events.CHARACTER_UPDATED,
             actor,
             payload,
-            changes=changes,
+            changes=_pool_changes(character, before),
         )
     return character
+
+
+def _sheet_character(campaign, membership, actor, sheet: Sheet, character_id: int | None):
+    """(the character to save, its pools before): a new one (players and GMs only; a
+    GM's is an NPC), or the campaign's one the actor controls, whose touched pools
+    still hold what the page showed."""
+    if character_id is None:
+        if not has_role(membership, "player"):
+            raise PermissionDenied("Observers cannot create characters.")
+        return Character(campaign=campaign, owner=actor, is_npc=membership.is_gm), {}
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise PermissionDenied("That character is not in this campaign.")
+    require_control(membership, character)
+    before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
+    _check_touched(character, sheet.touched)
+    return character, before
+
+
+def _pool_changes(character: Character, before: dict) -> list[Change]:
+    """A ledger line for each pool the sheet changed (PM-13); none for a new character."""
+    return [
+        Change(
+            pool=pool,
+            delta=getattr(character, pool) - before[pool],
+            after=getattr(character, pool),
+            reason="Sheet edited",
+            character=character,
+        )
+        for pool in SHEET_POOLS
+        if before and getattr(character, pool) != before[pool]
+    ]
 
 
 def _refuse_pool_changes(character: Character, sheet: Sheet) -> None:
