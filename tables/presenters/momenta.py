@@ -32,13 +32,20 @@ from tables.forms.momenta import (
     roll_form,
     side_forms,
 )
-from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
+from tables.models import (
+    AssistRequest,
+    Campaign,
+    Character,
+    CustomPattern,
+    Membership,
+    MomentaRoll,
+    RollTemplate,
+)
 from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.momenta_card import roll_card
 from tables.presenters.odds_chart import Chart, band_chart
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
-from tables.services.roll_templates import roll_templates
 from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
@@ -517,7 +524,7 @@ def gm_tools_context(
     pattern_form: CustomPatternForm | None = None,
 ) -> dict:
     """The GM panel's Momenta tools: roll templates (D6-04) and custom patterns (PAT-01)."""
-    templates = roll_templates(campaign)
+    templates = RollTemplate.objects.filter(campaign=campaign)  # in their order
     patterns = CustomPattern.objects.filter(campaign=campaign)
     return {
         "momenta_gm": True,
