@@ -568,3 +568,15 @@ def side_forms(
         assist_form or AssistRequestForm(campaign=campaign, initial={"roller": start}),
         trauma_form or TraumaForm(characters=characters, initial={"character": start}),
     )
+
+
+def gm_tools_forms(templates, patterns, template_form=None, pattern_form=None) -> dict:
+    """The GM's Momenta tools: an edit form per roll template and custom pattern, and
+    the forms to add one (those given, with their errors, win)."""
+    blank_template = {"harm": "damage", "rounding": "down", "overflow_damage": 0}
+    return {
+        "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
+        "template_form": template_form or RollTemplateForm(initial=blank_template),
+        "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
+        "pattern_form": pattern_form or CustomPatternForm(),
+    }

@@ -29,6 +29,7 @@ from tables.forms.momenta import (
     RollTemplateForm,
     TraumaForm,
     as_submitted,
+    gm_tools_forms,
     roll_form,
     side_forms,
 )
@@ -532,11 +533,7 @@ def gm_tools_context(
         "is_gm": membership.is_gm,
         "error": error,
         "notice": notice,
-        "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
-        "template_form": template_form
-        or RollTemplateForm(initial={"harm": "damage", "rounding": "down", "overflow_damage": 0}),
-        "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
-        "pattern_form": pattern_form or CustomPatternForm(),
+        **gm_tools_forms(templates, patterns, template_form, pattern_form),
         "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
             "character", "event"
         ),
