@@ -17,7 +17,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     }
 
     def clean(self):
-        until = locked_until(self.username())
+        until = locked_until(self.attempted_username())
         if until is not None:
             minutes = minutes_left(until)
             raise ValidationError(
@@ -27,7 +27,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             )
         return super().clean()
 
-    def username(self) -> str:
+    def attempted_username(self) -> str:
         """The username as typed (empty if missing): what failures are counted by."""
         return self.cleaned_data.get("username") or ""
 

@@ -3,8 +3,9 @@
 Choices depend on the campaign, the viewer and the chosen character, so each
 form takes them as keyword arguments. Forms check shape (numbers, choices);
 the rules and the services decide the rest and their refusals come back as
-non-field errors. Forms know models, rules and access, never the services: the
-views turn a valid form into the services' plain arguments.
+non-field errors. Forms know models, rules and the policy (tables/policy/), never
+the services: the views turn a valid form into the services' plain arguments.
+The builders at the end (roll_form…) give a page's forms as first drawn.
 """
 
 from __future__ import annotations

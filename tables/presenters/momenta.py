@@ -3,7 +3,9 @@
 Read-only: everything here reads the database and asks rules/ (odds, pattern
 allocations); nothing changes state. The table page renders the composer
 through the `momenta_composer` template tag, the views through
-`composer_context`, so both draw the same thing.
+`composer_context`, so both draw the same thing. The forms it shows are built
+in tables/forms/momenta.py (a view passes its own, with their errors); their
+htmx attributes are in the templates.
 """
 
 from __future__ import annotations

@@ -65,12 +65,12 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def form_valid(self, form):
-        logins.clear_failures(form.username())
+        logins.clear_failures(form.attempted_username())
         return super().form_valid(form)
 
     def form_invalid(self, form):
         if form.wrong_password():
-            logins.record_failure(form.username())
+            logins.record_failure(form.attempted_username())
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "locked_out"):
             response.status_code = 429

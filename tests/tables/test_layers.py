@@ -54,23 +54,27 @@ def _module_of(name: str) -> str:
     return name
 
 
+def named(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
 def files(folder: str) -> list[Path]:
     return sorted((APP / folder).glob("*.py"))
 
 
-@pytest.mark.parametrize("path", files("forms"), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", files("forms"), ids=named)
 def test_forms_import_no_service_that_writes(path):
     services = {m for m in imports(path) if m.startswith("tables.services")}
     assert services <= READ_ONLY_SERVICES
 
 
-@pytest.mark.parametrize("path", files("forms") + files("presenters"), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", files("forms") + files("presenters"), ids=named)
 def test_forms_and_presenters_import_no_writer_base(path):
     """Refusals come from tables/errors.py, who-may-do-what from tables/policy/."""
     assert not imports(path) & WRITERS
 
 
-@pytest.mark.parametrize("path", files("presenters"), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", files("presenters"), ids=named)
 def test_presenters_write_no_htmx_attributes(path):
     """htmx attributes live in the templates, beside the markup they steer."""
     assert "hx-" not in path.read_text()
@@ -80,7 +84,7 @@ def test_discord_posts_take_no_words_from_page_presenters():
     assert not {m for m in imports(APP / "discord" / "embeds.py") if ".presenters" in m}
 
 
-@pytest.mark.parametrize("path", files("policy"), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", files("policy"), ids=named)
 def test_the_policy_reads_models_only(path):
     allowed = ("tables.models", "tables.events", "tables.policy")
     assert all(m.startswith(allowed) for m in imports(path))
