@@ -232,6 +232,11 @@ class RerollForm(forms.Form):
         self.fields["dice"].choices = [(i, f"#{i + 1}: {face}") for i, face in enumerate(faces)]
 
 
+def composer_form(campaign: Campaign, membership: Membership, spends: dict) -> D20RollForm:
+    """The composer as first drawn: the member's default character, nothing chosen yet."""
+    return D20RollForm(campaign=campaign, membership=membership, spends=spends)
+
+
 def panel_forms(campaign: Campaign, record, spends: dict, spend_form=None) -> dict:
     """A test's spend panel forms: a spend (the one given, with its errors, wins) and
     the reroll of the test's own dice (T-04)."""

@@ -42,3 +42,8 @@ class SceneComplicationForm(forms.Form):
 
     def value(self) -> int | None:
         return None if self.cleaned_data.get("clear") else self.cleaned_data["range"]
+
+
+def challenge_form(form: ChallengeRollForm | None = None) -> ChallengeRollForm:
+    """The Challenge dice form: the one given (with its errors), else a blank one."""
+    return form or ChallengeRollForm()

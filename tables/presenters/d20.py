@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.errors import RulesError
 from tables.clause_ids import without_ids
 from tables.errors import ServiceError
-from tables.forms.d20 import D20RollForm, SpendForm, panel_forms
+from tables.forms.d20 import D20RollForm, SpendForm, composer_form, panel_forms
 from tables.models import Campaign, Character, D20Test, Membership
 from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
@@ -44,7 +44,7 @@ def play_context(
     if spends is None:
         spends = services_d20.catalogue(campaign)
     if form is None:
-        form = D20RollForm(campaign=campaign, membership=membership, spends=spends)
+        form = composer_form(campaign, membership, spends)
     plays = has_role(membership, "player")
     odds = odds_context(campaign, form) if form.chosen is not None and plays else None
     return {

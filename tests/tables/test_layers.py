@@ -80,6 +80,18 @@ def test_presenters_write_no_htmx_attributes(path):
     assert "hx-" not in path.read_text()
 
 
+@pytest.mark.parametrize("path", files("presenters"), ids=named)
+def test_presenters_build_no_form(path):
+    """A presenter draws the forms it is given, or those tables/forms/ builds."""
+    built = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            callee = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+            if isinstance(callee, ast.Name) and callee.id.endswith("Form"):
+                built.append(f"{callee.id} (line {node.lineno})")
+    assert built == []
+
+
 def test_discord_posts_take_no_words_from_page_presenters():
     assert not {m for m in imports(APP / "discord" / "embeds.py") if ".presenters" in m}
 
