@@ -5,6 +5,8 @@ Rolls, their results and pool changes are posted; talk about the table itself
 table's webhook, without Threat while the GM hides it (MO-13); an event for the GM
 only (a secret roll, hidden Threat) goes to the GM's webhook, never the table's.
 Built from the event in memory, after commit: no query for a campaign without webhooks.
+The words come from the event: its payload (summary, changes), the registry's label,
+and tables/wording.py for a pool change — never from the page's presenters.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass
 
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
-from tables.presenters import event_words
-from tables.services.access import PRIVATE_KINDS
+from tables.policy.access import PRIVATE_KINDS
+from tables.wording import pool_adjusted, pool_label
 
 PUBLIC = "public"
 GM = "gm"
@@ -107,7 +109,7 @@ def _summary(event: TableEvent, payload: dict) -> str:
     if payload.get("summary"):
         return str(payload["summary"])
     if event.kind == kinds.POOL_ADJUSTED.name:
-        return event_words.pool_adjusted(payload)
+        return pool_adjusted(payload)
     return ""
 
 
@@ -123,7 +125,7 @@ def _dice(payload: dict) -> str:
 
 
 def _change_field(change: dict) -> dict:
-    pool = event_words.pool_label(str(change.get("pool", "")))
+    pool = pool_label(str(change.get("pool", "")))
     name = f"{change['character']}'s {pool}" if change.get("character") else pool
     value = f"{int(change.get('delta', 0)):+d} → {change.get('after')}"
     if change.get("lost"):

@@ -60,3 +60,8 @@ class CallForm(forms.Form):
         data = dict(self.cleaned_data)
         data["character_id"] = data.pop("character")
         return data
+
+
+def call_form(campaign: Campaign, membership) -> CallForm | None:
+    """The call form as first drawn, for GMs (who call tests); None for anyone else."""
+    return CallForm(campaign=campaign) if membership.is_gm else None

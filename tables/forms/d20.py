@@ -5,9 +5,9 @@ from __future__ import annotations
 from django import forms
 
 from tables.models import Campaign, Character, Contest, Membership
-from tables.services.access import controllable, default_character
+from tables.policy.access import controllable, default_character
 from tables.services.sheets import prefetch_sheet
-from tables.services.wording import spend_price
+from tables.wording import spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10
@@ -84,18 +84,7 @@ class D20RollForm(forms.Form):
         if everyone is None:
             everyone = list(campaign.characters.select_related("owner"))
         self.everyone = everyone
-        self.characters = controllable(campaign, membership, everyone)
-        wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
-        by_id = {c.pk: c for c in self.characters}
-        if character is not None and character.pk in by_id:
-            by_id[character.pk] = character  # the caller's own copy, as fresh as it holds
-            self.characters = [by_id[c.pk] for c in self.characters]
-        self.chosen = by_id.get(wanted) or default_character(self.characters, membership)
-        self.character_choices = [
-            (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
-        ]
-        if self.chosen is not None:
-            self.initial["character"] = self.chosen.pk
+        self._choose_character(data, character)
         chosen = self.chosen
         if chosen is not None:  # one read of the sheet, which the roll then uses too
             prefetch_sheet(chosen)
@@ -105,9 +94,37 @@ class D20RollForm(forms.Form):
         self.fields["attribute"].choices = [(a.name, f"{a.name} {a.value}") for a in attributes]
         self.fields["skill"].choices = [(s.name, f"{s.name} {s.value}") for s in skills]
         self.fields["focus"].choices = [("", "No focus")] + [(t.text, t.text) for t in focuses]
-        if contests is None or chosen is not character:
+        self._offer_contests(contests if chosen is character else None)
+        self._offer_assistants()
+        self.fields["bonus_restricted_to"].choices = [
+            (key, kind.name) for key, kind in (spends or {}).items()
+        ]
+        self.initial.setdefault("expected_momentum", campaign.group_momentum)
+        if not membership.is_gm:
+            del self.fields["secret"]
+        self._offer_line_spend()
+
+    def _choose_character(self, data, character: Character | None) -> None:
+        """The characters this member rolls for, and the one chosen: the one posted (or
+        given), else the member's default. A given character replaces its copy."""
+        self.characters = controllable(self.campaign, self.membership, self.everyone)
+        wanted = _int(data, "character") if data is not None else getattr(character, "pk", None)
+        by_id = {c.pk: c for c in self.characters}
+        if character is not None and character.pk in by_id:
+            by_id[character.pk] = character  # the caller's own copy, as fresh as it holds
+            self.characters = [by_id[c.pk] for c in self.characters]
+        self.chosen = by_id.get(wanted) or default_character(self.characters, self.membership)
+        self.character_choices = [
+            (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
+        ]
+        if self.chosen is not None:
+            self.initial["character"] = self.chosen.pk
+
+    def _offer_contests(self, contests: list[Contest] | None) -> None:
+        """The contests awaiting the chosen character's roll (read here if not given)."""
+        if contests is None:
             contests = Contest.objects.filter(
-                campaign=campaign, active=chosen, state=Contest.State.AWAITING
+                campaign=self.campaign, active=self.chosen, state=Contest.State.AWAITING
             ).select_related("opposer")
         self.contests = contests = list(contests)
         self.fields["contest"].choices = [("", "No contest")] + [
@@ -115,22 +132,21 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
-        others = sorted((c for c in everyone if c != chosen), key=lambda c: c.name)
+
+    def _offer_assistants(self) -> None:
+        others = sorted((c for c in self.everyone if c != self.chosen), key=lambda c: c.name)
         # Any character may be named (so clean_assistants can say why one is refused),
         # but a player is offered only player characters: NPCs assist at the GM's call.
         self.fields["assistants"].choices = [(c.pk, c.name) for c in others]
         self.assistant_choices = [
-            (c.pk, c.name) for c in others if membership.is_gm or not c.is_npc
+            (c.pk, c.name) for c in others if self.membership.is_gm or not c.is_npc
         ]
         self.fields["assistants"].widget.choices = self.assistant_choices
         self._npc_names = {c.pk: c.name for c in others if c.is_npc}
-        self.fields["bonus_restricted_to"].choices = [
-            (key, kind.name) for key, kind in (spends or {}).items()
-        ]
-        self.initial.setdefault("expected_momentum", campaign.group_momentum)
-        if not membership.is_gm:
-            del self.fields["secret"]
-        line = campaign.line
+
+    def _offer_line_spend(self) -> None:
+        """GL-02, GL-03: Determination spent as the test is rolled, on lines that do."""
+        line = self.campaign.line
         if line.spends_before_roll:
             _, extra = line.determination_dice(True)
             buys = "a bonus d20 showing 1" if extra else "one d20 set to 1"
@@ -214,6 +230,22 @@ class RerollForm(forms.Form):
     def __init__(self, *args, faces=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["dice"].choices = [(i, f"#{i + 1}: {face}") for i, face in enumerate(faces)]
+
+
+def composer_form(campaign: Campaign, membership: Membership, spends: dict) -> D20RollForm:
+    """The composer as first drawn: the member's default character, nothing chosen yet."""
+    return D20RollForm(campaign=campaign, membership=membership, spends=spends)
+
+
+def panel_forms(campaign: Campaign, record, spends: dict, spend_form=None) -> dict:
+    """A test's spend panel forms: a spend (the one given, with its errors, wins) and
+    the reroll of the test's own dice (T-04)."""
+    faces = [d["face"] for d in record.result.get("dice", [])]
+    return {
+        "spend_form": spend_form
+        or SpendForm(spends=spends, group_momentum=campaign.group_momentum),
+        "reroll_form": RerollForm(faces=faces),
+    }
 
 
 class VetoForm(forms.Form):

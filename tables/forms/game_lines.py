@@ -7,7 +7,7 @@ from django import forms
 
 from rules.challenge import MAX_DICE
 from rules.d20 import FACES
-from tables.services.game_lines import NOTE_MAX
+from tables.models.limits import NOTE_MAX
 
 
 class ChallengeRollForm(forms.Form):
@@ -42,3 +42,8 @@ class SceneComplicationForm(forms.Form):
 
     def value(self) -> int | None:
         return None if self.cleaned_data.get("clear") else self.cleaned_data["range"]
+
+
+def challenge_form(form: ChallengeRollForm | None = None) -> ChallengeRollForm:
+    """The Challenge dice form: the one given (with its errors), else a blank one."""
+    return form or ChallengeRollForm()

@@ -1,14 +1,13 @@
 """The login form, throttled (issue 12): a username with too many recent wrong
-passwords is refused, even with the right one (tables/services/logins.py)."""
+passwords is refused, even with the right one (tables/policy/logins.py). The
+view records each wrong password and clears them on success (views/site.py)."""
 
 from __future__ import annotations
 
-import math
-
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
-from tables.services import logins
+from tables.policy.logins import locked_until, minutes_left
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
@@ -18,20 +17,20 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     }
 
     def clean(self):
-        username = self.cleaned_data.get("username") or ""
-        until = logins.locked_until(username)
+        until = locked_until(self.attempted_username())
         if until is not None:
-            minutes = max(1, math.ceil((until - logins.clock()).total_seconds() / 60))
+            minutes = minutes_left(until)
             raise ValidationError(
                 self.error_messages["locked_out"],
                 code="locked_out",
                 params={"wait": f"{minutes} minute" + ("s" if minutes > 1 else "")},
             )
-        try:
-            cleaned = super().clean()
-        except ValidationError as error:
-            if error.code == "invalid_login":
-                logins.record_failure(username)
-            raise
-        logins.clear_failures(username)
-        return cleaned
+        return super().clean()
+
+    def attempted_username(self) -> str:
+        """The username as typed (empty if missing): what failures are counted by."""
+        return self.cleaned_data.get("username") or ""
+
+    def wrong_password(self) -> bool:
+        """Refused for its credentials (not for a lockout): a failure to count."""
+        return self.has_error(NON_FIELD_ERRORS, "invalid_login")

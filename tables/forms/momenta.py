@@ -3,8 +3,9 @@
 Choices depend on the campaign, the viewer and the chosen character, so each
 form takes them as keyword arguments. Forms check shape (numbers, choices);
 the rules and the services decide the rest and their refusals come back as
-non-field errors. Forms know models, rules and access, never the services: the
-views turn a valid form into the services' plain arguments.
+non-field errors. Forms know models, rules and the policy (tables/policy/), never
+the services: the views turn a valid form into the services' plain arguments.
+The builders at the end (roll_form…) give a page's forms as first drawn.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.http import QueryDict
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
-from tables.services.access import controllable
+from tables.policy.access import controllable
 
 SOURCE_CHOICES = {
     AdvantageSource.CHARACTERISTIC: "A characteristic",
@@ -129,50 +131,59 @@ class MomentaRollForm(forms.Form):
             self.fields["thread"].choices = [("", "No Thread")]
             self.fields["assist"].choices = [("", "No Assist")]
         else:
-            attributes = list(character.attributes.all())
-            self.fields["attribute"].choices = [
-                (a.name, f"{a.name} {a.value}d{' (luck roll)' if a.is_luck else ''}")
-                for a in attributes
-            ]
-            chosen = self._value("attribute") or (attributes[0].name if attributes else "")
-            self.luck = any(a.is_luck and a.name == chosen for a in attributes)
-            if self.luck:
-                # D6-11: a luck roll is neither an action nor an attack, so the composer
-                # hides the choice; play still matters (PAT-07 in narrative play).
-                self.fields["kind"].required = False
-                self.fields["play"].required = False
-            # .all(): a prefetched sheet (services.momenta.roll_sheet) costs no query.
-            threads = [t for t in character.traits.all() if t.kind == Trait.Kind.THREAD]
-            self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
-            assists = list(open_assists(character) if assists is None else assists)
-            self.fields["assist"].choices = [("", "No Assist")] + [
-                (a.pk, _assist_label(a)) for a in assists
-            ]
-            # RS-01: the roller and the allies whose Assist is accepted may spend Resolve
-            # on a narrative action roll; never on a luck roll (D6-11).
-            spenders = [] if self.luck else [character] + [a.helper for a in assists]
-            for spender in dict.fromkeys(spenders):
-                name = f"resolve_{spender.pk}"
-                self.fields[name] = forms.IntegerField(
-                    required=False,
-                    min_value=0,
-                    max_value=10,
-                    initial=0,
-                    label=f"{spender.name}'s Resolve ({spender.resolve}/{spender.resolve_max})",
-                )
-                self.resolve_fields.append((name, spender))
+            self._offer_roller(character, assists)
         if not self.is_gm:
-            for name in ("opposition_successes", "opposition_pool", "secret"):
-                del self.fields[name]
-            self.gm_calls = not campaign.players_declare_edges
-            if self.gm_calls:
-                # The GM calls these (services/momenta/rolls.py, _check_declared): not offered, and
-                # clean() says so if they are posted anyway.
-                self.fields["disadvantage"].widget.attrs["disabled"] = True
-                self.fields["disadvantage"].label = "Disadvantage (the GM calls it)"
-                self.fields["advantage_sources"].widget.choices = [
-                    c for c in ADVANTAGE_CHOICES if c[0] != AdvantageSource.SITUATIONAL
-                ]
+            self._limit_player(campaign)
+
+    def _offer_roller(self, character: Character, assists) -> None:
+        """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
+        attributes = list(character.attributes.all())
+        self.fields["attribute"].choices = [
+            (a.name, f"{a.name} {a.value}d{' (luck roll)' if a.is_luck else ''}")
+            for a in attributes
+        ]
+        chosen = self._value("attribute") or (attributes[0].name if attributes else "")
+        self.luck = any(a.is_luck and a.name == chosen for a in attributes)
+        if self.luck:
+            # D6-11: a luck roll is neither an action nor an attack, so the composer
+            # hides the choice; play still matters (PAT-07 in narrative play).
+            self.fields["kind"].required = False
+            self.fields["play"].required = False
+        # .all(): a prefetched sheet (services.momenta.roll_sheet) costs no query.
+        threads = [t for t in character.traits.all() if t.kind == Trait.Kind.THREAD]
+        self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
+        assists = list(open_assists(character) if assists is None else assists)
+        self.fields["assist"].choices = [("", "No Assist")] + [
+            (a.pk, _assist_label(a)) for a in assists
+        ]
+        # RS-01: the roller and the allies whose Assist is accepted may spend Resolve
+        # on a narrative action roll; never on a luck roll (D6-11).
+        spenders = [] if self.luck else [character] + [a.helper for a in assists]
+        for spender in dict.fromkeys(spenders):
+            name = f"resolve_{spender.pk}"
+            self.fields[name] = forms.IntegerField(
+                required=False,
+                min_value=0,
+                max_value=10,
+                initial=0,
+                label=f"{spender.name}'s Resolve ({spender.resolve}/{spender.resolve_max})",
+            )
+            self.resolve_fields.append((name, spender))
+
+    def _limit_player(self, campaign: Campaign) -> None:
+        """A player sets no opposition and no secrecy; where the GM calls edges and
+        Disadvantage, a player is not offered them."""
+        for name in ("opposition_successes", "opposition_pool", "secret"):
+            del self.fields[name]
+        self.gm_calls = not campaign.players_declare_edges
+        if self.gm_calls:
+            # The GM calls these (services/momenta/rolls.py, _check_declared): not offered, and
+            # clean() says so if they are posted anyway.
+            self.fields["disadvantage"].widget.attrs["disabled"] = True
+            self.fields["disadvantage"].label = "Disadvantage (the GM calls it)"
+            self.fields["advantage_sources"].widget.choices = [
+                c for c in ADVANTAGE_CHOICES if c[0] != AdvantageSource.SITUATIONAL
+            ]
 
     def _value(self, name: str):
         if self.is_bound:
@@ -452,3 +463,121 @@ class CustomPatternForm(forms.Form):
                 "description",
             )
         }
+
+
+# --- The composer's forms, as a view or the table page draws them ------------------------
+
+# The composer's choices a redrawn composer keeps (never the pools seen).
+ROLL_FIELDS = (
+    "attribute",
+    "kind",
+    "play",
+    "template",
+    "modifiers",
+    "thread",
+    "disadvantage",
+    "assist",
+    "opposition_successes",
+    "opposition_pool",
+    "secret",
+)
+
+
+def roll_form(
+    campaign: Campaign,
+    membership: Membership,
+    character: Character | None,
+    data=None,
+    initial=None,
+    *,
+    templates=None,
+    characters=None,
+    assists=None,
+) -> MomentaRollForm:
+    """The composer's form; what the caller read already (a RollSheet's templates, the
+    member's characters, the roller's accepted Assists) is not read again. Its hidden
+    expected_* fields hold the roller's pools as read now."""
+    initial = dict(initial or {})
+    if character is not None:
+        names = {a.name for a in character.attributes.all()}
+        if initial.get("attribute") not in names:
+            initial.pop("attribute", None)
+        initial.setdefault("character", character.pk)
+        initial["expected_momentum"] = character.momentum
+        initial["expected_resolve"] = character.resolve
+    if templates is None:
+        templates = list(RollTemplate.objects.filter(campaign=campaign))
+    return MomentaRollForm(
+        data,
+        initial=initial,
+        campaign=campaign,
+        membership=membership,
+        character=character,
+        templates=templates,
+        characters=characters,
+        assists=assists,
+    )
+
+
+def initial_from(query) -> dict:
+    """A redrawn composer keeps what the person had chosen (never the pools seen)."""
+    initial = {name: query.get(name) for name in ROLL_FIELDS if query.get(name) not in (None, "")}
+    if hasattr(query, "getlist"):
+        initial["advantage_sources"] = query.getlist("advantage_sources")
+        for key in query:
+            if key.startswith("resolve_"):
+                initial[key] = query.get(key)
+    return initial
+
+
+def as_submitted(form: MomentaRollForm) -> MomentaRollForm:
+    """The form bound to the values it was first drawn with, as if sent unchanged (the
+    first attribute if none was chosen): what the first odds preview shows."""
+    query = QueryDict(mutable=True)
+    for name, field_ in form.fields.items():
+        value = form.get_initial_for_field(field_, name)
+        if value in (None, "", False, [], ()):
+            continue
+        if isinstance(value, list | tuple):
+            query.setlist(name, [str(v) for v in value])
+        else:
+            query[name] = str(value)
+    choices = form.fields["attribute"].choices
+    if choices:
+        query.setdefault("attribute", choices[0][0])
+    return MomentaRollForm(
+        query,
+        campaign=form.campaign,
+        membership=form.membership,
+        character=form.roller,
+        templates=form.templates,
+    )
+
+
+def side_forms(
+    campaign: Campaign,
+    characters: list[Character],
+    roller: Character | None,
+    *,
+    assist_form: AssistRequestForm | None = None,
+    trauma_form: TraumaForm | None = None,
+) -> tuple[AssistRequestForm, TraumaForm]:
+    """The composer's Assist request and Trauma forms (those given, with their errors,
+    win), each starting on the roller."""
+    start = roller.pk if roller else None
+    return (
+        assist_form or AssistRequestForm(campaign=campaign, initial={"roller": start}),
+        trauma_form or TraumaForm(characters=characters, initial={"character": start}),
+    )
+
+
+def gm_tools_forms(templates, patterns, template_form=None, pattern_form=None) -> dict:
+    """The GM's Momenta tools: an edit form per roll template and custom pattern, and
+    the forms to add one (those given, with their errors, win)."""
+    blank_template = {"harm": "damage", "rounding": "down", "overflow_damage": 0}
+    return {
+        "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
+        "template_form": template_form or RollTemplateForm(initial=blank_template),
+        "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
+        "pattern_form": pattern_form or CustomPatternForm(),
+    }

@@ -24,7 +24,7 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
-from tables.services.characters import BACK_INTO_CREATION
+from tables.policy.characters import BACK_INTO_CREATION, SHEET_POOLS
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -161,9 +161,9 @@ class CharacterForm(forms.ModelForm):
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     # Pools change through play and the GM (PM-13, MO-13), never by a player's sheet.
-    POOLS = ("momentum", "resolve", "determination")
+    POOLS = SHEET_POOLS
     POOL_HELP = "Changes through play and the GM, not the sheet."
-    CREATION_HELP = BACK_INTO_CREATION  # PM-12 (services/characters.py)
+    CREATION_HELP = BACK_INTO_CREATION  # PM-12 (policy/characters.py)
 
     def __init__(self, *args, campaign: Campaign, gm: bool = True, **kwargs):
         """`gm`: the person editing is a GM. A player sees their pools read-only when

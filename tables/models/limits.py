@@ -9,3 +9,4 @@ MAX_MODIFIERS = 10  # dice modifiers on one roll
 MAX_MODIFIER = 20  # dice one modifier adds or removes
 MAX_TRAUMA = 20  # trauma points recorded at once
 MAX_INVITE_USES = 1000  # joins the GM may allow through one invite link
+NOTE_MAX = 120  # characters in a challenge roll's note

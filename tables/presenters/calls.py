@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.forms.calls import CallForm
+from tables.forms.calls import CallForm, call_form
 from tables.models import CalledTest, Campaign, Character, Membership
+from tables.policy.access import can_control, controllable, has_role
 from tables.services import calls as services_calls
-from tables.services.access import can_control, controllable, has_role
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def panel_context(
         "calls": views,
         "prefill": prefill,
         "composer_target": "#composer" if campaign.uses_d6 else "#d20-play",
-        "form": form if form is not None else (CallForm(campaign=campaign) if is_gm else None),
+        "form": form if form is not None else call_form(campaign, membership),
         "error": error,
         "notice": notice,
     }

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from rules.errors import RulesError
 from tables.clause_ids import without_ids
-from tables.forms.d20 import D20RollForm, RerollForm, SpendForm
+from tables.errors import ServiceError
+from tables.forms.d20 import D20RollForm, SpendForm, composer_form, panel_forms
 from tables.models import Campaign, Character, D20Test, Membership
+from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
 from tables.services import d20 as services_d20
-from tables.services.access import can_control, controllable, has_role, seen_by
-from tables.services.core import ServiceError
 
 OPEN_TESTS_SHOWN = 6
 
@@ -44,7 +44,7 @@ def play_context(
     if spends is None:
         spends = services_d20.catalogue(campaign)
     if form is None:
-        form = D20RollForm(campaign=campaign, membership=membership, spends=spends)
+        form = composer_form(campaign, membership, spends)
     plays = has_role(membership, "player")
     odds = odds_context(campaign, form) if form.chosen is not None and plays else None
     return {
@@ -181,23 +181,6 @@ def panel_context(
         spends = services_d20.catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
-    # The opposer's roll only sets the Difficulty: nothing is spent, closed or rerolled on it.
-    acts = record.role != D20Test.Role.OPPOSER
-    holds = can_control(membership, holder)
-    kinds = []
-    if ledger is not None:
-        for key, kind in spends.items():
-            kinds.append(
-                {
-                    "key": key,
-                    "kind": kind,
-                    "usable": ledger.can_use(kind),
-                    "used": ledger.used(kind),
-                }
-            )
-    if spend_form is None:
-        spend_form = SpendForm(spends=spends, group_momentum=campaign.group_momentum)
-    own_dice = record.result.get("dice", [])
     return {
         "campaign": campaign,
         "membership": membership,
@@ -208,16 +191,36 @@ def panel_context(
         "ledger": record.ledger,
         "holder": holder,
         "spends_made": (record.ledger or {}).get("spends", []),
-        "kinds": kinds,
+        "kinds": _spend_kinds(ledger, spends),
+        **_panel_rights(membership, record, ledger, holder),
+        "determination": record.character.determination,
+        **panel_forms(campaign, record, spends, spend_form),
+        "show_threat": membership.is_gm or campaign.threat_visible,
+        "error": error,
+        "notice": notice,
+    }
+
+
+def _spend_kinds(ledger, spends: dict) -> list[dict]:
+    """Each spend of the catalogue, with whether the test's ledger allows another use."""
+    if ledger is None:
+        return []
+    return [
+        {"key": key, "kind": kind, "usable": ledger.can_use(kind), "used": ledger.used(kind)}
+        for key, kind in spends.items()
+    ]
+
+
+def _panel_rights(membership: Membership, record: D20Test, ledger, holder) -> dict:
+    """What this viewer may do with the test: spend its Momentum (whoever holds it,
+    CT-04), close it, reroll their own dice (T-04)."""
+    # The opposer's roll only sets the Difficulty: nothing is spent, closed or rerolled on it.
+    acts = record.role != D20Test.Role.OPPOSER
+    holds = can_control(membership, holder)
+    return {
         "can_spend": ledger is not None and acts and record.is_open and ledger.passed and holds,
         "can_close": record.is_open and acts and holds,
         "can_reroll": record.state == D20Test.State.ROLLED
         and acts
         and can_control(membership, record.character),
-        "determination": record.character.determination,
-        "reroll_form": RerollForm(faces=[d["face"] for d in own_dice]),
-        "spend_form": spend_form,
-        "show_threat": membership.is_gm or campaign.threat_visible,
-        "error": error,
-        "notice": notice,
     }

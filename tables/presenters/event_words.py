@@ -1,31 +1,16 @@
 """Log lines in words for events that store only data (no `summary`): the names
 people read, never a model's field names ("Group Momentum", not "group_momentum").
 
-tables/live/render.py's `_summary` asks here for the generic card's line.
+tables/live/render.py's `_summary` asks here for the generic card's line. The
+words of a pool change are tables/wording.py's (Discord posts use them too).
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import FieldDoesNotExist
 
-from tables.models import Campaign, PoolChange
-
-
-def pool_label(pool: str) -> str:
-    """'group_momentum' -> 'Group Momentum' (the ledger's own labels)."""
-    try:
-        return str(PoolChange.Pool(pool).label)
-    except ValueError:
-        return pool.replace("_", " ").capitalize()
-
-
-def pool_adjusted(payload: dict) -> str:
-    """The GM's hand change (PM-13): whose pool, by its name; the change line below
-    the summary gives the amount, the value after and the reason."""
-    label = pool_label(str(payload.get("pool", "")))
-    changes = payload.get("changes") or []
-    who = changes[0].get("character") if changes and isinstance(changes[0], dict) else None
-    return f"The GM adjusts {who}'s {label}." if who else f"The GM adjusts {label}."
+from tables.models import Campaign
+from tables.wording import pool_adjusted, pool_label  # noqa: F401  (render.py asks here)
 
 
 def _value_words(field, value) -> str:

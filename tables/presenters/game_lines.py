@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
-from tables.forms.game_lines import ChallengeRollForm
-from tables.services.access import controllable, has_role
+from tables.forms.game_lines import challenge_form
+from tables.policy.access import controllable, has_role
 
 _FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
 
@@ -39,7 +39,7 @@ def challenge_context(campaign, membership, *, form=None, error: str = "") -> di
         "campaign": campaign,
         "shown": shown,
         "name": line.challenge_dice,
-        "form": form or ChallengeRollForm(),
+        "form": challenge_form(form),
         "characters": controllable(campaign, membership) if shown else [],
         "error": error,
     }

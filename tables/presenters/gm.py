@@ -3,8 +3,7 @@ custom spends. Read-only; built here for the view and the `gm_panel_context` tag
 
 from __future__ import annotations
 
-from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm
-from tables.forms.site import PoolAdjustForm
+from tables.forms.gm import gm_panel_forms
 from tables.models import (
     Attribute,
     Campaign,
@@ -15,9 +14,9 @@ from tables.models import (
     MomentaRoll,
     Skill,
 )
+from tables.policy.access import still_secret
 from tables.presenters.d20 import campaign_plays_d20
 from tables.services import sessions
-from tables.services.access import still_secret
 
 
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
@@ -29,10 +28,7 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
         "membership": membership,
         "is_gm": membership.is_gm,
         "plays_d20": campaign_plays_d20(campaign),
-        "threat_form": ThreatForm(initial={"expected": campaign.threat}),
-        "adjust_form": PoolAdjustForm(campaign=campaign, pools=pools, auto_id="adjust-%s"),
-        "contest_form": ContestForm(campaign=campaign),
-        "spend_form": CustomSpendForm(),
+        **gm_panel_forms(campaign, pools),
         "custom_spends": CustomSpend.objects.filter(campaign=campaign),
         "open_contests": Contest.objects.filter(
             campaign=campaign, state__in=[Contest.State.AWAITING, Contest.State.ROLLED]

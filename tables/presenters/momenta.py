@@ -3,16 +3,15 @@
 Read-only: everything here reads the database and asks rules/ (odds, pattern
 allocations); nothing changes state. The table page renders the composer
 through the `momenta_composer` template tag, the views through
-`composer_context`, so both draw the same thing.
+`composer_context`, so both draw the same thing. The forms it shows are built
+in tables/forms/momenta.py (a view passes its own, with their errors); their
+htmx attributes are in the templates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-from django.http import QueryDict
-from django.urls import reverse
 
 from rules.d6 import apply_allocation, worth_key
 from rules.odds import (
@@ -24,22 +23,33 @@ from rules.odds import (
 )
 from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
 from rules.pools import MOMENTUM, cap_of
+from tables.errors import ServiceError
 from tables.forms.momenta import (
     AssistRequestForm,
     CustomPatternForm,
     MomentaRollForm,
     RollTemplateForm,
     TraumaForm,
+    as_submitted,
+    gm_tools_forms,
+    roll_form,
+    side_forms,
 )
-from tables.models import AssistRequest, Campaign, Character, CustomPattern, Membership, MomentaRoll
+from tables.models import (
+    AssistRequest,
+    Campaign,
+    Character,
+    CustomPattern,
+    Membership,
+    MomentaRoll,
+    RollTemplate,
+)
+from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.momenta_card import roll_card
 from tables.presenters.odds_chart import Chart, band_chart
-from tables.services.access import controllable, default_character, seen_by, still_secret
-from tables.services.core import ServiceError
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
-from tables.services.roll_templates import roll_templates
-from tables.services.wording import count
+from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
 
@@ -291,10 +301,39 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
     result, best first with the default pre-selected; the other ways to the same
     result, and the weaker results, fold away so a big roll stays readable."""
     result = result_of(roll)
-    spec = result.spec
     by_name = {p.name: p for p in result.patterns}
     default = tuple(result.default_allocation)
+    ordered = _by_result(result, by_name, default)
 
+    def option(allocation) -> AllocationOption:
+        applied = apply_allocation(result, allocation)
+        label = (
+            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
+            or "No pattern"
+        )
+        return AllocationOption(
+            key=allocation_key(allocation),
+            label=label,
+            outcome=applied.outcome,
+            damage=applied.damage,
+            refund=sum(n for _, n in applied.refunds),
+            default=allocation == default,
+        )
+
+    groups = _drawn_groups(ordered, option)
+    return Chooser(
+        roll=roll,
+        groups=groups,
+        more=max(0, len(ordered) - len(groups)),
+        refund_points=max((o.refund for g in groups for o in (g.best, *g.others)), default=0),
+        spenders=_resolve_spenders(result.spec),
+    )
+
+
+def _by_result(result, by_name: dict, default: tuple) -> list[list]:
+    """The legal allocations in groups of the same result, best group first and the
+    best way first within each; the default's group leads, with the default first."""
+    spec = result.spec
     # Worked out once per allocation: a 30-die roll can have thousands.
     worth = {
         a: worth_key(spec, result.band, [(by_name[n], f) for n, f in a]) for a in result.allocations
@@ -318,45 +357,30 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
             break
     else:  # not listed (as sorted tuples): it still comes first
         ordered.insert(0, [default])
+    return ordered
 
-    def option(allocation) -> AllocationOption:
-        applied = apply_allocation(result, allocation)
-        label = (
-            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
-            or "No pattern"
-        )
-        return AllocationOption(
-            key=allocation_key(allocation),
-            label=label,
-            outcome=applied.outcome,
-            damage=applied.damage,
-            refund=sum(n for _, n in applied.refunds),
-            default=allocation == default,
-        )
 
-    # Each result's best way first; then the other ways, while the budget lasts.
+def _drawn_groups(ordered: list[list], option) -> list[AllocationGroup]:
+    """Each result's best way first; then the other ways, while the budget lasts
+    (MAX_LISTED_ALLOCATIONS drawn in all; the rest are counted)."""
     budget = MAX_LISTED_ALLOCATIONS
-    groups = []
-    for members in ordered[:budget]:
-        groups.append(AllocationGroup(option(members[0]), [], len(members) - 1))
+    groups = [
+        AllocationGroup(option(members[0]), [], len(members) - 1) for members in ordered[:budget]
+    ]
     budget -= len(groups)
     for group, members in zip(groups, ordered, strict=False):
         drawn = min(group.more, max(budget, 0))
         group.others = [option(a) for a in members[1 : 1 + drawn]]
         group.more -= drawn
         budget -= drawn
-    names = dict(
-        Character.objects.filter(pk__in=[who for who, _ in spec.resolve_spent]).values_list(
-            "pk", "name"
-        )
-    )
-    return Chooser(
-        roll=roll,
-        groups=groups,
-        more=max(0, len(ordered) - len(groups)),
-        refund_points=max((o.refund for g in groups for o in (g.best, *g.others)), default=0),
-        spenders=[(who, names.get(who, str(who))) for who, _ in spec.resolve_spent],
-    )
+    return groups
+
+
+def _resolve_spenders(spec) -> list[tuple[int, str]]:
+    """(id, name) of each character who spent Resolve on the roll (RS-01)."""
+    who = [pk for pk, _ in spec.resolve_spent]
+    names = dict(Character.objects.filter(pk__in=who).values_list("pk", "name"))
+    return [(pk, names.get(pk, str(pk))) for pk in who]
 
 
 # --- The composer ----------------------------------------------------------------------
@@ -393,76 +417,6 @@ def pick_character(campaign: Campaign, membership: Membership, wanted=None) -> C
     return default_character(characters, membership)
 
 
-def roll_form(
-    campaign: Campaign,
-    membership: Membership,
-    character: Character | None,
-    data=None,
-    initial=None,
-    *,
-    templates=None,
-    characters=None,
-    assists=None,
-) -> MomentaRollForm:
-    """The composer's form; what the caller read already (a RollSheet's templates, the
-    member's characters, the roller's accepted Assists) is not read again."""
-    initial = dict(initial or {})
-    if character is not None:
-        names = {a.name for a in character.attributes.all()}
-        if initial.get("attribute") not in names:
-            initial.pop("attribute", None)
-        initial.setdefault("character", character.pk)
-        initial["expected_momentum"] = character.momentum
-        initial["expected_resolve"] = character.resolve
-    form = MomentaRollForm(
-        data,
-        initial=initial,
-        campaign=campaign,
-        membership=membership,
-        character=character,
-        templates=roll_templates(campaign) if templates is None else templates,
-        characters=characters,
-        assists=assists,
-    )
-    # Another character or attribute changes the choices: redraw the composer.
-    redraw = {
-        "hx-get": reverse("momenta_composer", args=[campaign.pk]),
-        "hx-trigger": "change",
-        "hx-target": "#composer",
-        "hx-swap": "outerHTML",
-        "hx-include": "closest form",
-    }
-    for name in ("character", "attribute"):
-        form.fields[name].widget.attrs.update(redraw)
-    return form
-
-
-ROLL_FIELDS = (
-    "attribute",
-    "kind",
-    "play",
-    "template",
-    "modifiers",
-    "thread",
-    "disadvantage",
-    "assist",
-    "opposition_successes",
-    "opposition_pool",
-    "secret",
-)
-
-
-def initial_from(query) -> dict:
-    """A redrawn composer keeps what the person had chosen (never the pools seen)."""
-    initial = {name: query.get(name) for name in ROLL_FIELDS if query.get(name) not in (None, "")}
-    if hasattr(query, "getlist"):
-        initial["advantage_sources"] = query.getlist("advantage_sources")
-        for key in query:
-            if key.startswith("resolve_"):
-                initial[key] = query.get(key)
-    return initial
-
-
 def assist_actions(assist: AssistRequest, is_gm: bool, helps: bool) -> list[tuple[str, str]]:
     """The answers this viewer may give an open Assist (PM-08, PM-10)."""
     if not is_gm:
@@ -491,13 +445,12 @@ def composer_context(
     GMs answer Assists and edit templates and patterns in the GM panel
     (gm_tools_context, assist_queue_context), not here.
     """
-    is_gm = membership.is_gm
     mine = controllable(campaign, membership)
     context = {
         "composer": True,
         "campaign": campaign,
         "membership": membership,
-        "is_gm": is_gm,
+        "is_gm": membership.is_gm,
         "can_roll": bool(mine),
         "is_observer": membership.role == Membership.Role.OBSERVER,
         "error": error,
@@ -515,32 +468,30 @@ def composer_context(
     context["roller"] = form.roller
     # A refused form already says why at the top; the odds box stays empty then.
     context["odds"] = (None if error else preview(form)) if form.is_bound else _initial_odds(form)
+    context["choosers"] = [chooser_for(r) for r in _own_pending(campaign, membership, mine)]
+    context["assists"] = player_assists(campaign, membership, mine)  # PM-08 consent
+    context["helped_ids"] = {c.pk for c in mine}
+    context["assist_form"], context["trauma_form"] = side_forms(
+        campaign, mine, form.roller, assist_form=assist_form, trauma_form=trauma_form
+    )
+    context["trauma_characters"] = mine
+    return context
+
+
+def _own_pending(campaign: Campaign, membership: Membership, mine: list[Character]):
+    """The rolls awaiting patterns this member chooses for: a player for their
+    characters' (never a hidden one), a GM for the rolls they made and their NPCs'."""
     pending = MomentaRoll.objects.filter(
         campaign=campaign,
         character__in=mine,
         state=MomentaRoll.State.AWAITING_ALLOCATION,
     ).select_related("character", "event")
-    # Each person chooses for their own rolls: a player for their characters' (never a
-    # hidden one), a GM for the rolls they made and their NPCs'.
     user_id = membership.user_id
-    context["choosers"] = [
-        chooser_for(r)
+    return [
+        r
         for r in seen_by(membership, pending)
         if r.actor_id == user_id or r.character.owner_id == user_id
     ]
-    ids = {c.pk for c in mine}
-    context["assists"] = player_assists(campaign, membership, mine)  # PM-08 consent
-    context["helped_ids"] = ids
-    context["assist_form"] = assist_form or AssistRequestForm(
-        campaign=campaign,
-        initial={"roller": form.roller.pk if form.roller else None},
-    )
-    context["trauma_form"] = trauma_form or TraumaForm(
-        characters=mine,
-        initial={"character": form.roller.pk if form.roller else None},
-    )
-    context["trauma_characters"] = mine
-    return context
 
 
 def _open_assists(campaign: Campaign) -> list[AssistRequest]:
@@ -576,7 +527,7 @@ def gm_tools_context(
     pattern_form: CustomPatternForm | None = None,
 ) -> dict:
     """The GM panel's Momenta tools: roll templates (D6-04) and custom patterns (PAT-01)."""
-    templates = roll_templates(campaign)
+    templates = RollTemplate.objects.filter(campaign=campaign)  # in their order
     patterns = CustomPattern.objects.filter(campaign=campaign)
     return {
         "momenta_gm": True,
@@ -584,11 +535,7 @@ def gm_tools_context(
         "is_gm": membership.is_gm,
         "error": error,
         "notice": notice,
-        "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
-        "template_form": template_form
-        or RollTemplateForm(initial={"harm": "damage", "rounding": "down", "overflow_damage": 0}),
-        "custom_patterns": [(p, CustomPatternForm.for_pattern(p)) for p in patterns],
-        "pattern_form": pattern_form or CustomPatternForm(),
+        **gm_tools_forms(templates, patterns, template_form, pattern_form),
         "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
             "character", "event"
         ),
@@ -599,24 +546,6 @@ def _initial_odds(form: MomentaRollForm) -> Odds | None:
     """Odds of the form as first drawn: its initial values, as if submitted."""
     if form.roller is None:
         return None
-    choices = form.fields["attribute"].choices
-    if not choices:
+    if not form.fields["attribute"].choices:
         return Odds(error=f"{form.roller.name} has no attributes yet: add some on the sheet.")
-    query = QueryDict(mutable=True)
-    for name, field_ in form.fields.items():
-        value = form.get_initial_for_field(field_, name)
-        if value in (None, "", False, [], ()):
-            continue
-        if isinstance(value, list | tuple):
-            query.setlist(name, [str(v) for v in value])
-        else:
-            query[name] = str(value)
-    query.setdefault("attribute", choices[0][0])
-    bound = MomentaRollForm(
-        query,
-        campaign=form.campaign,
-        membership=form.membership,
-        character=form.roller,
-        templates=form.templates,
-    )
-    return preview(bound)
+    return preview(as_submitted(form))

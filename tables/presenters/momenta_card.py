@@ -15,7 +15,7 @@ from __future__ import annotations
 from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
 from tables.presenters.dice import d6_pips, face_sets
-from tables.services.wording import successes
+from tables.wording import successes
 
 ROLL_KIND_LABELS = {"action": "action roll", "attack": "attack", "luck": "luck roll"}
 SOURCE_LABELS = {

@@ -8,20 +8,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from tables import events
+from tables.errors import ServiceError, StaleState
 from tables.models import Character, PoolChange
-from tables.services.access import has_role, membership_of, require_control
-from tables.services.core import Change, ServiceError, StaleState, append_event, lock_campaign
+from tables.policy.access import has_role, membership_of, require_control
+from tables.policy.characters import BACK_INTO_CREATION, POOLS_REFUSAL, SHEET_POOLS
+from tables.services.core import Change, append_event, lock_campaign
 
-SHEET_POOLS = ("momentum", "resolve", "determination")
 # Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
 # them. A player's new character starts as the rules say: Momentum 3 (PM-01), Resolve
-# full, Determination as the model's default, for the GM to adjust.
-# PM-12: creation makes Momentum free, so once out of it only a GM may put it back.
-BACK_INTO_CREATION = "Only the GM can put a character back into character creation."
-POOLS_REFUSAL = (
-    "{character}'s {pool} changes through play and the GM, not the sheet: ask the GM. "
-    "Nothing was saved."
-)
+# full, Determination as the model's default, for the GM to adjust. The limits and their
+# words are tables/policy/characters.py (the form shows them too).
 # The sheet's rows, by the character's related name.
 ROW_KINDS = ("attributes", "skills", "traits", "assets")
 
@@ -65,18 +61,7 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         campaign = lock_campaign(campaign_id)
         membership = membership_of(actor, campaign)
         creating = character_id is None
-        if creating:
-            if not has_role(membership, "player"):
-                raise PermissionDenied("Observers cannot create characters.")
-            character = Character(campaign=campaign, owner=actor, is_npc=membership.is_gm)
-            before = {}
-        else:
-            character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-            if character is None:
-                raise PermissionDenied("That character is not in this campaign.")
-            require_control(membership, character)
-            before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
-            _check_touched(character, sheet.touched)
+        character, before = _sheet_character(campaign, membership, actor, sheet, character_id)
         old_name = character.name
         gm = membership.is_gm
         if not gm and not creating:
@@ -94,17 +79,6 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         character.save()
         for rows in sheet.rows:
             _save_rows(character, rows)
-        changes = [
-            Change(
-                pool=pool,
-                delta=getattr(character, pool) - before[pool],
-                after=getattr(character, pool),
-                reason="Sheet edited",
-                character=character,
-            )
-            for pool in SHEET_POOLS
-            if before and getattr(character, pool) != before[pool]
-        ]
         payload = {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc}
         if not creating and character.name != old_name:
             # Other people's Assist panels name it (live/render.py _assists_sync).
@@ -114,9 +88,41 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             events.CHARACTER_CREATED if creating else events.CHARACTER_UPDATED,
             actor,
             payload,
-            changes=changes,
+            changes=_pool_changes(character, before),
         )
     return character
+
+
+def _sheet_character(campaign, membership, actor, sheet: Sheet, character_id: int | None):
+    """(the character to save, its pools before): a new one (players and GMs only; a
+    GM's is an NPC), or the campaign's one the actor controls, whose touched pools
+    still hold what the page showed."""
+    if character_id is None:
+        if not has_role(membership, "player"):
+            raise PermissionDenied("Observers cannot create characters.")
+        return Character(campaign=campaign, owner=actor, is_npc=membership.is_gm), {}
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise PermissionDenied("That character is not in this campaign.")
+    require_control(membership, character)
+    before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
+    _check_touched(character, sheet.touched)
+    return character, before
+
+
+def _pool_changes(character: Character, before: dict) -> list[Change]:
+    """A ledger line for each pool the sheet changed (PM-13); none for a new character."""
+    return [
+        Change(
+            pool=pool,
+            delta=getattr(character, pool) - before[pool],
+            after=getattr(character, pool),
+            reason="Sheet edited",
+            character=character,
+        )
+        for pool in SHEET_POOLS
+        if before and getattr(character, pool) != before[pool]
+    ]
 
 
 def _refuse_pool_changes(character: Character, sheet: Sheet) -> None:

@@ -11,7 +11,7 @@ from django.db.models import F
 from rules import pools
 from rules.errors import RulesError
 from tables import events
-from tables.clause_ids import without_ids
+from tables.errors import ServiceError, StaleState  # noqa: F401  (services import them here)
 from tables.models import (
     Campaign,
     Character,
@@ -20,20 +20,6 @@ from tables.models import (
     TableEvent,
 )
 from tables.services.access import has_role, membership_of
-
-
-class ServiceError(Exception):
-    """A command that the rules or the state refuse; the message is for a player.
-
-    Players read the reason in words: a clause ID written into the message (by a
-    service, or by rules/ whose refusal is passed on) is left out (issue 14)."""
-
-    def __init__(self, message: object = "", *args) -> None:
-        super().__init__(without_ids(str(message)), *args)
-
-
-class StaleState(ServiceError):
-    """The pool changed since the page was drawn."""
 
 
 @dataclass(frozen=True)

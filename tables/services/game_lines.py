@@ -15,6 +15,7 @@ from rules.errors import RulesError
 from rules.pools import GROUP_MOMENTUM, cap_of
 from tables import events
 from tables.models import Campaign, TableEvent
+from tables.models.limits import NOTE_MAX
 from tables.services.access import require_control
 from tables.services.core import (
     Change,
@@ -27,8 +28,6 @@ from tables.services.core import (
     require_playing,
 )
 from tables.services.sessions import current_scene
-
-NOTE_MAX = 120
 
 
 def _require_2d20(campaign: Campaign) -> None:

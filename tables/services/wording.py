@@ -1,72 +1,11 @@
-"""Small helpers for the sentences the services write into the log."""
+"""Moved to tables/wording.py (words, used by services and presenters alike)."""
 
-from __future__ import annotations
-
-
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """'1 success', '2 successes', '0 successes' (the log reads as English)."""
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
-
-
-def successes(n: int) -> str:
-    return count(n, "success", "successes")
-
-
-# Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13).
-SPEND_SOURCES = (
-    ("from_bonus", "from bonus Momentum"),
-    ("from_roll", "from the roll"),
-    ("from_pool", "from the group pool"),
-    ("to_threat", "added to Threat"),
+from tables.wording import (  # noqa: F401
+    SPEND_SOURCES,
+    count,
+    refund_back,
+    spend_line,
+    spend_paid,
+    spend_price,
+    successes,
 )
-
-
-def _get(thing, key: str, default=None):
-    if isinstance(thing, dict):
-        return thing.get(key, default)
-    return getattr(thing, key, default)
-
-
-def spend_price(kind) -> str:
-    """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14).
-
-    `kind`: a rules SpendKind or its JSON form (a spend dict has the same keys).
-    """
-    price = f"{_get(kind, 'cost')} Momentum"
-    if _get(kind, "repeatable"):
-        each = "question" if _get(kind, "key") == "obtain_information" else "use"
-        price += f" per {each} (repeatable)"
-    return price
-
-
-def spend_paid(spend) -> str:
-    """'1 from the roll, 2 added to Threat': where one spend's points came from."""
-    return ", ".join(f"{n} {words}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0)))
-
-
-def refund_back(spend, changes) -> str:
-    """'1 back to the roll, 2 lost: the group pool is full' — where a refunded spend's
-    points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
-    parts = []
-    for key, words in (("from_bonus", "back as bonus Momentum"), ("from_roll", "back to the roll")):
-        if n := _get(spend, key, 0):
-            parts.append(f"{n} {words}")
-    for change in changes:
-        pool, delta, lost = _get(change, "pool"), _get(change, "delta", 0), _get(change, "lost", 0)
-        if pool == "group_momentum":
-            if delta or not lost:
-                parts.append(f"{delta} back to the group pool")
-            if lost:
-                parts.append(f"{lost} lost: the group pool is full")
-        elif pool == "threat" and delta:
-            parts.append(f"{-delta} taken off Threat")
-    return ", ".join(parts) or "nothing to give back"
-
-
-def spend_line(spend) -> str:
-    """'Obtain Information: 1 Momentum (1 from the roll)' — one spend made, in words."""
-    points = _get(spend, "points")
-    if points is None:
-        points = sum(_get(spend, key, 0) or 0 for key, _ in SPEND_SOURCES)
-    paid = spend_paid(spend)
-    return f"{_get(spend, 'name')}: {points} Momentum" + (f" ({paid})" if paid else "")

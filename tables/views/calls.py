@@ -18,11 +18,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
+from tables.forms.momenta import initial_from, roll_form
 from tables.live import render as live
 from tables.models import CalledTest, Campaign, Membership
 from tables.presenters import d20 as d20_presenter
 from tables.presenters.calls import answering_character, call_view, panel_context
-from tables.presenters.momenta import composer_context, initial_from, roll_form, roll_request
+from tables.presenters.momenta import composer_context, roll_request
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
 from tables.services.access import controllable

@@ -27,7 +27,9 @@ from tables.forms.momenta import (
     CustomPatternForm,
     RollTemplateForm,
     TraumaForm,
+    initial_from,
     open_assists,
+    roll_form,
 )
 from tables.live import render as live
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
@@ -36,10 +38,8 @@ from tables.presenters.momenta import (
     chooser_for,
     composer_context,
     gm_tools_context,
-    initial_from,
     pick_character,
     preview,
-    roll_form,
     roll_request,
 )
 from tables.services import momenta

@@ -34,7 +34,7 @@ from tables.forms.site import (
     sheet_formsets,
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
-from tables.services import campaigns, characters, sessions
+from tables.services import campaigns, characters, logins, sessions
 from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
@@ -58,12 +58,19 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429."""
+    """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429;
+    each wrong password is recorded, a success clears them (services/logins.py)."""
 
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
 
+    def form_valid(self, form):
+        logins.clear_failures(form.attempted_username())
+        return super().form_valid(form)
+
     def form_invalid(self, form):
+        if form.wrong_password():
+            logins.record_failure(form.attempted_username())
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "locked_out"):
             response.status_code = 429

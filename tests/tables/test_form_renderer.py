@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from momenta_site.form_renderer import FastWidgetRenderer
 from tables.forms import calls, d20, discord, game_lines, login, momenta, person, site
+from tables.forms.momenta import roll_form
 from tables.models import Character, Membership, PersonSettings
-from tables.presenters.momenta import roll_form
 from tables.services import sessions
 from tables.services.d20 import catalogue
 from tables.views.table import NoteForm

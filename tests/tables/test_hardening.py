@@ -102,7 +102,7 @@ def test_the_lockout_ends_with_its_window(client, gm, settings, monkeypatch):
 
     from django.utils import timezone
 
-    from tables.services import logins
+    from tables.policy import logins
 
     settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS = 2, 600
     start = timezone.now()

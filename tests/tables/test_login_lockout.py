@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import LoginFailure
-from tables.services import logins
+from tables.policy import logins
 from tests.conftest import PASSWORD
 
 WINDOW = 600

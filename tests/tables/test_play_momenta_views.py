@@ -95,6 +95,21 @@ def test_the_table_page_draws_the_momenta_composer_with_its_odds(table, client_f
     assert [name.strip() for name in offered] == ["Ash"]
 
 
+def test_choosing_another_character_or_attribute_redraws_the_composer(table, client_for):
+    """The character and attribute selects sit in the one element that asks for the
+    composer again on a change, with the whole form: the choices made are kept."""
+    page = client_for("player").get(reverse("table", args=[table.pk])).content.decode()
+    form = page.split('id="momenta-roll"')[1].split("</form>")[0]
+    redraw = re.search(r'<div class="mc-row mc-row--pair"([^>]*)>(.*?)</div>', form, re.S)
+    assert redraw is not None
+    attrs, inside = redraw.groups()
+    assert f'hx-get="{url("momenta_composer", table)}"' in attrs
+    for attr in ('hx-trigger="change"', 'hx-target="#composer"', 'hx-swap="outerHTML"'):
+        assert attr in attrs
+    assert 'hx-include="closest form"' in attrs
+    assert 'name="character"' in inside and 'name="attribute"' in inside
+
+
 def test_observers_see_no_composer_controls(table, client_for):
     page = client_for("observer").get(reverse("table", args=[table.pk])).content.decode()
     assert "Observers watch the table" in page and "Roll the dice" not in page

@@ -1,0 +1,129 @@
+"""Who may do what at a table: membership, roles, control of a character, secrecy.
+
+Services, views, presenters, forms and consumers all ask here, so a rule about
+who may act, or see, is written once. Only models and the event registry are
+imported: forms and presenters depend on this module without depending on services.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+
+from tables import events
+from tables.models import Campaign, Character, Membership, TableEvent
+
+# Roles that satisfy each requirement.
+ALLOWED = {
+    "member": {Membership.Role.GM, Membership.Role.PLAYER, Membership.Role.OBSERVER},
+    "player": {Membership.Role.GM, Membership.Role.PLAYER},
+    "gm": {Membership.Role.GM},
+}
+
+
+def membership_of(user, campaign: Campaign | int) -> Membership | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    campaign_id = campaign.pk if isinstance(campaign, Campaign) else campaign
+    return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
+
+
+def has_role(membership: Membership | None, role: str) -> bool:
+    """Does the membership satisfy `role` ("member", "player": GMs and players, "gm")?"""
+    return membership is not None and membership.role in ALLOWED[role]
+
+
+# --- Control of a character -------------------------------------------------------------
+
+
+def can_control(membership: Membership, character: Character) -> bool:
+    """Owner and GMs act for a character (roll, edit); observers never do."""
+    if membership.role == Membership.Role.GM:
+        return True
+    return membership.role == Membership.Role.PLAYER and character.owner_id == membership.user_id
+
+
+def require_control(
+    membership: Membership | None,
+    character: Character,
+    refusal: str = "That character is not yours.",
+) -> None:
+    """can_control, or PermissionDenied with `refusal`."""
+    if membership is None or not can_control(membership, character):
+        raise PermissionDenied(refusal)
+
+
+def controllable(
+    campaign: Campaign, membership: Membership, everyone: list[Character] | None = None
+) -> list[Character]:
+    """The characters this member may roll for: GMs any, players their own, observers none.
+    Player characters first, then NPCs, each by name. `everyone`: the campaign's
+    characters, if the caller read them already."""
+    if everyone is None:
+        everyone = campaign.characters.select_related("owner")
+    ordered = sorted(everyone, key=lambda c: (c.is_npc, c.name))
+    return [c for c in ordered if can_control(membership, c)]
+
+
+def default_character(characters, membership: Membership) -> Character | None:
+    """The character a composer shows first: a player's own first PC; a GM's first
+    NPC (else the first character). `characters`: those the member may roll for."""
+    characters = list(characters)
+    if membership.is_gm:
+        npcs = [c for c in characters if c.is_npc]
+        return (npcs or characters or [None])[0]
+    own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
+    return (own or characters or [None])[0]
+
+
+# --- Secrecy (TB-03) ----------------------------------------------------------------------
+# A secret roll not yet revealed is visible only to the GM. The records that can be
+# secret (D20Test, MomentaRoll) share tables.models.secret.SecretRecord, whose
+# `hidden` property is the same condition as HIDDEN, for one record.
+
+HIDDEN = Q(secret=True, revealed=False)
+
+
+def seen_by(membership: Membership, records: QuerySet) -> QuerySet:
+    """The secret-capable records of `records` this member may see: GMs all, others
+    none still hidden. Every read of a test or roll for a person goes through here."""
+    return records if membership.is_gm else records.exclude(HIDDEN)
+
+
+def still_secret(records: QuerySet) -> QuerySet:
+    """The records still hidden: what the GM panel offers to reveal."""
+    return records.filter(HIDDEN)
+
+
+def audience_of(record) -> str:
+    """Who may see an event about `record`: GMs only while it is hidden."""
+    return TableEvent.Audience.GM if record.hidden else TableEvent.Audience.ALL
+
+
+# --- Who sees an event: per role, and one person for a PRIVATE kind --------------------------
+# Events for everyone reach everyone; GM-audience events reach GMs; a PRIVATE kind (a
+# message to the GM, tables/events.py) is stored with the GM audience and reaches its
+# actor too. Every path that shows an event to a person (live push, replay, the log and
+# its pages, a command's answer) asks here or uses events_seen_q, with the viewer's id.
+
+PRIVATE_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.audience == events.PRIVATE)
+
+
+def private_viewer(event: TableEvent) -> int | None:
+    """The one person besides the GMs who sees `event` (its actor), or None."""
+    return event.actor_id if event.kind in PRIVATE_KINDS else None
+
+
+def sees_event(event: TableEvent, is_gm: bool, viewer_id: int | None) -> bool:
+    """May this viewer (GM or not; their user id, None if unknown) see `event`?"""
+    if is_gm or event.audience == TableEvent.Audience.ALL:
+        return True
+    return viewer_id is not None and private_viewer(event) == viewer_id
+
+
+def events_seen_q(viewer_id: int | None) -> Q:
+    """sees_event for a player or observer, as a filter on TableEvent rows."""
+    seen = Q(audience=TableEvent.Audience.ALL)
+    if viewer_id is not None:
+        seen |= Q(kind__in=PRIVATE_KINDS, actor_id=viewer_id, audience=TableEvent.Audience.GM)
+    return seen
