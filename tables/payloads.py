@@ -44,7 +44,7 @@ class PoolLine(Part):
 class Payload(Part):
     """A whole payload. `changes` is what append_event adds to every one."""
 
-    changes: list[PoolLine] = []
+    changes: list[PoolLine]
 
     @model_serializer(mode="wrap")
     def _as_given(self, handler):

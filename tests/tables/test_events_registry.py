@@ -11,12 +11,13 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
+from pydantic import ValidationError
 
 from rules.dice import FixedDice
-from tables import events
+from tables import events, payloads
 from tables.live import consumers
 from tables.live import render as live
-from tables.models import Campaign, TableEvent
+from tables.models import Campaign, PoolChange, TableEvent
 from tables.services import calls, campaigns, core, corrections, momenta, sessions, talk
 from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
@@ -303,3 +304,59 @@ def test_a_kind_that_refreshes_all_characters_pushes_the_whole_list(
     note = sessions.post_note(momenta_campaign.pk, gm, "Only words")
     html = live.render_event_fragments(note, "all")
     assert 'id="characters"' not in html and f'id="character-{hero.pk}"' not in html
+
+
+# --- Typed payloads (tables/payloads.py) ---------------------------------------------------
+
+
+def test_every_kind_names_a_payload_model_of_its_own_kind():
+    for kind in events.REGISTRY.values():
+        assert kind.payload is not payloads.Payload, f"{kind.name} declares no payload model"
+    # Kinds that carry the same thing share one model, and so one adapter, built once.
+    assert events.D20_VETO.payload is events.D20_SPEND.payload
+    assert events.D20_VETO.adapter is events.D20_SPEND.adapter
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kind, payload, error",
+    [
+        (events.NOTE, {"txet": "Rain"}, "txet\n  Extra inputs are not permitted"),
+        (events.SESSION_STARTED, {"number": "three"}, "number\n  Input should be a valid int"),
+        (events.MEMBER_JOINED, {"user": "sam", "role": "player"}, "user_id\n  Field required"),
+        (events.CHALLENGE_ROLL, {}, "dice_name\n  Field required"),
+    ],
+    ids=["unknown-key", "mistyped-value", "missing-key", "empty"],
+)
+def test_append_event_refuses_a_payload_its_model_does_not_allow(
+    momenta_campaign, hero, kind, payload, error
+):
+    momentum = hero.momentum
+    with pytest.raises(ValidationError, match=error):
+        with transaction.atomic():  # the command's transaction: the pool change goes too
+            locked = core.lock_campaign(momenta_campaign.pk)
+            gift = core.change_pool(locked, "momentum", 1, "gift", character=hero)
+            core.append_event(locked, kind, None, payload, changes=[gift])
+    momenta_campaign.refresh_from_db()
+    hero.refresh_from_db()
+    assert momenta_campaign.last_seq == 0 and not TableEvent.objects.exists()
+    assert hero.momentum == momentum and not PoolChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_payload_is_stored_with_the_keys_its_service_gave(momenta_campaign, gm):
+    """An optional key left out stays out (readers test for keys), and `changes` is last."""
+    with transaction.atomic():
+        locked = core.lock_campaign(momenta_campaign.pk)
+        note = core.append_event(locked, events.NOTE, gm, {"summary": "Discord: set."})
+    note.refresh_from_db()
+    assert note.payload == {"summary": "Discord: set.", "changes": []}
+    assert list(note.payload) == ["summary", "changes"]
+
+
+@pytest.mark.django_db
+def test_every_payload_the_services_append_is_stored_as_its_model_reads_it(played):
+    for event in played:
+        kind = events.REGISTRY[event.kind]
+        assert kind.stored_payload(event.payload) == event.payload, event.kind
+        assert list(event.payload)[-1] == "changes", event.kind
