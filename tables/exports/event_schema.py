@@ -80,11 +80,17 @@ def _tag(value: Any) -> str:
 
 def event_type(untyped: type[BaseModel]) -> Any:
     """One event of the document: `untyped` (an event with any kind and payload) made
-    the model of its kind, picked by `kind`; `untyped` itself for a kind not registered."""
+    the model of its kind, picked by `kind`; for a kind not registered, `untyped`."""
     members = [
         Annotated[_event(kind, untyped), Tag(name)] for name, kind in events.REGISTRY.items()
     ]
-    members.append(Annotated[untyped, Tag(OTHER)])
+    unregistered = create_model(
+        "UnregisteredKindEvent",
+        __base__=untyped,
+        # Published so that exactly one member fits an event (JSON Schema's oneOf).
+        kind=(str, Field(json_schema_extra={"not": {"enum": list(events.REGISTRY)}})),
+    )
+    members.append(Annotated[unregistered, Tag(OTHER)])
     return Annotated[Union[tuple(members)], Discriminator(_tag)]  # noqa: UP007
 
 
