@@ -88,7 +88,7 @@ def test_table_event_kind_choices_are_the_registry_and_migrated():
 @pytest.fixture
 def new_kind():
     """A kind added to the registry, as a new entry in tables/events.py would be."""
-    kind = events._kind("meteor_strike", "Meteor strike", payload=events.payloads.Note)
+    kind = events._kind("meteor_strike", "Meteor strike", payload=payloads.Note)
     yield kind
     del events.REGISTRY[kind.name]
 
