@@ -188,41 +188,6 @@ def _pool_label(pool: str, character: Character | None) -> str:
     return f"{character.name}'s {label}" if character is not None else label
 
 
-def append_event(
-    campaign: Campaign,
-    kind: events.EventKind,
-    actor,
-    payload: dict | None = None,
-    *,
-    audience: str = TableEvent.Audience.ALL,
-    changes: list[Change] | tuple[Change, ...] = (),
-) -> TableEvent:
-    """Append the campaign's next event (and its ledger lines); the caller holds the lock.
-
-    `kind` is an entry of tables.events; a string or an unregistered entry raises
-    before anything is written, so no event of an unknown kind can reach the log.
-    The payload, with the `changes` added here, is checked against the kind's model
-    (tables/payloads.py) before anything is written too: a key the model does not
-    name, or a value of the wrong type, raises pydantic.ValidationError.
-    """
-    kind = events.registered(kind)
-    _check_audience(kind, actor, audience)
-    payload = dict(payload or {})
-    payload.setdefault("changes", [_ledger_line(c) for c in changes])
-    stored = kind.stored_payload(payload)
-    event = TableEvent.objects.create(
-        campaign=campaign,
-        seq=_next_seq(campaign),
-        kind=kind.name,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        payload=stored,
-        audience=audience,
-    )
-    _write_ledger(event, campaign, changes)
-    _announce_on_commit(event)
-    return event
-
-
 def _check_audience(kind: events.EventKind, actor, audience: str) -> None:
     if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
         raise ValueError(f"{kind.name} events are for the GM only")
@@ -258,7 +223,36 @@ def _ledger_line(c: Change) -> dict:
     }
 
 
-def _write_ledger(event: TableEvent, campaign: Campaign, changes) -> None:
+def append_event(
+    campaign: Campaign,
+    kind: events.EventKind,
+    actor,
+    payload: dict | None = None,
+    *,
+    audience: str = TableEvent.Audience.ALL,
+    changes: list[Change] | tuple[Change, ...] = (),
+) -> TableEvent:
+    """Append the campaign's next event (and its ledger lines); the caller holds the lock.
+
+    `kind` is an entry of tables.events; a string or an unregistered entry raises
+    before anything is written, so no event of an unknown kind can reach the log.
+    The payload, with the `changes` added here, is checked against the kind's model
+    (tables/payloads.py) before anything is written too: a key the model does not
+    name, or a value of the wrong type, raises pydantic.ValidationError.
+    """
+    kind = events.registered(kind)
+    _check_audience(kind, actor, audience)
+    payload = dict(payload or {})
+    payload.setdefault("changes", [_ledger_line(c) for c in changes])
+    stored = kind.stored_payload(payload)
+    event = TableEvent.objects.create(
+        campaign=campaign,
+        seq=_next_seq(campaign),
+        kind=kind.name,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        payload=stored,
+        audience=audience,
+    )
     PoolChange.objects.bulk_create(
         PoolChange(
             event=event,
@@ -272,10 +266,8 @@ def _write_ledger(event: TableEvent, campaign: Campaign, changes) -> None:
         )
         for c in changes
     )
-
-
-def _announce_on_commit(event: TableEvent) -> None:
     transaction.on_commit(lambda: _announce(event))
+    return event
 
 
 def _announce(event: TableEvent) -> None:
