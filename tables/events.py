@@ -15,15 +15,24 @@ never by a string, and what a kind means lives in its entry:
   the GM hides (MO-13); PRIVATE kinds reach the GMs and the event's actor only (append_event
   stores them with the GM audience);
 - `membership`: it changes who is at the table, so a socket re-checks its member;
-- `log_template` / `push_template`: tables/partials/events/<name>.html and
-  partials/push/<name>.html, or None where the generic card / no push fragment serves.
+- `payload`: the pydantic type of its payload (tables/payloads.py), which append_event
+  validates every payload against;
+- `log_template` / `push_template`: the file's name in tables/partials/events/ and
+  partials/push/ (kinds whose cards are drawn alike name one file), or None where the
+  generic card / no push fragment serves.
 
-`TableEvent.kind` takes its choices from `REGISTRY`.
+`TableEvent.kind` takes its choices from `REGISTRY` through `choices`, a callable that
+migrations record by name: a new kind needs no migration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from tables import payloads
 
 # --- Page regions ---------------------------------------------------------------------
 # One name per region of templates/tables/table.html that an event can change; a push
@@ -96,10 +105,14 @@ class EventKind:
     record: str | tuple[str, ...] | None = None
     audience: str = ALL
     membership: bool = False
-    log_template: bool = False  # True: partials/events/<name>.html, else events/generic.html
-    push_template: bool = False  # True: partials/push/<name>.html, else push/none.html
+    payload: Any = payloads.Payload  # a model of tables/payloads.py (or a union of them)
+    log_template: str | None = None  # partials/events/<this>.html, else events/generic.html
+    push_template: str | None = None  # partials/push/<this>.html, else push/none.html
+    adapter: TypeAdapter = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
+        # Built once per kind: append_event's check is then one call into pydantic-core.
+        object.__setattr__(self, "adapter", payloads.adapter(self.payload))
         unknown = self.regions - REGIONS
         if unknown:
             raise ValueError(f"{self.name}: unknown regions {sorted(unknown)}")
@@ -129,15 +142,21 @@ class EventKind:
                 return record, value
         return None
 
+    def stored_payload(self, payload: dict) -> dict:
+        """`payload` checked against this kind's model, as the JSON to store; a key the
+        model does not name, a missing one or a value of the wrong type raises
+        pydantic.ValidationError."""
+        return self.adapter.dump_python(self.adapter.validate_python(payload), mode="json")
+
     @property
     def log_templates(self) -> tuple[str, ...]:
         """For {% include %}: the kind's own card first, the generic one if it has none."""
-        own = (f"tables/partials/events/{self.name}.html",) if self.log_template else ()
+        own = (f"tables/partials/events/{self.log_template}.html",) if self.log_template else ()
         return (*own, "tables/partials/events/generic.html")
 
     @property
     def push_templates(self) -> tuple[str, ...]:
-        own = (f"tables/partials/push/{self.name}.html",) if self.push_template else ()
+        own = (f"tables/partials/push/{self.push_template}.html",) if self.push_template else ()
         return (*own, "tables/partials/push/none.html")
 
 
@@ -155,52 +174,83 @@ def _kind(name: str, label: str, **options) -> EventKind:
 _ALL_CARDS = _ALWAYS | {CHARACTERS}
 
 # --- The site -------------------------------------------------------------------------------
-NOTE = _kind("note", "Table note", regions=_ALWAYS, log_template=True)
+NOTE = _kind("note", "Table note", payload=payloads.Note, regions=_ALWAYS, log_template="note")
 # Appended by no service today (a secret roll is a Momenta roll or 2d20 test with
 # the GM audience); kept so a GM-only event has a plain kind of its own.
-SECRET_ROLL = _kind("secret_roll", "Secret roll", regions=_ALWAYS, audience=GM_ONLY)
-POOL_ADJUSTED = _kind(
-    "pool_adjusted", "Pool adjusted", regions=_CARDS | {SPEND_PANEL}, audience=BY_POOL
+SECRET_ROLL = _kind(
+    "secret_roll", "Secret roll", payload=payloads.Note, regions=_ALWAYS, audience=GM_ONLY
 )
-CAMPAIGN_CREATED = _kind("campaign_created", "Campaign created", regions=_ALWAYS)
+POOL_ADJUSTED = _kind(
+    "pool_adjusted",
+    "Pool adjusted",
+    payload=payloads.PoolAdjusted,
+    regions=_CARDS | {SPEND_PANEL},
+    audience=BY_POOL,
+)
+CAMPAIGN_CREATED = _kind(
+    "campaign_created", "Campaign created", payload=payloads.CampaignCreated, regions=_ALWAYS
+)
 SETTINGS_CHANGED = _kind(
     "settings_changed",
     "Settings changed",
+    payload=payloads.SettingsChanged,
     regions=_ALL_CARDS | {GM_TOOLS, COMPOSER, OPEN_TESTS, SPEND_PANEL},
 )
 MEMBER_JOINED = _kind(
-    "member_joined", "Joined the table", regions=_ALWAYS | {PRESENCE}, membership=True
+    "member_joined",
+    "Joined the table",
+    payload=payloads.Member,
+    regions=_ALWAYS | {PRESENCE},
+    membership=True,
 )
 MEMBER_REMOVED = _kind(
     "member_removed",
     "Member removed",
+    payload=payloads.Member,
     regions=_CARDS | {PRESENCE, COMPOSER},
     membership=True,
 )
 MEMBER_PROMOTED = _kind(
     "member_promoted",
     "Made co-GM",
+    payload=payloads.Member,
     regions=_ALWAYS | {PRESENCE, GM_TOOLS, COMPOSER},
     membership=True,
 )
 INVITE_REGENERATED = _kind(
-    "invite_regenerated", "New invite link", regions=_ALWAYS, audience=GM_ONLY
+    "invite_regenerated",
+    "New invite link",
+    payload=payloads.InviteRegenerated,
+    regions=_ALWAYS,
+    audience=GM_ONLY,
 )
 # The GM tools show the running session and scene; the spend panel the group pool.
 SESSION_STARTED = _kind(
-    "session_started", "Session started", regions=_ALL_CARDS | {GM_TOOLS, SPEND_PANEL}
+    "session_started",
+    "Session started",
+    payload=payloads.Session,
+    regions=_ALL_CARDS | {GM_TOOLS, SPEND_PANEL},
 )
-SCENE_STARTED = _kind("scene_started", "Scene started", regions=_CARDS | {GM_TOOLS})
-SCENE_ENDED = _kind("scene_ended", "Scene ended", regions=_CARDS | {GM_TOOLS, SPEND_PANEL})
+SCENE_STARTED = _kind(
+    "scene_started", "Scene started", payload=payloads.SceneStarted, regions=_CARDS | {GM_TOOLS}
+)
+SCENE_ENDED = _kind(
+    "scene_ended",
+    "Scene ended",
+    payload=payloads.SceneEnded,
+    regions=_CARDS | {GM_TOOLS, SPEND_PANEL},
+)
 CHARACTER_CREATED = _kind(
     "character_created",
     "Character created",
+    payload=payloads.CharacterCreated,
     # A player's Assist panel offers every character as helper or roller (PM-08).
     regions=_ALL_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
 )
 CHARACTER_UPDATED = _kind(
     "character_updated",
     "Character updated",
+    payload=payloads.CharacterUpdated,
     # A new name shows in the GM's secret lists and Assist queue.
     regions=_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
 )
@@ -209,190 +259,240 @@ CHARACTER_UPDATED = _kind(
 MOMENTA_ROLL = _kind(
     "momenta_roll",
     "Roll",
+    payload=payloads.MomentaRoll,
     regions=_CARDS | {ASSIST_QUEUE, GM_TOOLS},
     record=ROLL,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="momenta_roll",
+    push_template="momenta_roll",
 )
 MOMENTA_PATTERNS = _kind(
     "momenta_patterns",
     "Patterns chosen",
+    payload=payloads.MomentaPatterns,
     regions=_CARDS | {COMPOSER, GM_TOOLS},  # a secret roll's outcome in the GM's list
     record=ROLL,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="momenta_patterns",
+    push_template="momenta_patterns",
 )
 ASSIST_REQUESTED = _kind(
     "assist_requested",
     "Assist asked",
+    payload=payloads.AssistRequested,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
-    log_template=True,
+    log_template="assist_requested",
 )
 ASSIST_ANSWERED = _kind(
     "assist_answered",
     "Assist answered",
+    payload=payloads.AssistAnswered,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
-    log_template=True,
-    push_template=True,
+    log_template="assist_answered",
+    push_template="assist",
 )
 # The helper's own word (PM-08: the helper *may* pay): their player, or the GM for an NPC.
 ASSIST_CONSENT = _kind(
     "assist_consent",
     "Helper answered",
+    payload=payloads.AssistConsent,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
-    log_template=True,
-    push_template=True,
+    log_template="assist_consent",
+    push_template="assist",
 )
-TRAUMA = _kind("trauma", "Trauma", log_template=True)
+TRAUMA = _kind("trauma", "Trauma", payload=payloads.Trauma, log_template="trauma")
 ROLL_TEMPLATE_SAVED = _kind(
-    "roll_template_saved", "Roll template saved", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+    "roll_template_saved",
+    "Roll template saved",
+    payload=payloads.RollTemplateSaved,
+    regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
 ROLL_TEMPLATE_DELETED = _kind(
-    "roll_template_deleted", "Roll template removed", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+    "roll_template_deleted",
+    "Roll template removed",
+    payload=payloads.Named,
+    regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
 CUSTOM_PATTERN_SAVED = _kind(
-    "custom_pattern_saved", "Pattern saved", regions=_ALWAYS | {GM_TOOLS, COMPOSER}
+    "custom_pattern_saved",
+    "Pattern saved",
+    payload=payloads.CustomPatternSaved,
+    regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
 
 # --- Secret records revealed (both systems) ------------------------------------------------
 ROLL_REVEALED = _kind(
     "roll_revealed",
     "Roll revealed",
+    payload=payloads.RollRevealed,
     regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
     record=(TEST, ROLL),
-    log_template=True,
-    push_template=True,
+    log_template="roll_revealed",
+    push_template="roll_revealed",
 )
 
 # --- 2d20 play -------------------------------------------------------------------------------
 # GM_TOOLS: a test's line in the GM's secret tests and open contests changes with it.
+# Every later event about a test pushes the test's state alike (push/d20_test.html).
 _TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL, GM_TOOLS}
 D20_TEST = _kind(
     "d20_test",
     "Skill test",
+    payload=payloads.D20Test,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
+    log_template="d20_test",
 )
+# T-04: the dice after a Determination reroll, drawn as the test's card.
 D20_REROLL = _kind(
     "d20_reroll",
     "Determination reroll",
+    payload=payloads.D20Reroll,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_test",
+    push_template="d20_test",
 )
 D20_SPEND = _kind(
     "d20_spend",
     "Momentum spent",
+    payload=payloads.D20Spend,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_spend",
+    push_template="d20_test",
 )
+# MO-11 (a “you don't know” answer refunds its point) and MO-12 (the GM vetoes a
+# spend): drawn as the spend they undo.
 D20_REFUND = _kind(
     "d20_refund",
     "Momentum refunded",
+    payload=payloads.D20Spend,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_spend",
+    push_template="d20_test",
 )
 D20_VETO = _kind(
     "d20_veto",
     "Spend vetoed",
+    payload=payloads.D20Spend,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_spend",
+    push_template="d20_test",
 )
 D20_RESOLVED = _kind(
     "d20_resolved",
     "Momentum resolved",
+    payload=payloads.D20Resolved,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_resolved",
+    push_template="d20_test",
 )
 CONTEST_OPENED = _kind(
     "contest_opened",
     "Contest opened",
+    payload=payloads.ContestOpened,
     regions=_TEST_REGIONS | {COMPOSER},
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
+    log_template="contest_opened",
 )
+# The contest's active test is done (CT-03, CT-04, CT-R1): drawn as any resolution.
 CONTEST_RESOLVED = _kind(
     "contest_resolved",
     "Contest resolved",
+    payload=payloads.D20Resolved,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    log_template=True,
-    push_template=True,
+    log_template="d20_resolved",
+    push_template="d20_test",
 )
+# The GM called off a contest nobody had answered: the generic card.
 CONTEST_CANCELLED = _kind(
     "contest_cancelled",
     "Contest called off",
+    payload=payloads.ContestCancelled,
     regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
-    log_template=True,
 )
 # Game lines (tables/services/game_lines.py): Challenge dice rolled (GL-04); the GM's
 # complication range for the scene (GL-05), which the GM tools show.
-CHALLENGE_ROLL = _kind("challenge_roll", "Challenge dice", regions=_ALWAYS, log_template=True)
+CHALLENGE_ROLL = _kind(
+    "challenge_roll",
+    "Challenge dice",
+    payload=payloads.ChallengeRoll,
+    regions=_ALWAYS,
+    log_template="challenge_roll",
+)
 COMPLICATION_RANGE_SET = _kind(
     "complication_range_set",
     "Complication range",
+    payload=payloads.ComplicationRangeSet,
     regions=_ALWAYS | {GM_TOOLS},
-    log_template=True,
+    log_template="complication_range_set",
 )
 
 # --- The GM panel ------------------------------------------------------------------------------
 THREAT_ADDED = _kind(
     "threat_added",
     "Threat added",
+    payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
-    log_template=True,
+    log_template="threat",
 )
 THREAT_SPENT = _kind(
     "threat_spent",
     "Threat spent",
+    payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
-    log_template=True,
+    log_template="threat",
 )
 DETERMINATION_PERMITTED = _kind(
     "determination_permitted",
     "Determination allowed",
+    payload=payloads.DeterminationPermitted,
     regions=_TEST_REGIONS,
     record=TEST,
     audience=BY_RECORD,
-    push_template=True,
+    push_template="d20_test",
 )
 CUSTOM_SPEND_SAVED = _kind(
-    "custom_spend_saved", "Spend saved", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
+    "custom_spend_saved",
+    "Spend saved",
+    payload=payloads.CustomSpendSaved,
+    regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL},
 )
 CUSTOM_SPEND_DELETED = _kind(
-    "custom_spend_deleted", "Spend removed", regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL}
+    "custom_spend_deleted",
+    "Spend removed",
+    payload=payloads.Named,
+    regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL},
 )
 # --- Table talk (tables/services/talk.py) --------------------------------------------------------
 # In character or out of character (payload["mode"]), for everyone; and a message to the GM,
 # seen by the GMs and its sender only. Neither is a roll or a spend: never voided.
-TALK = _kind("talk", "Table talk", regions=_ALWAYS, log_template=True)
+TALK = _kind("talk", "Table talk", payload=payloads.Talk, regions=_ALWAYS, log_template="talk")
 TALK_PRIVATE = _kind(
-    "talk_private", "To the GM", regions=_ALWAYS, audience=PRIVATE, log_template=True
+    "talk_private",
+    "To the GM",
+    payload=payloads.Talk,
+    regions=_ALWAYS,
+    audience=PRIVATE,
+    log_template="talk_private",
 )
 # --- Corrections (tables/services/corrections.py) ---------------------------------------------
 # The GM voids a mistaken event: its pool changes reversed in the ledger, its card struck
@@ -400,22 +500,26 @@ TALK_PRIVATE = _kind(
 VOIDED = _kind(
     "voided",
     "Voided",
+    payload=payloads.Voided,
     regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
-    log_template=True,
-    push_template=True,
+    log_template="voided",
+    push_template="voided",
 )
 
 # --- Tests the GM calls for (tables/services/calls.py) ----------------------------------------
 # Everyone sees a call, never its hidden Difficulty (the payload leaves it out); the answer
 # names the roll and reveals the Difficulty once the dice have landed.
-TEST_CALLED = _kind("test_called", "Test called", regions=_ALWAYS | {CALLS})
-CALL_CANCELLED = _kind("call_cancelled", "Call withdrawn", regions=_ALWAYS | {CALLS})
+TEST_CALLED = _kind("test_called", "Test called", payload=payloads.Call, regions=_ALWAYS | {CALLS})
+CALL_CANCELLED = _kind(
+    "call_cancelled", "Call withdrawn", payload=payloads.Call, regions=_ALWAYS | {CALLS}
+)
 CALL_ANSWERED = _kind(
     "call_answered",
     "Call answered",
+    payload=payloads.CallAnswered,
     regions=_ALWAYS | {CALLS},
     record=(TEST, ROLL),  # the roll that answered; never secret (services/calls.py)
-    log_template=True,
+    log_template="call_answered",
 )
 
 

@@ -25,7 +25,7 @@ from django.db import DatabaseError, transaction
 from django.db import models as dj
 from pydantic import ValidationError as SchemaError
 
-from tables.exports import refs, schema
+from tables.exports import event_schema, refs, schema
 from tables.exports.tables import CAMPAIGN, TABLES, Table, fields_of, numbered
 from tables.models import Campaign, TableEvent
 
@@ -63,7 +63,8 @@ def parse(text: str | bytes) -> schema.CampaignExport:
         return schema.CampaignExport.model_validate_json(text)
     except SchemaError as error:
         raise ImportRefused(
-            f"{_path(e['loc'])}: {e['msg']}" for e in error.errors(include_url=False)
+            f"{_path(event_schema.untagged(e['loc']))}: {e['msg']}"
+            for e in error.errors(include_url=False)
         ) from None
 
 

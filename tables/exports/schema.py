@@ -12,7 +12,9 @@ Conventions of the document:
 - people are named by username;
 - inside the free-form JSON (event payloads, roll specs, results, ledgers, cards)
   the keys listed in tables/exports/refs.py hold document ids too (`user_id`
-  holds a username); a reference to a row that no longer exists is null.
+  holds a username); a reference to a row that no longer exists is null;
+- an event's payload is typed by its kind (tables/exports/event_schema.py, from
+  tables/payloads.py); a payload written before those models is read as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from tables.exports import event_schema
 
 FORMAT = "momenta-table.campaign"
 # Bump when a reader of the old version would misread a new document; an import
@@ -161,12 +165,18 @@ class Scene(Strict):
 
 
 class TableEvent(Strict):
+    """An event of any kind; `Event` types its payload by its kind."""
+
     seq: Seq
     kind: str
     actor: Username | None
     payload: Json
     audience: str
     created_at: datetime
+
+
+# Each kind's payload as tables/payloads.py declares it (an older payload: any object).
+Event = event_schema.event_type(TableEvent)
 
 
 class PoolChange(Strict):
@@ -276,7 +286,7 @@ class CampaignExport(Strict):
     custom_spends: list[CustomSpend]
     play_sessions: list[PlaySession]
     scenes: list[Scene]
-    events: list[TableEvent]
+    events: list[Event]
     pool_changes: list[PoolChange]
     assist_requests: list[AssistRequest]
     contests: list[Contest]

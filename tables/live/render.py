@@ -6,7 +6,7 @@ update cannot drift. A pushed event is a string of hx-swap-oob fragments:
     <div hx-swap-oob="afterbegin:#roll-log"><li id="event-N" data-seq="N">…</li></div>
     <section id="pools" hx-swap-oob="true" data-seq="N">…</section>
     <article id="character-7" hx-swap-oob="true" data-seq="N">…</article>  (each affected one)
-    …plus tables/partials/push/<kind>.html if the kind has one.
+    …plus the push template its entry names (tables/partials/push/), if any.
 
 What each kind of event means (its label, whether it refreshes every card, the
 play record it is about, its templates) is its entry in tables/events.py.

@@ -18,7 +18,8 @@ class TableEvent(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveBigIntegerField()
     # Choices from the registry: a kind means what its entry in tables/events.py says.
-    kind = models.CharField(max_length=40, choices=events.choices())
+    # The callable itself (not its list): migrations name it, so a new kind needs none.
+    kind = models.CharField(max_length=40, choices=events.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )

@@ -68,6 +68,29 @@ def change_pool(
     after taking the lock, so its value is used instead of reading it again (the
     conditional update below still refuses if it was not current).
     """
+    model, pk, current, own_cap = _read_pool(campaign, pool, character, fresh)
+    label = _pool_label(pool, character)
+    check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)
+    step = _rules_step(pool, current, delta, own_cap, label)
+    # Conditional update: a concurrent writer that slipped past the lock
+    # (select_for_update is a no-op on SQLite) makes this match 0 rows.
+    updated = model.objects.filter(pk=pk, **{pool: current}).update(**{pool: F(pool) + step.delta})
+    if updated != 1:
+        raise StaleState(f"{label} changed meanwhile; try again.")
+    obj = character if character is not None else campaign
+    setattr(obj, pool, step.after)
+    return Change(
+        pool=pool,
+        delta=step.delta,
+        after=step.after,
+        reason=reason,
+        character=character,
+        lost=step.lost,
+    )
+
+
+def _read_pool(campaign: Campaign, pool: str, character: Character | None, fresh: bool):
+    """(model, pk, current value, own cap) of the pool change_pool changes."""
     if character is None:
         if pool not in CAMPAIGN_POOLS:
             raise ValueError(f"unknown campaign pool {pool!r}")
@@ -87,31 +110,19 @@ def change_pool(
         current = model.objects.values_list(pool, flat=True).get(pk=pk)
     if pool in pools.LINE_CAPPED:
         own_cap = campaign.group_cap  # the game line's (GL-01); None: MO-06
-    label = _pool_label(pool, character)
-    check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)
+    return model, pk, current, own_cap
+
+
+def _rules_step(pool: str, current: int, delta: int, own_cap: int | None, label: str):
+    """rules.pools.change's verdict, its refusals in a player's words."""
     try:
-        step = pools.change(pool, current, delta, own_cap=own_cap, title=label)
+        return pools.change(pool, current, delta, own_cap=own_cap, title=label)
     except pools.NotEnoughInPool as error:
         raise ServiceError(
             f"Not enough {label}: {error.available} available, {error.needed} needed."
         ) from error
     except pools.PoolOutOfBounds as error:
         raise ServiceError(str(error)) from error
-    # Conditional update: a concurrent writer that slipped past the lock
-    # (select_for_update is a no-op on SQLite) makes this match 0 rows.
-    updated = model.objects.filter(pk=pk, **{pool: current}).update(**{pool: F(pool) + step.delta})
-    if updated != 1:
-        raise StaleState(f"{label} changed meanwhile; try again.")
-    obj = character if character is not None else campaign
-    setattr(obj, pool, step.after)
-    return Change(
-        pool=pool,
-        delta=step.delta,
-        after=step.after,
-        reason=reason,
-        character=character,
-        lost=step.lost,
-    )
 
 
 def check_seen(
@@ -163,6 +174,41 @@ def _pool_label(pool: str, character: Character | None) -> str:
     return f"{character.name}'s {label}" if character is not None else label
 
 
+def _check_audience(kind: events.EventKind, actor, audience: str) -> None:
+    if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
+        raise ValueError(f"{kind.name} events are for the GM only")
+    if kind.audience == events.PRIVATE and (
+        audience != TableEvent.Audience.GM or not getattr(actor, "is_authenticated", False)
+    ):
+        raise ValueError(f"{kind.name} events are for the GMs and their actor only")
+
+
+def _next_seq(campaign: Campaign) -> int:
+    """Take the campaign's next seq (gap-free under the caller's lock)."""
+    # The caller's locked row knows the head: one conditional update takes the next seq.
+    # A campaign object read before the lock misses and reads the head instead.
+    seq = campaign.last_seq + 1
+    bumped = Campaign.objects.filter(pk=campaign.pk, last_seq=campaign.last_seq)
+    if bumped.update(last_seq=seq) != 1:
+        Campaign.objects.filter(pk=campaign.pk).update(last_seq=F("last_seq") + 1)
+        seq = Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign.pk)
+    campaign.last_seq = seq
+    return seq
+
+
+def _ledger_line(c: Change) -> dict:
+    """A pool change as the payload's `changes` lists it (payloads.PoolLine)."""
+    return {
+        "pool": c.pool,
+        "character": c.character.name if c.character else None,
+        "character_id": c.character.pk if c.character else None,
+        "delta": c.delta,
+        "after": c.after,
+        "lost": c.lost,
+        "reason": c.reason,
+    }
+
+
 def append_event(
     campaign: Campaign,
     kind: events.EventKind,
@@ -176,44 +222,21 @@ def append_event(
 
     `kind` is an entry of tables.events; a string or an unregistered entry raises
     before anything is written, so no event of an unknown kind can reach the log.
+    The payload, with the `changes` added here, is checked against the kind's model
+    (tables/payloads.py) before anything is written too: a key the model does not
+    name, or a value of the wrong type, raises pydantic.ValidationError.
     """
     kind = events.registered(kind)
-    if kind.audience == events.GM_ONLY and audience != TableEvent.Audience.GM:
-        raise ValueError(f"{kind.name} events are for the GM only")
-    if kind.audience == events.PRIVATE and (
-        audience != TableEvent.Audience.GM or not getattr(actor, "is_authenticated", False)
-    ):
-        raise ValueError(f"{kind.name} events are for the GMs and their actor only")
-    # The caller's locked row knows the head: one conditional update takes the next seq.
-    # A campaign object read before the lock misses and reads the head instead.
-    seq = campaign.last_seq + 1
-    bumped = Campaign.objects.filter(pk=campaign.pk, last_seq=campaign.last_seq)
-    if bumped.update(last_seq=seq) != 1:
-        Campaign.objects.filter(pk=campaign.pk).update(last_seq=F("last_seq") + 1)
-        seq = Campaign.objects.values_list("last_seq", flat=True).get(pk=campaign.pk)
-    campaign.last_seq = seq
+    _check_audience(kind, actor, audience)
     payload = dict(payload or {})
-    payload.setdefault(
-        "changes",
-        [
-            {
-                "pool": c.pool,
-                "character": c.character.name if c.character else None,
-                "character_id": c.character.pk if c.character else None,
-                "delta": c.delta,
-                "after": c.after,
-                "lost": c.lost,
-                "reason": c.reason,
-            }
-            for c in changes
-        ],
-    )
+    payload.setdefault("changes", [_ledger_line(c) for c in changes])
+    stored = kind.stored_payload(payload)
     event = TableEvent.objects.create(
         campaign=campaign,
-        seq=seq,
+        seq=_next_seq(campaign),
         kind=kind.name,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
-        payload=payload,
+        payload=stored,
         audience=audience,
     )
     PoolChange.objects.bulk_create(

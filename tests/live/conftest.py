@@ -33,14 +33,18 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def commit_event(
-    campaign_id, actor, kind="pool_adjusted", *, audience="all", payload=None, changes=()
-):
+def commit_event(campaign_id, actor, kind=None, *, audience="all", payload=None, changes=()):
     """One committed event the way services make them: lock, change pools, append.
 
-    kind: a registered kind's name (tables/events.py). changes: (pool, delta, reason,
-    character or None) tuples.
+    kind: a registered kind's name (tables/events.py). By default, a payload in words
+    ({"summary": …}) is a note in the site's words, and pool changes alone are the GM's
+    pool adjustment. changes: (pool, delta, reason, character or None) tuples.
     """
+    if kind is None:
+        kind = "note" if payload else "pool_adjusted"
+    if kind == "pool_adjusted" and payload is None:
+        pool, _, _, character = changes[0] if changes else ("group_momentum", 0, "", None)
+        payload = {"pool": pool, "character_id": character.pk if character else None}
     kind = events.REGISTRY[kind]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)

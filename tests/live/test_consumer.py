@@ -117,7 +117,8 @@ async def test_tb_03_secret_roll_reaches_only_gm_sockets_until_revealed(
     reveal = await acommit_event(
         momenta_campaign.pk,
         gm,
-        "roll_revealed",
+        # The reveal's own payload is the roll's (payloads.RollRevealed); words serve here.
+        "note",
         payload={"summary": "Revealed: the ambush is 3 successes strong"},
     )
     for socket in sockets.values():
@@ -171,7 +172,10 @@ async def test_tb_04_socket_away_for_50_events_gets_all_of_them_once_in_order(
 async def test_tb_04_cursor_can_come_as_first_message_instead_of_query_string(
     connect, momenta_campaign, gm, player
 ):
-    events = [await acommit_event(momenta_campaign.pk, gm, payload={"n": n}) for n in range(3)]
+    events = [
+        await acommit_event(momenta_campaign.pk, gm, payload={"summary": f"event {n}"})
+        for n in range(3)
+    ]
     socket, _, _ = await connect(player, momenta_campaign)  # no ?after: live from the head
     await socket.ready()
     assert socket.seqs() == []
@@ -187,7 +191,10 @@ async def test_tb_04_consumer_fills_gaps_and_ignores_stale_doorbells(
     start = (await socket.ready())["seq"]
     # Three events whose doorbells are all lost.
     monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
-    events = [await acommit_event(momenta_campaign.pk, gm, payload={"n": n}) for n in range(3)]
+    events = [
+        await acommit_event(momenta_campaign.pk, gm, payload={"summary": f"event {n}"})
+        for n in range(3)
+    ]
     assert await socket.no_events()
 
     layer = get_channel_layer()
@@ -210,7 +217,7 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
     socket, _, _ = await connect(player, momenta_campaign)
     await socket.ready()
     monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
-    event = await acommit_event(momenta_campaign.pk, gm, payload={"n": 1})
+    event = await acommit_event(momenta_campaign.pk, gm, payload={"summary": "event 1"})
     assert await socket.no_events()
     # Within HEAD_CHECK_S of the last look at the head, a heartbeat reads nothing...
     assert await socket.sync() == event.seq - 1
@@ -274,7 +281,10 @@ async def test_removed_member_gets_the_event_then_the_socket_closes(
 
     await database_sync_to_async(remove)()
     event = await acommit_event(
-        momenta_campaign.pk, gm, "member_removed", payload={"user": "player", "role": "player"}
+        momenta_campaign.pk,
+        gm,
+        "member_removed",
+        payload={"user": "player", "user_id": player.pk, "role": "player"},
     )
     await socket.until(lambda m: m.get("seq") == event.seq)
     closing = await socket.communicator.receive_output(timeout=5)

@@ -29,7 +29,6 @@ def rolled(momenta_campaign, hero):
     event = commit_event(
         momenta_campaign.pk,
         hero.owner,
-        payload={"summary": "rolled", "character_id": hero.pk},
         changes=[("momentum", 1, "roll", hero)],
     )
     campaign = Campaign.objects.get(pk=momenta_campaign.pk)

@@ -11,12 +11,13 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
+from pydantic import ValidationError
 
 from rules.dice import FixedDice
-from tables import events
+from tables import events, payloads
 from tables.live import consumers
 from tables.live import render as live
-from tables.models import Campaign, TableEvent
+from tables.models import Campaign, PoolChange, TableEvent
 from tables.services import calls, campaigns, core, corrections, momenta, sessions, talk
 from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
@@ -27,7 +28,7 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
 def own_templates(folder: str) -> set[str]:
-    """Kind names with a template of their own in tables/partials/<folder>/."""
+    """The templates in tables/partials/<folder>/ but the fallbacks, by name."""
     fallbacks = {"generic", "none"}
     return {p.stem for p in (TEMPLATES / "tables/partials" / folder).glob("*.html")} - fallbacks
 
@@ -44,12 +45,26 @@ def test_every_kind_has_a_label_and_templates_that_exist():
     assert live.kind_label("momenta_patterns") == "Patterns chosen"
 
 
-def test_a_template_named_for_a_kind_is_declared_by_that_kind():
-    """A kind's own template is used only if its entry says so: none lies unused."""
-    declared_log = {k.name for k in events.REGISTRY.values() if k.log_template}
-    declared_push = {k.name for k in events.REGISTRY.values() if k.push_template}
+def test_every_event_or_push_template_is_named_by_an_entry():
+    """A template is used only if an entry names it: none lies unused."""
+    declared_log = {k.log_template for k in events.REGISTRY.values()} - {None}
+    declared_push = {k.push_template for k in events.REGISTRY.values()} - {None}
     assert own_templates("events") == declared_log
     assert own_templates("push") == declared_push
+
+
+def test_kinds_drawn_alike_share_one_template():
+    """A later event about a 2d20 test pushes the test's state, whichever it is; both
+    answers to an Assist push the Assist's (partials/push/d20_test.html, assist.html)."""
+    about_a_test = {k.name for k in events.REGISTRY.values() if k.push_template == "d20_test"}
+    assert about_a_test == {
+        "d20_reroll", "d20_spend", "d20_refund", "d20_veto", "d20_resolved",
+        "contest_resolved", "determination_permitted",
+    }  # fmt: skip
+    assert events.ASSIST_ANSWERED.push_templates == events.ASSIST_CONSENT.push_templates
+    assert events.D20_VETO.log_templates[0] == "tables/partials/events/d20_spend.html"
+    assert events.THREAT_ADDED.log_templates == events.THREAT_SPENT.log_templates
+    assert events.CONTEST_CANCELLED.log_templates == ("tables/partials/events/generic.html",)
 
 
 def test_entries_name_only_known_regions_records_and_audiences():
@@ -67,8 +82,27 @@ def test_table_event_kind_choices_are_the_registry_and_migrated():
     field = TableEvent._meta.get_field("kind")
     assert field.choices == events.choices()
     assert [name for name, _ in field.choices] == list(events.REGISTRY)
-    # A kind added to the registry without its migration fails here.
     call_command("makemigrations", "tables", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.fixture
+def new_kind():
+    """A kind added to the registry, as a new entry in tables/events.py would be."""
+    kind = events._kind("meteor_strike", "Meteor strike", payload=payloads.Note)
+    yield kind
+    del events.REGISTRY[kind.name]
+
+
+@pytest.mark.django_db
+def test_a_new_kind_needs_no_migration(new_kind, momenta_campaign):
+    """The model holds the registry's `choices` itself, not a copy: migrations name the
+    callable, so a kind added to the registry is a valid choice with no migration."""
+    field = TableEvent._meta.get_field("kind")
+    assert field.deconstruct()[3]["choices"] is events.choices
+    assert ("meteor_strike", "Meteor strike") in list(field.choices)
+    call_command("makemigrations", "tables", "--check", "--dry-run", verbosity=0)
+    event = _append(momenta_campaign, new_kind)
+    event.full_clean()  # the stored kind passes the field's choices
 
 
 def test_the_socket_rechecks_membership_after_the_kinds_that_change_it():
@@ -78,10 +112,10 @@ def test_the_socket_rechecks_membership_after_the_kinds_that_change_it():
 # --- append_event takes entries, never strings ---------------------------------------------
 
 
-def _append(campaign, kind, **options):
+def _append(campaign, kind, payload=None, **options):
     with transaction.atomic():
         locked = core.lock_campaign(campaign.pk)
-        return core.append_event(locked, kind, None, {"text": "x"}, **options)
+        return core.append_event(locked, kind, None, payload or {"text": "x"}, **options)
 
 
 @pytest.mark.django_db
@@ -108,7 +142,10 @@ def test_tb_03_a_gm_only_kind_is_never_appended_for_everyone(momenta_campaign):
     with pytest.raises(ValueError, match="GM only"):
         _append(momenta_campaign, events.INVITE_REGENERATED)
     assert not TableEvent.objects.exists()
-    assert _append(momenta_campaign, events.INVITE_REGENERATED, audience="gm").audience == "gm"
+    link = {"expires_at": None, "uses_left": None, "summary": "New link"}
+    assert (
+        _append(momenta_campaign, events.INVITE_REGENERATED, link, audience="gm").audience == "gm"
+    )
 
 
 # --- What the services really append -------------------------------------------------------
@@ -280,3 +317,59 @@ def test_a_kind_that_refreshes_all_characters_pushes_the_whole_list(
     note = sessions.post_note(momenta_campaign.pk, gm, "Only words")
     html = live.render_event_fragments(note, "all")
     assert 'id="characters"' not in html and f'id="character-{hero.pk}"' not in html
+
+
+# --- Typed payloads (tables/payloads.py) ---------------------------------------------------
+
+
+def test_every_kind_names_a_payload_model_of_its_own_kind():
+    for kind in events.REGISTRY.values():
+        assert kind.payload is not payloads.Payload, f"{kind.name} declares no payload model"
+    # Kinds that carry the same thing share one model, and so one adapter, built once.
+    assert events.D20_VETO.payload is events.D20_SPEND.payload
+    assert events.D20_VETO.adapter is events.D20_SPEND.adapter
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kind, payload, error",
+    [
+        (events.NOTE, {"txet": "Rain"}, "txet\n  Extra inputs are not permitted"),
+        (events.SESSION_STARTED, {"number": "three"}, "number\n  Input should be a valid int"),
+        (events.MEMBER_JOINED, {"user": "sam", "role": "player"}, "user_id\n  Field required"),
+        (events.CHALLENGE_ROLL, {}, "dice_name\n  Field required"),
+    ],
+    ids=["unknown-key", "mistyped-value", "missing-key", "empty"],
+)
+def test_append_event_refuses_a_payload_its_model_does_not_allow(
+    momenta_campaign, hero, kind, payload, error
+):
+    momentum = hero.momentum
+    with pytest.raises(ValidationError, match=error):
+        with transaction.atomic():  # the command's transaction: the pool change goes too
+            locked = core.lock_campaign(momenta_campaign.pk)
+            gift = core.change_pool(locked, "momentum", 1, "gift", character=hero)
+            core.append_event(locked, kind, None, payload, changes=[gift])
+    momenta_campaign.refresh_from_db()
+    hero.refresh_from_db()
+    assert momenta_campaign.last_seq == 0 and not TableEvent.objects.exists()
+    assert hero.momentum == momentum and not PoolChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_payload_is_stored_with_the_keys_its_service_gave(momenta_campaign, gm):
+    """An optional key left out stays out (readers test for keys), and `changes` is last."""
+    with transaction.atomic():
+        locked = core.lock_campaign(momenta_campaign.pk)
+        note = core.append_event(locked, events.NOTE, gm, {"summary": "Discord: set."})
+    note.refresh_from_db()
+    assert note.payload == {"summary": "Discord: set.", "changes": []}
+    assert list(note.payload) == ["summary", "changes"]
+
+
+@pytest.mark.django_db
+def test_every_payload_the_services_append_is_stored_as_its_model_reads_it(played):
+    for event in played:
+        kind = events.REGISTRY[event.kind]
+        assert kind.stored_payload(event.payload) == event.payload, event.kind
+        assert list(event.payload)[-1] == "changes", event.kind

@@ -172,7 +172,12 @@ def gm_only_change(campaign, gm, character, delta, reason):
         locked = core.lock_campaign(campaign.pk)
         change = core.change_pool(locked, "momentum", delta, reason, character=character)
         return core.append_event(
-            locked, events.POOL_ADJUSTED, gm, {}, audience=TableEvent.Audience.GM, changes=[change]
+            locked,
+            events.POOL_ADJUSTED,
+            gm,
+            {"pool": "momentum", "character_id": character.pk},
+            audience=TableEvent.Audience.GM,
+            changes=[change],
         )
 
 

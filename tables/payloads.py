@@ -1,0 +1,464 @@
+"""What each kind of table event carries: one pydantic model per kind.
+
+Each entry of tables/events.py names its kind's model (`payload=`);
+`tables.services.core.append_event` validates every payload against it and stores its
+JSON dump (`EventKind.stored_payload`), so a key no model names, or a value of the
+wrong type, raises before anything is written. A field a producer leaves out stays out
+of the stored JSON (an optional field is "absent", not null: readers test for keys).
+
+Readers (tables/live/render.py, the presenters, the templates, tables/exports) still
+read the stored dicts, and must take rows older than these models as they are.
+
+Nested values the rules' own codecs write (a 2d20 test's spec, result and ledger, a
+spend) stay plain JSON objects here. No Django in this module: the export schema
+(tables/exports/schema.py) publishes these models.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter, model_serializer
+
+Json = dict[str, Any]
+
+
+class Part(BaseModel):
+    """A nested value of a payload: every key named, nothing else allowed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PoolLine(Part):
+    """One pool change as append_event copies it into `changes` (and the ledger)."""
+
+    pool: str
+    character: str | None
+    character_id: int | None
+    delta: int
+    after: int
+    lost: int
+    reason: str
+
+
+class Payload(Part):
+    """A whole payload. `changes` is what append_event adds to every one."""
+
+    changes: list[PoolLine]
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler):
+        # Keep the stored JSON as the producer wrote it: no null for a key left out.
+        # `changes` last, where append_event has always put it.
+        data = handler(self)
+        given = {key: value for key, value in data.items() if key in self.model_fields_set}
+        if "changes" in given:
+            given["changes"] = given.pop("changes")
+        return given
+
+
+# --- The site ------------------------------------------------------------------------------
+
+
+class Note(Payload):
+    text: str | None = None  # a GM's note (sessions.post_note)
+    summary: str | None = None  # a note the site writes (services/discord.py)
+
+
+class CampaignCreated(Payload):
+    name: str
+
+
+class SettingsChanged(Payload):
+    fields: dict[str, list[Any]]  # setting -> [old, new]
+
+
+class Member(Payload):
+    user: str
+    user_id: int
+    role: str
+
+
+class InviteRegenerated(Payload):
+    expires_at: str | None  # ISO 8601
+    uses_left: int | None
+    summary: str
+
+
+class Session(Payload):
+    number: int
+
+
+class SceneStarted(Payload):
+    number: int
+    title: str
+
+
+class ExpiredAsset(Part):
+    asset: str
+    character: str
+
+
+class SceneEnded(SceneStarted):
+    expired_assets: list[ExpiredAsset]
+
+
+class PoolAdjusted(Payload):
+    pool: str
+    character_id: int | None
+
+
+class CharacterCreated(Payload):
+    character_id: int
+    name: str
+    is_npc: bool
+
+
+class CharacterUpdated(CharacterCreated):
+    renamed_from: str | None = None
+
+
+class Named(Payload):
+    """A named record removed (services/named.py): a roll template, a custom spend."""
+
+    name: str
+    summary: str
+
+
+# --- Momenta play ----------------------------------------------------------------------------
+
+
+class RollTemplateSaved(Payload):
+    template_id: int
+    name: str
+    created: bool
+    summary: str
+
+
+class CustomPatternSaved(Payload):
+    pattern_id: int
+    name: str
+    active: bool
+    summary: str
+
+
+class _Assist(Payload):
+    assist_id: int
+    roller: str
+    roller_id: int
+    helper: str
+    helper_id: int
+
+
+class AssistRequested(_Assist):
+    structured: bool
+    helper_agreed: bool
+    summary: str
+
+
+class AssistAnswered(_Assist):
+    answer: str
+    state: str
+    summary: str
+
+
+class AssistConsent(_Assist):
+    agreed: bool
+    state: str
+    summary: str
+
+
+class ResolveSpent(Part):
+    character_id: int | None
+    character: str
+    amount: int
+
+
+class Triggered(Part):
+    name: str
+    kind: str
+    face: int
+
+
+class Applied(Part):
+    """An allocation's effects (services/momenta.py _applied_data)."""
+
+    allocation: list[list[Any]]  # [pattern name, face]
+    triggered: list[Triggered]
+    band: int
+    outcome: str
+    upgrade_steps: int
+    damage: int | None
+    damage_bonus: int
+    refunds: list[ResolveSpent]
+    texts: list[str]
+
+
+class MomentaRoll(Payload):
+    """The roll card (services/momenta.py _card), also stored as MomentaRoll.card."""
+
+    system: Literal["momenta"]
+    roll_id: int
+    character_id: int
+    character: str
+    attribute: str
+    attribute_dice: int
+    kind: str
+    play: str
+    template: str
+    harm: str
+    pool: int
+    modifiers: list[int]
+    thread: str | None
+    advantage_dice: int
+    zero_dice: bool
+    advantage: bool
+    disadvantage: bool
+    # Who paid for Advantage, who gained (_settlement_data)
+    cancelled: bool
+    creation: bool
+    advantage_sources: list[str]
+    advantage_source: str | None
+    paid: int
+    paid_by: str | None
+    assisted: bool
+    assist_failed: bool
+    assist_landed: bool
+    assist_uses_action: bool
+    advantage_refused: str
+    gain_after_roll: int
+    helper: str | None
+    resolve_spent: list[ResolveSpent]
+    # The dice (_dice_data)
+    faces: list[int]
+    kept: list[int]
+    successes: int
+    opposition_pool: int | None
+    opposition_given: int | None
+    opposition_faces: list[int]
+    opposition_successes: int
+    effective_successes: int
+    band: int
+    outcome: str
+    overflow: int
+    overflow_effect: str | None
+    damage: int | None
+    secret: bool
+    state: str
+    applied: Applied | None
+    summary: str
+    revealed: bool | None = None  # a secret roll's card once the GM showed it (TB-03)
+
+
+class MomentaPatterns(Payload):
+    system: Literal["momenta"]
+    roll_id: int
+    roll_seq: int | None
+    character_id: int
+    character: str
+    applied: Applied
+    overflow: int
+    overflow_effect: str | None
+    harm: str
+    summary: str
+
+
+class Trauma(Payload):
+    character_id: int
+    character: str
+    points: int
+    creation: bool
+    summary: str
+
+
+# --- Secret records revealed -------------------------------------------------------------------
+
+
+class MomentaRollRevealed(MomentaRoll):
+    revealed_seq: int | None
+
+
+class _Test(Payload):
+    test_id: int
+    character_id: int
+    character: str
+
+
+class D20TestRevealed(_Test):
+    revealed_seq: int | None
+    spec: Json
+    result: Json
+    state: str
+    summary: str
+
+
+def _revealed_system(value: Any) -> str:
+    system = value.get("system") if isinstance(value, dict) else getattr(value, "system", None)
+    return "momenta" if system == "momenta" else "d20"
+
+
+RollRevealed = Annotated[
+    Annotated[MomentaRollRevealed, Tag("momenta")] | Annotated[D20TestRevealed, Tag("d20")],
+    Discriminator(_revealed_system),
+]
+
+
+# --- 2d20 play -------------------------------------------------------------------------------
+
+
+class Contest(Part):
+    """A contest as the log shows it (services/d20.py _contest_view)."""
+
+    id: int
+    opposer: str
+    opposer_id: int
+    active: str
+    active_id: int
+    hindrances: int
+    difficulty: int
+    state: str
+
+
+class D20Test(_Test):
+    role: str
+    contest_id: int | None
+    secret: bool
+    spec: Json
+    result: Json
+    ledger: Json
+    summary: str
+    contest: Contest | None = None  # the active side's answer to a contest
+
+
+class D20Reroll(D20Test):
+    indices: list[int]
+    faces_before: list[int]
+    successes_before: int
+
+
+class SpendAsset(Part):
+    name: str
+    quality: int
+    permanent: bool
+
+
+class D20Spend(_Test):
+    """A spend, or its refund or veto: the spend and what is left of the ledger."""
+
+    spend: Json
+    ledger: Json
+    summary: str
+    asset: SpendAsset | None = None  # a spend that made an asset (MO-10)
+
+
+class D20Resolved(_Test):
+    resolution: Json
+    spends: list[Json]
+    summary: str
+    contest: Contest | None = None  # contest_resolved
+
+
+class ContestOpened(_Test):
+    contest: Contest
+    spec: Json
+    result: Json
+    summary: str
+
+
+class ContestCancelled(Payload):
+    contest: Contest
+    summary: str
+
+
+class DeterminationPermitted(_Test):
+    summary: str
+
+
+class ChallengeFace(Part):
+    value: int
+    effect: bool
+
+
+class ChallengeRoll(Payload):
+    dice_name: str
+    dice: int
+    faces: list[int]
+    read: list[ChallengeFace]
+    total: int
+    effects: int
+    roller_id: int | None
+    character: str
+    note: str
+
+
+class ComplicationRangeSet(Payload):
+    scene: int
+    scene_title: str
+    range: int | None  # None: the GM cleared the scene's own range
+    effective: int
+    from_face: int
+
+
+# --- The GM panel ------------------------------------------------------------------------------
+
+
+class Threat(Payload):
+    amount: int
+    summary: str
+
+
+class CustomSpendSaved(Payload):
+    spend_id: int
+    name: str
+    cost: int
+    repeatable: bool
+    summary: str
+
+
+# --- Table talk, corrections, calls ------------------------------------------------------------
+
+
+class Talk(Payload):
+    mode: str
+    text: str
+
+
+class Voided(Payload):
+    target_seq: int
+    target_kind: str
+    reason: str
+    summary: str
+
+
+class Call(Payload):
+    """A call made or withdrawn: never its hidden Difficulty."""
+
+    call_id: int
+    called: str
+    summary: str
+
+
+class CallAnswered(Call):
+    answered_by: str
+    hidden: bool
+    # A 2d20 call's answer
+    test_id: int | None = None
+    difficulty: int | None = None
+    successes: int | None = None
+    passed: bool | None = None
+    # A Momenta call's answer
+    roll_id: int | None = None
+    opposition_pool: int | None = None
+    opposition_successes: int | None = None
+    outcome: str | None = None
+
+
+_ADAPTERS: dict[Any, TypeAdapter] = {}
+
+
+def adapter(payload_type: Any) -> TypeAdapter:
+    """The one TypeAdapter of a payload type (several kinds share a type)."""
+    try:
+        return _ADAPTERS[payload_type]
+    except KeyError:
+        return _ADAPTERS.setdefault(payload_type, TypeAdapter(payload_type))
