@@ -3,8 +3,9 @@
 Seeds a Momenta table on a temporary SQLite file (DEBUG off: the cached template loader, no
 query log) with a GM tools panel that has something in it (secret rolls, an open Assist),
 makes a plain public roll and a 2d20 test with fixed dice, then times
-`render.render_event_fragments(event, audience)` for the GM and the players, clearing
-render's cache before every call so each one draws (median of `--renders` calls per round).
+`render.render_event_fragments(event, audience)` for the GM and the players, each call
+reading and drawing (median of `--renders` calls per round; a tree that still has a
+render cache clears it before every call).
 
     .venv/bin/python bench/gm_push_render.py                      # this tree
     .venv/bin/python bench/gm_push_render.py --compare /tmp/old   # + another tree, interleaved
@@ -82,14 +83,11 @@ def measure(renders: int) -> dict:
         event.refresh_from_db()
         for audience in (render.GM, render.ALL):
             for _ in range(5):  # warm: imports, template cache
-                render.clear_cache()
                 render.render_event_fragments(event, audience)
-            render.clear_cache()
             with CaptureQueriesContext(connection) as queries:
                 html = render.render_event_fragments(event, audience)
             times = []
             for _ in range(renders):
-                render.clear_cache()
                 start = time.perf_counter()
                 render.render_event_fragments(event, audience)
                 times.append((time.perf_counter() - start) * 1000)
