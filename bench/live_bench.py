@@ -117,7 +117,7 @@ class Probe:
 
     def __init__(self):
         self.committed: dict[tuple[int, int], float] = {}  # (campaign, seq) -> time
-        self.renders = Counter()  # audience -> render_event_fragments calls
+        self.renders = Counter()  # audience -> events drawn for it
         self.connections = 0
 
     def install(self):
@@ -126,20 +126,20 @@ class Probe:
         from tables.live import render as live
         from tables.services import publish
 
-        real_render = live.render_event_fragments
+        real_render = live.event_fragments
 
         def committed(event):
             self.committed[(event.campaign_id, event.seq)] = perf()
 
-        def render(event, audience):
-            self.renders[audience] += 1
-            return real_render(event, audience)
+        def render(event, audiences):
+            self.renders.update(audiences)
+            return real_render(event, audiences)
 
         # The commit's time is taken first, before the doorbell rings (TablesConfig.ready
-        # subscribed it); fanout and live.events_after look render_event_fragments up in
+        # subscribed it); fanout and render_event_fragments look event_fragments up in
         # live's globals.
         publish._subscribers.insert(0, committed)
-        live.render_event_fragments = render
+        live.event_fragments = render
         connection_created.connect(self._connected, weak=False)
 
     def _connected(self, **kwargs):

@@ -300,31 +300,43 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
 
 
 def render_event_fragments(event: TableEvent, audience: str) -> str:
-    """The hx-swap-oob fragments for one event and one audience, read and drawn now.
+    """The hx-swap-oob fragments for one event and one audience, read and drawn now."""
+    return event_fragments(event, (audience,))[audience]
+
+
+def event_fragments(event: TableEvent, audiences) -> dict[str, str]:
+    """{audience: its fragments} for one event: what it shows is read once, now, and
+    drawn for each audience (the fan-out asks for every audience its sockets have).
 
     Pools and cards are read fresh: they are at least as new as the event, and each
     socket applies events in order, so the last fragment a page applies shows the
-    current state. The fan-out (fanout.load_frames) calls this once per audience per
-    event for all of a process's sockets; a command's answer calls it for its actor.
+    current state. Nothing is kept after the call.
     """
     campaign = Campaign.objects.get(pk=event.campaign_id)
-    context = _base_context(campaign, audience)
     entry = kinds.get(event.kind)
     refresh_all = entry is not None and entry.refreshes_all_characters
     characters = _characters(campaign)
     if not refresh_all:
         characters = characters.filter(pk__in=_affected_character_ids(event))
-    context.update(
-        entry=log_entry(event, campaign, audience),
-        event=event,
-        seq=event.seq,
-        refresh_characters=refresh_all,
-        characters=list(characters),
-        push_templates=_push_templates(event.kind),
-        regions_html=region_fragments(entry, event, campaign, audience),
-        log_muted=is_muted(event, campaign),  # no card; pools and cards still pushed
-    )
-    return render_to_string("tables/partials/push.html", context)
+    shared = {
+        "event": event,
+        "seq": event.seq,
+        "refresh_characters": refresh_all,
+        "characters": list(characters),
+        "push_templates": _push_templates(event.kind),
+        "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
+    }
+    record = _records([event]).get(event.pk)
+    drawn = {}
+    for audience in audiences:
+        context = {
+            **_base_context(campaign, audience),
+            **shared,
+            "entry": log_entry(event, campaign, audience, record=record),
+            "regions_html": region_fragments(entry, event, campaign, audience),
+        }
+        drawn[audience] = render_to_string("tables/partials/push.html", context)
+    return drawn
 
 
 def _affected_character_ids(event: TableEvent) -> list[int]:

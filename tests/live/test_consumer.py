@@ -223,14 +223,15 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
 async def test_event_is_rendered_once_per_audience_however_many_sockets(
     connect, momenta_campaign, gm, cogm, player, player2, observer, monkeypatch
 ):
-    renders = []
-    real = live.render_event_fragments
+    renders, reads = [], []
+    real = live.event_fragments
 
-    def counting(event, audience):
-        renders.append((event.seq, audience))
-        return real(event, audience)
+    def counting(event, audiences):
+        reads.append(event.seq)
+        renders.extend((event.seq, audience) for audience in audiences)
+        return real(event, audiences)
 
-    monkeypatch.setattr(live, "render_event_fragments", counting)
+    monkeypatch.setattr(live, "event_fragments", counting)
     sockets = []
     for user in (gm, cogm, player, player2, observer):
         socket, _, _ = await connect(user, momenta_campaign)
@@ -240,6 +241,7 @@ async def test_event_is_rendered_once_per_audience_however_many_sockets(
     for socket in sockets:
         await socket.until(lambda m: m.get("seq") == event.seq)
     assert sorted(renders) == [(event.seq, "all"), (event.seq, "gm")]
+    assert reads == [event.seq]  # what the event shows is read once for both
 
 
 @pytest.mark.parametrize("who", ["outsider", "anonymous"])
