@@ -315,14 +315,16 @@ def event_fragments(event: TableEvent, audiences) -> dict[str, str]:
     campaign = Campaign.objects.get(pk=event.campaign_id)
     entry = kinds.get(event.kind)
     refresh_all = entry is not None and entry.refreshes_all_characters
-    characters = _characters(campaign)
-    if not refresh_all:
-        characters = characters.filter(pk__in=_affected_character_ids(event))
+    if refresh_all:
+        characters = list(_characters(campaign))
+    else:  # only the cards it names; most talk and notes name none
+        wanted = _affected_character_ids(event)
+        characters = list(_characters(campaign).filter(pk__in=wanted)) if wanted else []
     shared = {
         "event": event,
         "seq": event.seq,
         "refresh_characters": refresh_all,
-        "characters": list(characters),
+        "characters": characters,
         "push_templates": _push_templates(event.kind),
         "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
     }
