@@ -3,8 +3,9 @@
 Seeds a Momenta table on a temporary SQLite file (DEBUG off: the cached template loader, no
 query log) with a GM tools panel that has something in it (secret rolls, an open Assist),
 makes a plain public roll and a 2d20 test with fixed dice, then times
-`render.render_event_fragments(event, audience)` for the GM and the players, clearing
-render's cache before every call so each one draws (median of `--renders` calls per round).
+`render.render_event_fragments(event, audience)` for the GM and the players, each call
+reading and drawing (median of `--renders` calls per round, wall and CPU ms; a tree
+that still has a render cache has it cleared before every call).
 
     .venv/bin/python bench/gm_push_render.py                      # this tree
     .venv/bin/python bench/gm_push_render.py --compare /tmp/old   # + another tree, interleaved
@@ -80,24 +81,29 @@ def measure(renders: int) -> dict:
         services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
     )
 
+    # A tree from before issue 22 caches renders: clear it so each call draws.
+    uncached = getattr(render, "clear_cache", lambda: None)
+
     out = {}
     for name, event in (("momenta_roll", plain.event), ("d20_test", test.event)):
         event.refresh_from_db()
         for audience in (render.GM, render.ALL):
             for _ in range(5):  # warm: imports, template cache
-                render.clear_cache()
+                uncached()
                 render.render_event_fragments(event, audience)
-            render.clear_cache()
+            uncached()
             with CaptureQueriesContext(connection) as queries:
                 html = render.render_event_fragments(event, audience)
-            times = []
+            times, cpu = [], []
             for _ in range(renders):
-                render.clear_cache()
-                start = time.perf_counter()
+                uncached()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 render.render_event_fragments(event, audience)
+                cpu.append((time.process_time() - start_cpu) * 1000)
                 times.append((time.perf_counter() - start) * 1000)
             out[f"{name} {audience}"] = {
                 "ms": statistics.median(times),
+                "cpu_ms": statistics.median(cpu),
                 "statements": len(queries.captured_queries),
                 "bytes": len(html),
             }
@@ -131,9 +137,10 @@ def main() -> None:
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.renders} renders")
         for case in rounds[0]:
             ms = statistics.median(r[case]["ms"] for r in rounds)
+            cpu = statistics.median(r[case].get("cpu_ms", float("nan")) for r in rounds)
             last = rounds[-1][case]
             print(
-                f"  {case:18} {ms:6.2f} ms/render  {last['statements']:3d} SQL  "
+                f"  {case:18} {ms:6.2f} ms/render  {cpu:6.2f} CPU ms  {last['statements']:3d} SQL  "
                 f"{last['bytes']:6d} bytes"
             )
 

@@ -9,7 +9,7 @@ Channel layer: in-memory, or channels_redis if REDIS_URL is set (printed).
 Rolls go through tables.services.momenta.roll_momenta with the production
 random source, called the way consumers reach the database
 (database_sync_to_async: one shared thread). "Commit" is when the service
-rings the doorbell (tables.live.broadcast.announce, wrapped here to take the time;
+rings the doorbell (tables.services.publish, whose first hook here takes the time;
 it runs right after commit). Figures only, each against a baseline measured
 in the same run; nothing here asserts on time.
 
@@ -113,41 +113,33 @@ def session_cookie(user) -> str:
 
 
 class Probe:
-    """Commit times (announce), renders and lookups, DB connections opened."""
+    """Commit times (announce), renders, DB connections opened."""
 
     def __init__(self):
         self.committed: dict[tuple[int, int], float] = {}  # (campaign, seq) -> time
-        self.renders = Counter()  # audience -> real renders
-        self.lookups = 0  # render_event_fragments calls (renders + cache hits)
+        self.renders = Counter()  # audience -> events drawn for it
         self.connections = 0
 
     def install(self):
         from django.db.backends.signals import connection_created
 
-        from tables.live import broadcast
         from tables.live import render as live
+        from tables.services import publish
 
-        real_announce = broadcast.announce
-        real_render = live._render_event_fragments
-        real_lookup = live.render_event_fragments
+        real_render = live.event_fragments
 
-        def announce(event):
+        def committed(event):
             self.committed[(event.campaign_id, event.seq)] = perf()
-            real_announce(event)
 
-        def render(event, audience, *known):
-            self.renders[audience] += 1
-            return real_render(event, audience, *known)
+        def render(event, audiences):
+            self.renders.update(audiences)
+            return real_render(event, audiences)
 
-        def lookup(event, audience, *known):
-            self.lookups += 1
-            return real_lookup(event, audience, *known)
-
-        # services._announce imports broadcast.announce at each call; live.events_after
-        # and render_event_fragments look these names up in live's globals.
-        broadcast.announce = announce
-        live._render_event_fragments = render
-        live.render_event_fragments = lookup
+        # The commit's time is taken first, before the doorbell rings (TablesConfig.ready
+        # subscribed it); fanout and render_event_fragments look event_fragments up in
+        # live's globals.
+        publish._subscribers.insert(0, committed)
+        live.event_fragments = render
         connection_created.connect(self._connected, weak=False)
 
     def _connected(self, **kwargs):
@@ -155,7 +147,6 @@ class Probe:
 
     def reset(self):
         self.renders.clear()
-        self.lookups = 0
         self.connections = 0
 
 
@@ -384,9 +375,8 @@ async def bench_fanout(table: Table) -> dict:
 
     # 3. Render once per audience.
     renders = sum(PROBE.renders.values())
-    print("Render once per audience (tables.live cache), during the fan-out")
+    print("Render once per audience (the hub, tables/live/fanout.py), during the fan-out")
     print(f"  deliveries (sockets x events)      {sockets * n:>9}")
-    print(f"  render_event_fragments calls       {PROBE.lookups:>9}")
     by_audience = ", ".join(f"{a}: {c}" for a, c in sorted(PROBE.renders.items()))
     share = renders / max(1, sockets * n)
     print(
@@ -442,12 +432,10 @@ async def bench_catch_up(table: Table, out: dict) -> None:
     head = await database_sync_to_async(live.head_seq)(cid)
     player = table.seats[0][0]
     print(f"Catch-up: a player's socket connects with ?after=0 to a table with {head} events")
-    for label in ("cold render cache", "warm render cache"):
+    for label in ("first replay", "second replay"):
         if table.remaining() <= 2:
             print("  skipped: out of time budget")
             return
-        if label.startswith("cold"):
-            await database_sync_to_async(live.clear_cache)()
         PROBE.reset()
         start = perf()
         reader = await table.open(player, campaign_id=cid, after=0)
@@ -465,8 +453,8 @@ async def bench_catch_up(table: Table, out: dict) -> None:
 
 
 def render_timing(campaign_id: int, sample: int = 40) -> None:
-    """Cold (cache cleared) vs cached render_event_fragments, per audience; and what
-    one database reconnect costs (a doorbell's aclose_old_connections closes it)."""
+    """render_event_fragments per audience (each call reads and draws); and what one
+    database reconnect costs (a doorbell's aclose_old_connections closes it)."""
     from django.db import connection
 
     from tables.live import render as live
@@ -479,24 +467,12 @@ def render_timing(campaign_id: int, sample: int = 40) -> None:
     )
     print(f"render_event_fragments, {len(events)} roll events (median per call)")
     for audience in (live.GM, live.ALL):
-        cold = []
+        times = []
         for event in events:
-            live.clear_cache()
             t = time.perf_counter_ns()
             live.render_event_fragments(event, audience)
-            cold.append(time.perf_counter_ns() - t)
-        warm = []
-        for _ in range(25):
-            t = time.perf_counter_ns()
-            for event in events:
-                live.render_event_fragments(event, audience)
-            warm.append((time.perf_counter_ns() - t) / len(events))
-        c, w = statistics.median(cold) / 1e6, statistics.median(warm) / 1e6
-        print(
-            f"  audience {audience:<4} cold {c:8.3f} ms   cached {w * 1000:8.2f} us"
-            f"   ({c / w:,.0f}x)"
-        )
-    live.clear_cache()
+            times.append(time.perf_counter_ns() - t)
+        print(f"  audience {audience:<4} {statistics.median(times) / 1e6:8.3f} ms")
     reconnects = []
     for _ in range(50):
         t = time.perf_counter_ns()

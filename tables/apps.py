@@ -8,6 +8,11 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from tables.live.broadcast import end_session
+        from tables.discord.notify import notify
+        from tables.live.broadcast import announce, end_session
+        from tables.services import publish
 
         user_logged_out.connect(end_session, dispatch_uid="tables-end-session")
+        # After each committed event: ring the live doorbell, then queue the Discord post.
+        publish.subscribe(announce)
+        publish.subscribe(notify)

@@ -1,6 +1,6 @@
 """The after-commit hook: queue the event's Discord post, if it makes one.
 
-Called by tables/services/core.py once the event's transaction has committed (a
+Called through tables/services/publish.py once the event's transaction has committed (a
 rolled-back command posts nothing). It runs on the request's thread, so it only
 builds the post from the rows in memory and queues it; the worker sends it.
 """

@@ -77,18 +77,17 @@ class Subscriber(Protocol):
 
 
 def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
-    """The events after `after`, each rendered once per audience (one query for the events).
+    """The events after `after`, each read once and drawn once per audience (one query
+    for the events, then render.event_fragments' reads per event).
 
     A private event (a message to the GM) is rendered for the players' audience too, for
     its sender's sockets only: Frame.for_audience gives every other player None."""
     frames = []
     for e in render.next_events(campaign_id, after, BATCH):
         private_to = private_viewer(e)
-        html = {
-            a: render.render_event_fragments(e, a) if render.visible(e, a, private_to) else None
-            for a in audiences
-        }
-        frames.append(Frame(e.seq, e.kind, html, private_to))
+        seeing = [a for a in sorted(audiences) if render.visible(e, a, private_to)]
+        drawn = render.event_fragments(e, seeing) if seeing else {}
+        frames.append(Frame(e.seq, e.kind, {a: drawn.get(a) for a in audiences}, private_to))
     return frames
 
 

@@ -13,7 +13,7 @@ play record it is about, its templates) is its entry in tables/events.py.
 
 There are two audiences: "gm" (GMs and co-GMs) and "all" (players and
 observers). Pushed partials may depend on the audience, never on the person,
-so each event is rendered at most once per audience per process.
+so the fan-out renders each event once per audience for all of a process's sockets.
 
 A card about a play record (a 2d20 test, a Momenta roll, an Assist) shows the
 record as it is now (LogEntry.record), and later events about it push its
@@ -22,8 +22,6 @@ state block again: docs/live.md, "Cards that change after the event".
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -300,136 +298,53 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
 
 # --- Live fragments -----------------------------------------------------------------
 
-_CACHE_SIZE = 2048
-_cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
-_cache_lock = threading.Lock()
-_HELD_SIZE = 256  # a command's rows wait here only until its fan-out has rendered
-_held: OrderedDict[tuple[int, str], Known] = OrderedDict()
-_rendering: dict[tuple[int, str, str], threading.Event] = {}  # fragments being drawn now
-_RENDER_WAIT_S = 2.0  # at most this long for another thread's render, then draw our own
+
+def render_event_fragments(event: TableEvent, audience: str) -> str:
+    """The hx-swap-oob fragments for one event and one audience, read and drawn now."""
+    return event_fragments(event, (audience,))[audience]
 
 
-@dataclass(frozen=True)
-class Known:
-    """Rows the command that appended an event holds as it committed them.
+def event_fragments(event: TableEvent, audiences) -> dict[str, str]:
+    """{audience: its fragments} for one event: what it shows is read once, now, and
+    drawn for each audience (the fan-out asks for every audience its sockets have).
 
-    Its answer renders the event from these instead of reading them again: the same
-    values (the services keep their objects in step with what they write), three
-    statements fewer. Anything the event touches that is not here is read as usual.
+    Pools and cards are read fresh: they are at least as new as the event, and each
+    socket applies events in order, so the last fragment a page applies shows the
+    current state. Nothing is kept after the call.
     """
-
-    campaign: Campaign | None = None
-    record: Any = None
-    characters: tuple[Character, ...] = ()
-
-
-def render_event_fragments(event: TableEvent, audience: str, known: Known | None = None) -> str:
-    """The hx-swap-oob fragments for one event and one audience, cached per (event, audience).
-
-    Consumers call this through database_sync_to_async, which runs every call
-    on one thread, so eight sockets woken by the same doorbell render once and
-    seven hit the cache. Pools and cards are read fresh at first render: they
-    are at least as new as the event, and each socket applies events in order,
-    so the last fragment a page applies shows the current state.
-    """
-    # created_at in the key: a database reset reuses ids, never (id, timestamp).
-    key = (event.pk, event.created_at.isoformat(), audience)
-    with _cache_lock:
-        html = _cache.get(key)
-        if html is not None:
-            _cache.move_to_end(key)
-            return html
-        # The command's answer holds its rows before it renders; this process's fan-out,
-        # rendering the other audience a moment later, uses them instead of reading them
-        # again (the same rows the answer's audience is drawn from).
-        if known is not None:
-            _held[key[:2]] = known
-            while len(_held) > _HELD_SIZE:
-                _held.popitem(last=False)
-        else:
-            known = _held.get(key[:2])
-        busy = _rendering.get(key)
-        if busy is None:
-            _rendering[key] = threading.Event()
-    if busy is not None:
-        # The doorbell rings at commit, so the fan-out often asks for the fragments the
-        # command's answer is drawing that very moment: wait for them, don't draw twice.
-        busy.wait(_RENDER_WAIT_S)
-        with _cache_lock:
-            html = _cache.get(key)
-        if html is not None:
-            return html
-        return _render_event_fragments(event, audience, known or Known())  # it failed or is slow
-    try:
-        html = _render_event_fragments(event, audience, known or Known())
-        with _cache_lock:
-            _cache[key] = html
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
-    finally:
-        with _cache_lock:
-            _rendering.pop(key).set()
-    return html
-
-
-def clear_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
-        _held.clear()
+    campaign = Campaign.objects.get(pk=event.campaign_id)
+    entry = kinds.get(event.kind)
+    refresh_all = entry is not None and entry.refreshes_all_characters
+    if refresh_all:
+        characters = list(_characters(campaign))
+    else:  # only the cards it names; most talk and notes name none
+        wanted = _affected_character_ids(event)
+        characters = list(_characters(campaign).filter(pk__in=wanted)) if wanted else []
+    shared = {
+        "event": event,
+        "seq": event.seq,
+        "refresh_characters": refresh_all,
+        "characters": characters,
+        "push_templates": _push_templates(event.kind),
+        "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
+    }
+    record = _records([event]).get(event.pk)
+    drawn = {}
+    for audience in audiences:
+        context = {
+            **_base_context(campaign, audience),
+            **shared,
+            "entry": log_entry(event, campaign, audience, record=record),
+            "regions_html": region_fragments(entry, event, campaign, audience),
+        }
+        drawn[audience] = render_to_string("tables/partials/push.html", context)
+    return drawn
 
 
 def _affected_character_ids(event: TableEvent) -> list[int]:
     ids = [c.get("character_id") for c in event.payload.get("changes") or []]
     ids.append(event.payload.get("character_id"))
     return sorted({i for i in ids if isinstance(i, int)})
-
-
-def _render_event_fragments(event: TableEvent, audience: str, known: Known) -> str:
-    campaign = known.campaign
-    if campaign is None or campaign.pk != event.campaign_id:
-        campaign = Campaign.objects.get(pk=event.campaign_id)
-    context = _base_context(campaign, audience)
-    entry = kinds.get(event.kind)
-    refresh_all = entry is not None and entry.refreshes_all_characters
-    context.update(
-        entry=log_entry(event, campaign, audience, record=_known_record(event, known)),
-        event=event,
-        seq=event.seq,
-        refresh_characters=refresh_all,
-        characters=_event_characters(event, campaign, refresh_all, known),
-        push_templates=_push_templates(event.kind),
-        regions_html=region_fragments(entry, event, campaign, audience),
-        log_muted=is_muted(event, campaign),  # no card; pools and cards still pushed
-    )
-    return render_to_string("tables/partials/push.html", context)
-
-
-def _known_record(event: TableEvent, known: Known) -> Any:
-    """The event's play record if the command holds it, else ... (read it)."""
-    key = _record_key(event)
-    held = known.record
-    if key is None or held is None:
-        return ...
-    if RECORDS[key[0]].model is type(held) and held.pk == key[1]:
-        return held
-    return ...
-
-
-def _event_characters(
-    event: TableEvent, campaign: Campaign, refresh_all: bool, known: Known
-) -> list[Character]:
-    """The cards the event redraws: every one, or those it names (held ones not read)."""
-    if refresh_all:
-        return list(_characters(campaign))
-    wanted = _affected_character_ids(event)
-    owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
-    held = {
-        c.pk: c for c in known.characters if c.campaign_id == campaign.pk and owner.is_cached(c)
-    }
-    if all(pk in held for pk in wanted):
-        # The order a query gives (Character.Meta.ordering): PCs first, then by name.
-        return sorted((held[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name))
-    return list(_characters(campaign).filter(pk__in=wanted))
 
 
 # --- Regions beyond the log, pools and cards ------------------------------------------

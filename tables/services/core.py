@@ -20,6 +20,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.services.access import has_role, membership_of
+from tables.services.publish import publish
 
 
 @dataclass(frozen=True)
@@ -252,18 +253,8 @@ def append_event(
         )
         for c in changes
     )
-    transaction.on_commit(lambda: _announce(event))
+    transaction.on_commit(lambda: publish(event))
     return event
-
-
-def _announce(event: TableEvent) -> None:
-    # Imported late: the live layer depends on Channels, services must not
-    # need it to change state.
-    from tables.discord.notify import notify
-    from tables.live.broadcast import announce
-
-    announce(event)
-    notify(event)  # the Discord copy, queued for its worker; never raises
 
 
 _GM_ONLY = "Only the GM can do that."

@@ -32,13 +32,12 @@ def form_errors(form) -> str:
     return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
-def event_fragments(membership: Membership, events=(), known: live.Known | None = None) -> str:
+def event_fragments(membership: Membership, events=()) -> str:
     """The live fragments of `events` for this viewer's audience; events it may
-    not see (TB-03) are left out, as the socket leaves them out. `known`: rows the
-    command holds as committed (live.Known), not read again."""
+    not see (TB-03) are left out, as the socket leaves them out."""
     audience = live.audience_for(membership)
     return "".join(
-        live.render_event_fragments(event, audience, known)
+        live.render_event_fragments(event, audience)
         for event in events
         if event is not None and live.visible(event, audience, membership.user_id)
     )
@@ -50,11 +49,10 @@ def respond(
     template: str,
     context: dict,
     events=(),
-    known: live.Known | None = None,
 ) -> HttpResponse:
     """The fragment, then each event's live fragments for this viewer's audience."""
     html = render_to_string(template, context, request=request)
-    return HttpResponse(html + event_fragments(membership, events, known))
+    return HttpResponse(html + event_fragments(membership, events))
 
 
 def back_with_message(request, to: str, *args, notice: str = "", error: str = "") -> HttpResponse:

@@ -19,7 +19,6 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
-from tables.live import render as live
 from tables.models import CalledTest, Campaign, Membership
 from tables.presenters import d20 as d20_presenter
 from tables.presenters.calls import answering_character, call_view, panel_context
@@ -243,8 +242,7 @@ def answer_d20(request, pk: int):
     context = d20_presenter.play_context(
         campaign, membership, form=fresh, panel=panel, spends=spends
     )
-    known = live.Known(campaign=campaign, record=record, characters=(record.character,))
-    return respond(request, membership, D20_PLAY, {"d20": context}, [record.event, event], known)
+    return respond(request, membership, D20_PLAY, {"d20": context}, [record.event, event])
 
 
 def answer_momenta(request, pk: int):

@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.d20 import D20RollForm, RerollForm, SpendForm, VetoForm
-from tables.live import render as live
 from tables.models import Campaign, D20Test, Membership
 from tables.presenters.d20 import odds_context, panel_context, play_context, visible_tests
 from tables.services import d20 as services_d20
@@ -133,8 +132,7 @@ def d20_roll(request, pk: int):
     )
     panel = panel_context(campaign, membership, record, spends=spends, fresh=True)
     context = play_context(campaign, membership, form=fresh, panel=panel, spends=spends)
-    known = live.Known(campaign=campaign, record=record, characters=(record.character,))
-    return respond(request, membership, PLAY, {"d20": context}, [record.event], known)
+    return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
 
 def _play_refused(request, campaign, membership, form, error: str):

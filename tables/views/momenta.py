@@ -31,7 +31,6 @@ from tables.forms.momenta import (
     open_assists,
     roll_form,
 )
-from tables.live import render as live
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
 from tables.presenters.momenta import (
     assist_queue_context,
@@ -247,10 +246,7 @@ def _rolled(
         "odds_on_load": True,
         "awaiting": made if made.awaiting else None,
     }
-    # The roll's campaign, roller and helper are the service's locked rows, as committed.
-    held = (made.character, made.assist.helper) if made.assist_id else (made.character,)
-    known = live.Known(campaign=made.campaign, record=made, characters=held)
-    response = respond(request, membership, ROLLED, context, [made.event], known)
+    response = respond(request, membership, ROLLED, context, [made.event])
     response["HX-Retarget"] = "#momenta-roll"
     response["HX-Reswap"] = "outerHTML"
     return response

@@ -6,7 +6,6 @@ from django import forms
 from django.core.exceptions import PermissionDenied
 from django.views.decorators.http import require_POST
 
-from tables.live import render as live
 from tables.services import talk
 from tables.services.core import ServiceError
 from tables.views.access import player_at
@@ -53,5 +52,4 @@ def table_talk(request, pk: int):
         form = TalkForm(initial={"mode": form.cleaned_data["mode"]})
     # talk_used: the form stays open on a phone for the next message (folds.js).
     context = {"campaign": campaign, "talk_form": form, "talk_error": error, "talk_used": True}
-    known = live.Known(campaign=event.campaign) if event is not None else None
-    return respond(request, membership, TEMPLATE, context, [event], known)
+    return respond(request, membership, TEMPLATE, context, [event])

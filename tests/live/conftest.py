@@ -20,7 +20,6 @@ from django.test import Client
 from momenta_site.asgi import application
 from tables import events
 from tables.live import fanout
-from tables.live import render as live
 from tables.services.core import append_event, change_pool, lock_campaign
 
 ORIGIN = b"http://testserver"
@@ -150,9 +149,7 @@ async def connect():
 
 
 @pytest.fixture(autouse=True)
-def _fresh_render_cache():
-    live.clear_cache()
+def _fresh_hubs():
     fanout.reset()
     yield
-    live.clear_cache()
     fanout.reset()

@@ -190,7 +190,7 @@ async def test_tb_04_consumer_fills_gaps_and_ignores_stale_doorbells(
     socket, _, _ = await connect(player, momenta_campaign)
     start = (await socket.ready())["seq"]
     # Three events whose doorbells are all lost.
-    monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
+    monkeypatch.setattr("tables.live.broadcast.get_channel_layer", lambda: None)
     events = [
         await acommit_event(momenta_campaign.pk, gm, payload={"summary": f"event {n}"})
         for n in range(3)
@@ -216,7 +216,7 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
 ):
     socket, _, _ = await connect(player, momenta_campaign)
     await socket.ready()
-    monkeypatch.setattr("tables.live.broadcast.announce", lambda event: None)
+    monkeypatch.setattr("tables.live.broadcast.get_channel_layer", lambda: None)
     event = await acommit_event(momenta_campaign.pk, gm, payload={"summary": "event 1"})
     assert await socket.no_events()
     # Within HEAD_CHECK_S of the last look at the head, a heartbeat reads nothing...
@@ -230,14 +230,15 @@ async def test_heartbeat_catches_up_when_the_last_doorbell_is_lost(
 async def test_event_is_rendered_once_per_audience_however_many_sockets(
     connect, momenta_campaign, gm, cogm, player, player2, observer, monkeypatch
 ):
-    renders = []
-    real = live._render_event_fragments
+    renders, reads = [], []
+    real = live.event_fragments
 
-    def counting(event, audience, *known):
-        renders.append((event.seq, audience))
-        return real(event, audience, *known)
+    def counting(event, audiences):
+        reads.append(event.seq)
+        renders.extend((event.seq, audience) for audience in audiences)
+        return real(event, audiences)
 
-    monkeypatch.setattr(live, "_render_event_fragments", counting)
+    monkeypatch.setattr(live, "event_fragments", counting)
     sockets = []
     for user in (gm, cogm, player, player2, observer):
         socket, _, _ = await connect(user, momenta_campaign)
@@ -247,6 +248,7 @@ async def test_event_is_rendered_once_per_audience_however_many_sockets(
     for socket in sockets:
         await socket.until(lambda m: m.get("seq") == event.seq)
     assert sorted(renders) == [(event.seq, "all"), (event.seq, "gm")]
+    assert reads == [event.seq]  # what the event shows is read once for both
 
 
 @pytest.mark.parametrize("who", ["outsider", "anonymous"])

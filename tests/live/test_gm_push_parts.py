@@ -140,13 +140,6 @@ class GmPage:
 # --- What a push carries, and what it leaves out ----------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def _fresh_renders():
-    render.clear_cache()
-    yield
-    render.clear_cache()
-
-
 @pytest.fixture
 def busy_d6(momenta_campaign, gm, player2, hero, sidekick, d6_faces):
     """A Momenta table whose GM tools have something in them: a secret roll, an open Assist."""

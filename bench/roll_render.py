@@ -1,0 +1,144 @@
+"""What a roll's live fragments cost the process that answers it: figures only (issue 22).
+
+A roll at a table with GMs and players connected to the answering process is drawn
+three ways: the actor's HTTP answer (the players' audience), then the hub's frames for
+both audiences. This times that sum in CPU ms per roll, for a plain Momenta roll and a
+2d20 test, with fresh rows for every roll as each command and doorbell has its own
+(median of `--rolls` per round). A tree from before issue 22 draws it as it did then:
+the answer from the command's rows (`Known`), the hub's GM frame from those held rows
+and its players' frame from the render cache.
+
+    .venv/bin/python bench/roll_render.py                      # this tree
+    .venv/bin/python bench/roll_render.py --compare /tmp/old   # + another tree, interleaved
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import temp_site  # bench/temp_site.py, a sibling: see its docstring
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def cpu_ms(call, *args) -> float:
+    start = time.process_time()
+    call(*args)
+    return (time.process_time() - start) * 1000
+
+
+def each_audience(render, event) -> None:
+    """The hub before issue 22: one call per audience (the render cache, the held rows)."""
+    for audience in (render.ALL, render.GM):
+        render.render_event_fragments(event, audience)
+
+
+def measure(rolls: int) -> dict:
+    temp_site.start_django("roll-render-")
+
+    from django.contrib.auth import get_user_model
+
+    from tables.live import render
+    from tables.models import Campaign, Character, Membership, TableEvent
+    from tables.services import d20 as services_d20
+    from tables.services import momenta, sessions
+
+    temp_site.fix_dice()
+    users = get_user_model().objects
+    gm, player = users.create_user("gm"), users.create_user("player")
+
+    def table(**fields):
+        campaign = Campaign.objects.create(owner=gm, **fields)
+        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        sessions.start_session(campaign.pk, gm)
+        return campaign
+
+    d6 = table(name="The Drift")
+    ash = Character.objects.create(campaign=d6, owner=player, name="Ash", resolve=3, resolve_max=4)
+    for name, dice in [("GRIT", 3), ("WITS", 4), ("LUCK", 2)]:
+        ash.attributes.create(name=name, value=dice)
+    plain = momenta.roll_momenta(d6.pk, player, ash.pk, momenta.RollRequest(attribute="WITS"))
+    d20 = table(
+        name="Arrakis",
+        preset=Campaign.Preset.D20,
+        dice_system=Campaign.DiceSystem.D20,
+        economy=Campaign.Economy.GROUP,
+    )
+    kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
+    kara.attributes.create(name="Power", value=7)
+    kara.skills.create(name="Communicate", value=6)
+    test = services_d20.roll_d20_test(
+        d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
+    )
+    before_22 = hasattr(render, "Known")
+
+    out = {}
+    for name, record in (("momenta_roll", plain), ("d20_test", test)):
+        answers, hubs = [], []
+        for n in range(rolls + 20):  # the first 20 warm up
+            answer_event = TableEvent.objects.select_related("actor").get(pk=record.event_id)
+            hub_event = render.next_events(record.campaign_id, answer_event.seq - 1, 1)[0]
+            if before_22:
+                known = render.Known(
+                    campaign=Campaign.objects.get(pk=record.campaign_id),
+                    record=type(record).objects.get(pk=record.pk),
+                    characters=tuple(
+                        Character.objects.select_related("owner").filter(pk=record.character_id)
+                    ),
+                )
+                render.clear_cache()
+                answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL, known)
+                hub = cpu_ms(each_audience, render, hub_event)
+            else:
+                answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL)
+                hub = cpu_ms(render.event_fragments, hub_event, (render.ALL, render.GM))
+            if n >= 20:
+                answers.append(answer)
+                hubs.append(hub)
+        out[name] = {"answer": statistics.median(answers), "hub": statistics.median(hubs)}
+    return out
+
+
+def child(tree: Path, rolls: int) -> dict:
+    return temp_site.child(
+        Path(__file__).resolve(), tree, "ROLL_RENDER_TREE", ["--round", str(rolls)]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rolls", type=int, default=200, help="rolls per round and kind")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--compare", type=Path, help="another tree, measured alternately")
+    parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
+    args = parser.parse_args()
+    if args.round is not None:
+        tree = Path(os.environ.get("ROLL_RENDER_TREE", HERE))
+        sys.path.insert(0, str(tree))
+        os.chdir(tree)
+        print(json.dumps(measure(args.round)))
+        return
+    trees = {"this tree": HERE}
+    if args.compare:
+        trees = {"compared": args.compare.resolve(), **trees}
+    results = temp_site.alternate(trees, args.rounds, lambda tree: child(tree, args.rolls))
+    for name, rounds in results.items():
+        print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
+        for case in rounds[0]:
+            answer = statistics.median(r[case]["answer"] for r in rounds)
+            hub = statistics.median(r[case]["hub"] for r in rounds)
+            total = statistics.median(r[case]["answer"] + r[case]["hub"] for r in rounds)
+            print(
+                f"  {case:13} answer {answer:5.2f} + hub {hub:5.2f} = {total:5.2f} CPU ms per roll"
+            )
+
+
+if __name__ == "__main__":
+    main()
