@@ -241,28 +241,6 @@ def test_the_2d20_answer_draws_the_test_as_the_database_has_it(
 # --- what the fewer reads must not lose --------------------------------------------------
 
 
-def test_a_command_committed_after_the_page_read_the_roller_is_read_under_the_lock(
-    table, client_for, gm, hero, monkeypatch
-):
-    """The roller read before the lock is kept only if no command committed since
-    (core.character_under_lock): here the GM's trauma for the roller lands between the view's
-    read and the lock (Momentum 3 -> 4), and the roll pays its Advantage from 4."""
-    read = momenta.roll_sheet
-
-    def read_then_another_command(campaign, character, seen_seq=None):
-        sheet = read(campaign, character, seen_seq=seen_seq)
-        momenta.record_trauma(table.pk, gm, hero.pk, 1)
-        return sheet
-
-    monkeypatch.setattr(momenta, "roll_sheet", read_then_another_command)
-    client = client_for("player")
-    roll(client, table, roll_data(hero, advantage_sources="boon"))
-    made = MomentaRoll.objects.get()
-    assert made.card["paid"] == 1
-    hero.refresh_from_db()
-    assert hero.momentum == 3
-
-
 def test_the_reset_composer_no_longer_offers_the_contest_just_answered(
     d20_campaign, client_for, gm, kara, marcus, d20_dice
 ):
