@@ -74,9 +74,13 @@ def measure(rolls: int) -> dict:
     kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
     kara.attributes.create(name="Power", value=7)
     kara.skills.create(name="Communicate", value=6)
-    test = services_d20.roll_d20_test(
-        d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
-    )
+    if hasattr(services_d20, "D20TestRequest"):
+        asked = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1)
+        test = services_d20.roll_d20_test(d20.pk, player, kara.pk, asked)
+    else:  # a tree from before the request value took the keyword arguments
+        test = services_d20.roll_d20_test(
+            d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
+        )
     before_22 = hasattr(render, "Known")
 
     out = {}
