@@ -463,7 +463,7 @@ def composer_context(
         # Read again: the pools may have moved (this very request's roll, say),
         # and the form's hidden expected_* values must be today's.
         character = pick_character(campaign, membership, character.pk if character else None)
-        form = roll_form(campaign, membership, character, initial=initial)
+        form = roll_form(campaign, membership, character, initial=initial, characters=mine)
     context["form"] = form
     context["roller"] = form.roller
     # A refused form already says why at the top; the odds box stays empty then.

@@ -133,7 +133,8 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The odds preview of the composer's current fields (D6-12, PAT-10, PM-05..PM-11)."""
     campaign, membership = campaign_for(request, pk, role="player")
     character = _posted_character(request, campaign)
-    form = roll_form(campaign, membership, character, data=request.GET)
+    characters = controllable(campaign, membership)
+    form = roll_form(campaign, membership, character, data=request.GET, characters=characters)
     return render(request, "tables/partials/odds_preview.html", {"odds": preview(form)})
 
 
@@ -195,6 +196,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         characters=characters,
         assists=assists,
     )
+    chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
     if not form.is_valid():
         return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
@@ -207,28 +209,30 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             campaign,
             membership,
             character=character,
-            initial=initial_from(request.POST),
+            initial=chosen,
             error=str(error),
         )
     if not request.htmx:
         return back_to_table(request, campaign)
-    return _rolled(request, membership, made, sheet.templates, characters, assists)
+    return _rolled(request, membership, made, chosen, sheet.templates, characters, assists)
 
 
 def _rolled(
     request: HtmxHttpRequest,
     membership: Membership,
     made: MomentaRoll,
+    chosen: dict,
     templates,
     characters,
     assists,
 ) -> HttpResponse:
-    """The roll's answer: its event's fragments and the form reset. What to roll and how
-    is kept, what it spends is not (Advantage, Resolve, the Assist…), so nothing is
-    spent again unasked. The roller, its pools and the campaign are the service's rows,
-    read under the lock and changed by the roll; the choices offered (`templates`,
-    `characters`, `assists`, less the Assist used) are those the form was checked with."""
-    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
+    """The roll's answer: its event's fragments and the form reset. Of the composer's
+    choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
+    Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
+    the campaign are the service's rows, read under the lock and changed by the roll;
+    the choices offered (`templates`, `characters`, `assists`, less the Assist used)
+    are those the form was checked with."""
+    kept = {k: v for k, v in chosen.items() if k in KEPT_AFTER_ROLL}
     campaign = made.campaign
     form = roll_form(
         campaign,
