@@ -46,9 +46,9 @@ from tables.models import (
 )
 from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.presenters.assists import player_actions, player_assists
-from tables.presenters.momenta_card import roll_card
 from tables.presenters.odds_chart import Chart, band_chart
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
+from tables.templatetags.momenta import roll_card
 from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
