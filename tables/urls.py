@@ -124,6 +124,7 @@ call_patterns = [
     path(C + "odds/", calls.call_odds, name="call_odds"),
     path(C + "<int:cid>/cancel/", calls.call_cancel, name="call_cancel"),
     path(C + "<int:cid>/composer/", calls.call_composer, name="call_composer"),
+    path(C + "<int:cid>/momenta/", calls.answer_momenta, name="call_answer_momenta"),
 ]
 
 urlpatterns = site_patterns + table_patterns + momenta_patterns + d20_patterns + gm_patterns

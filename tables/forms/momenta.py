@@ -20,7 +20,6 @@ from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
-from tables.policy.access import controllable
 
 SOURCE_CHOICES = {
     AdvantageSource.CHARACTERISTIC: "A characteristic",
@@ -106,20 +105,19 @@ class MomentaRollForm(forms.Form):
         campaign: Campaign,
         membership: Membership,
         character: Character | None,
+        characters: list[Character],
         templates=(),
-        characters=None,
         assists=None,
         **kwargs,
     ):
-        """`characters` (those the member controls) and `assists` (the roller's
-        accepted ones), if the caller read them already; else they are read here."""
+        """`characters`: those the member controls, as the view read them (policy
+        `controllable`); `assists`: the roller's accepted ones, if read already."""
         super().__init__(*args, **kwargs)
         self.campaign, self.membership, self.roller = campaign, membership, character
         self.is_gm = membership.is_gm
         self.gm_calls = False  # a player may not declare an edge or Disadvantage
         self.templates = list(templates)
-        if characters is None:
-            characters = controllable(campaign, membership)
+        self.characters = characters
         self.fields["character"].choices = [(c.pk, c.name) for c in characters]
         self.fields["template"].choices = [("", "Default for the roll")] + [
             (t.pk, t.name) for t in templates
@@ -490,12 +488,12 @@ def roll_form(
     data=None,
     initial=None,
     *,
+    characters: list[Character],
     templates=None,
-    characters=None,
     assists=None,
 ) -> MomentaRollForm:
-    """The composer's form; what the caller read already (a RollSheet's templates, the
-    member's characters, the roller's accepted Assists) is not read again. Its hidden
+    """The composer's form for the member's `characters`; what the caller read already
+    (a RollSheet's templates, the roller's accepted Assists) is not read again. Its hidden
     expected_* fields hold the roller's pools as read now."""
     initial = dict(initial or {})
     if character is not None:
@@ -550,6 +548,7 @@ def as_submitted(form: MomentaRollForm) -> MomentaRollForm:
         campaign=form.campaign,
         membership=form.membership,
         character=form.roller,
+        characters=form.characters,
         templates=form.templates,
     )
 

@@ -71,7 +71,7 @@ def _text(value: Any) -> str:
 
 
 def d6_die(d: Any) -> str:
-    """One d6 (a mark of presenters.momenta_card.dice_marks): the SVG face, then the face
+    """One d6 (a mark of templatetags.momenta.dice_marks): the SVG face, then the face
     as visually hidden text with its meaning (D6-01, D6-07) and its set (PAT-01)."""
     hit, dropped, face_set = _get(d, "hit"), _get(d, "dropped"), _get(d, "set")
     face = _text(_get(d, "face"))

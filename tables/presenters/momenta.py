@@ -46,9 +46,9 @@ from tables.models import (
 )
 from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.presenters.assists import player_actions, player_assists
-from tables.presenters.momenta_card import roll_card
 from tables.presenters.odds_chart import Chart, band_chart
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
+from tables.templatetags.momenta import roll_card
 from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
@@ -463,7 +463,7 @@ def composer_context(
         # Read again: the pools may have moved (this very request's roll, say),
         # and the form's hidden expected_* values must be today's.
         character = pick_character(campaign, membership, character.pk if character else None)
-        form = roll_form(campaign, membership, character, initial=initial)
+        form = roll_form(campaign, membership, character, initial=initial, characters=mine)
     context["form"] = form
     context["roller"] = form.roller
     # A refused form already says why at the top; the odds box stays empty then.

@@ -10,7 +10,7 @@ register = template.Library()
 
 @register.simple_tag
 def d6_dice(marks, label=""):
-    """A Momenta roll's dice (presenters.momenta_card.dice_marks), named by `label`."""
+    """A Momenta roll's dice (templatetags.momenta.dice_marks), named by `label`."""
     return dice.d6_dice(marks, label)
 
 

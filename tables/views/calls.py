@@ -3,9 +3,10 @@
 The panel (#called-tests, call_panel.html) is one person's: GMs get the form and every
 open call, players the calls on their characters. Pushes never carry it; an event about
 a call makes a page fetch its own again (live_sync.html). A player's panel fetches the
-composer filled from the newest call (`call_composer`); the composer then posts to its
-usual roll URL with a `call` field, which d20_roll and momenta.roll hand to answer_d20 /
-answer_momenta here: the call's terms replace whatever the form says about them.
+composer filled from the newest call (`call_composer`); a 2d20 composer then posts to its
+usual roll URL with a `call` field, which d20_roll hands to answer_d20 here; a Momenta one
+posts to the call's own URL (answer_momenta). The call's terms replace whatever the form
+says about them.
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from tables.forms.momenta import initial_from, roll_form
 from tables.models import CalledTest, Campaign, Membership
 from tables.presenters import d20 as d20_presenter
 from tables.presenters.calls import answering_character, call_view, panel_context
-from tables.presenters.momenta import composer_context, roll_request
+from tables.presenters.momenta import composer_context
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
 from tables.services.access import controllable
 from tables.services.core import ServiceError
+from tables.services.momenta import RollRequest
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
+from tables.views.table_login import player_login_required
 
 PANEL = "tables/partials/call_panel.html"
 D20_PLAY = "tables/partials/composer_d20.html"
@@ -245,10 +248,12 @@ def answer_d20(request, pk: int):
     return respond(request, membership, D20_PLAY, {"d20": context}, [record.event, event])
 
 
-def answer_momenta(request, pk: int):
-    """momenta.roll with a `call`: roll the called roll (services.calls.answer_momenta_call)."""
+@require_POST
+@player_login_required
+def answer_momenta(request, pk: int, cid: int):
+    """The composer filled from a Momenta call posts here: roll the called roll
+    (services.calls.answer_momenta_call), the call's attribute and kind in place of the form's."""
     campaign, membership = player_at(request, pk)
-    cid = _posted_call(request, campaign)
     call = CalledTest.objects.filter(campaign=campaign, pk=cid).first()
     if call is None:
         raise Http404("No such call.")
@@ -277,9 +282,10 @@ def answer_momenta(request, pk: int):
 
     if not form.is_valid():
         return answer(form_errors(form))
+    asked = RollRequest(**form.roll_values())
     try:
         roll, event = services_calls.answer_momenta_call(
-            campaign.pk, request.user, cid, character.pk, roll_request(form), membership=membership
+            campaign.pk, request.user, cid, character.pk, asked, membership=membership
         )
     except ServiceError as error:
         return answer(str(error))

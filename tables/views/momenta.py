@@ -15,8 +15,9 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from rules.pools import MOMENTUM, cap_of
@@ -39,7 +40,6 @@ from tables.presenters.momenta import (
     gm_tools_context,
     pick_character,
     preview,
-    roll_request,
 )
 from tables.services import momenta
 from tables.services.access import controllable, seen_by
@@ -50,6 +50,8 @@ from tables.views.table_login import player_login_required
 
 COMPOSER = "tables/partials/composer_momenta.html"
 ROLLED = "tables/partials/composer_momenta_rolled.html"
+# An old page may still post a call's answer here: refused, so no roll lands uncalled.
+CALL_ELSEWHERE = _("A called test is answered at its own address: reload the page and roll again.")
 
 
 # Fragments an answer can redraw, by the id htmx targets (HX-Target); GM panel parts
@@ -131,7 +133,8 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The odds preview of the composer's current fields (D6-12, PAT-10, PM-05..PM-11)."""
     campaign, membership = campaign_for(request, pk, role="player")
     character = _posted_character(request, campaign)
-    form = roll_form(campaign, membership, character, data=request.GET)
+    characters = controllable(campaign, membership)
+    form = roll_form(campaign, membership, character, data=request.GET, characters=characters)
     return render(request, "tables/partials/odds_preview.html", {"odds": preview(form)})
 
 
@@ -177,11 +180,9 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     reset, not the whole composer: the odds and a pending allocation chooser load on
     their own (GET momenta_odds, momenta_chooser).
     """
-    if request.POST.get("call"):  # a composer filled from the GM's call answers it
-        from tables.views.calls import answer_momenta
-
-        return answer_momenta(request, pk)
     campaign, membership = player_at(request, pk)
+    if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
+        return HttpResponseBadRequest(CALL_ELSEWHERE)
     characters = controllable(campaign, membership)
     character = _roller(request, campaign, characters)
     sheet = momenta.roll_sheet(campaign, character) if character is not None else None
@@ -195,10 +196,12 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         characters=characters,
         assists=assists,
     )
+    chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
     if not form.is_valid():
         return _answer(request, campaign, membership, form=form, error=form_errors(form))
     try:
-        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, roll_request(form))
+        asked = momenta.RollRequest(**form.roll_values())
+        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, asked)
     except ServiceError as error:
         # The composer is drawn again from fresh pools, with the choices kept.
         return _answer(
@@ -206,28 +209,30 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             campaign,
             membership,
             character=character,
-            initial=initial_from(request.POST),
+            initial=chosen,
             error=str(error),
         )
     if not request.htmx:
         return back_to_table(request, campaign)
-    return _rolled(request, membership, made, sheet.templates, characters, assists)
+    return _rolled(request, membership, made, chosen, sheet.templates, characters, assists)
 
 
 def _rolled(
     request: HtmxHttpRequest,
     membership: Membership,
     made: MomentaRoll,
+    chosen: dict,
     templates,
     characters,
     assists,
 ) -> HttpResponse:
-    """The roll's answer: its event's fragments and the form reset. What to roll and how
-    is kept, what it spends is not (Advantage, Resolve, the Assist…), so nothing is
-    spent again unasked. The roller, its pools and the campaign are the service's rows,
-    read under the lock and changed by the roll; the choices offered (`templates`,
-    `characters`, `assists`, less the Assist used) are those the form was checked with."""
-    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
+    """The roll's answer: its event's fragments and the form reset. Of the composer's
+    choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
+    Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
+    the campaign are the service's rows, read under the lock and changed by the roll;
+    the choices offered (`templates`, `characters`, `assists`, less the Assist used)
+    are those the form was checked with."""
+    kept = {k: v for k, v in chosen.items() if k in KEPT_AFTER_ROLL}
     campaign = made.campaign
     form = roll_form(
         campaign,

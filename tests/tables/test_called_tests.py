@@ -412,24 +412,58 @@ def test_the_momenta_composer_answers_a_call(client_for, momenta_campaign, gm, h
     assert (
         f'id="call-answer-{call.pk}"' in composer and "WITS against 1 opposition dice" in composer
     )
-    response = player.post(
-        reverse("momenta_roll", args=[momenta_campaign.pk]),
-        {
-            "call": call.pk,
-            "character": hero.pk,
-            "attribute": "WITS",
-            "kind": "action",
-            "play": "narrative",
-            "expected_momentum": hero.momentum,
-            "expected_resolve": hero.resolve,
-        },
-        **HX,
-    )
+    answer_url = reverse("call_answer_momenta", args=[momenta_campaign.pk, call.pk])
+    assert f'hx-post="{answer_url}"' in composer and f'action="{answer_url}"' in composer
+    response = player.post(answer_url, _momenta_answer(call, hero), **HX)
     assert response.status_code == 200
     roll = MomentaRoll.objects.get()
     assert roll.spec["opposition_pool"] == 1
     call.refresh_from_db()
     assert call.momenta_roll == roll
+    # The composer drawn after the answer rolls plainly again.
+    assert f'hx-post="{reverse("momenta_roll", args=[momenta_campaign.pk])}"' in text(response)
+
+
+def _momenta_answer(call, hero) -> dict:
+    """What a call's composer posts (its hidden `call` field included)."""
+    return {
+        "call": call.pk,
+        "character": hero.pk,
+        "attribute": "WITS",
+        "kind": "action",
+        "play": "narrative",
+        "expected_momentum": hero.momentum,
+        "expected_resolve": hero.resolve,
+    }
+
+
+def test_a_call_posted_to_the_plain_roll_url_is_refused_and_rolls_nothing(
+    client_for, momenta_campaign, gm, hero
+):
+    call = calls.call_test(
+        momenta_campaign.pk, gm, character_id=hero.pk, attribute="WITS", opposition_pool=1
+    )
+    before = head(momenta_campaign)
+    response = client_for("player").post(
+        reverse("momenta_roll", args=[momenta_campaign.pk]), _momenta_answer(call, hero), **HX
+    )
+    assert response.status_code == 400 and "answered at its own address" in text(response)
+    assert not MomentaRoll.objects.exists() and head(momenta_campaign) == before
+    call.refresh_from_db()
+    assert call.is_open
+
+
+def test_only_a_player_of_the_table_answers_a_momenta_call(client_for, momenta_campaign, gm, hero):
+    call = calls.call_test(momenta_campaign.pk, gm, character_id=hero.pk, attribute="WITS")
+    url = reverse("call_answer_momenta", args=[momenta_campaign.pk, call.pk])
+    for who in ("observer", "outsider"):
+        response = client_for(who).post(url, _momenta_answer(call, hero), **HX)
+        assert response.status_code == 403, who
+    missing = reverse("call_answer_momenta", args=[momenta_campaign.pk, call.pk + 1])
+    assert client_for("player").post(missing, _momenta_answer(call, hero), **HX).status_code == 404
+    assert not MomentaRoll.objects.exists()
+    call.refresh_from_db()
+    assert call.is_open
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999", "4.5"])

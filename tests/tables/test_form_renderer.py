@@ -19,6 +19,7 @@ from momenta_site.form_renderer import FastWidgetRenderer
 from tables.forms import calls, d20, discord, game_lines, login, momenta, person, site
 from tables.forms.momenta import roll_form
 from tables.models import Character, Membership, PersonSettings
+from tables.policy.access import controllable
 from tables.services import sessions
 from tables.services.d20 import catalogue
 from tables.views.table import NoteForm
@@ -94,7 +95,9 @@ def _momenta_composer(who):
     def build(fx, data):
         campaign, hero = fx.getfixturevalue("momenta_campaign"), fx.getfixturevalue("hero")
         fx.getfixturevalue("sidekick")
-        return roll_form(campaign, _membership(fx, campaign, who), hero, data)
+        membership = _membership(fx, campaign, who)
+        characters = controllable(campaign, membership)
+        return roll_form(campaign, membership, hero, data, characters=characters)
 
     return build
 

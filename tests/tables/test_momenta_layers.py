@@ -34,7 +34,7 @@ MOMENTA_SERVICES = sorted(str(p.relative_to(APP)) for p in (APP / "services/mome
 
 
 @pytest.mark.parametrize(
-    "module", [*MOMENTA_SERVICES, "services/roll_templates.py", "presenters/momenta_card.py"]
+    "module", [*MOMENTA_SERVICES, "services/roll_templates.py", "templatetags/momenta.py"]
 )
 def test_momenta_services_import_no_forms(module):
     assert not {m for m in imports(module) if m.startswith("tables.forms")}

@@ -17,11 +17,11 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
-from tables.presenters.momenta_card import roll_card
 from tables.services import campaigns, momenta, sessions
 from tables.services.core import ServiceError, StaleState
 from tables.services.momenta import RollRequest
 from tables.services.roll_templates import roll_templates
+from tables.templatetags.momenta import roll_card
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def roll(campaign, actor, character, faces, **kw):
 
 
 def words(made):
-    """The roll's card as the log words it (presenters.momenta_card)."""
+    """The roll's card as the log words it (templatetags.momenta)."""
     return roll_card(made.card)
 
 

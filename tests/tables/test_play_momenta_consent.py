@@ -13,11 +13,11 @@ from django.urls import reverse
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import AssistRequest, Campaign, Character, MomentaRoll, PoolChange, TableEvent
-from tables.presenters.momenta_card import roll_card
 from tables.services import momenta, sessions
 from tables.services.characters import Sheet, save_character
 from tables.services.core import ServiceError
 from tables.services.momenta import RollRequest
+from tables.templatetags.momenta import roll_card
 
 pytestmark = pytest.mark.django_db
 

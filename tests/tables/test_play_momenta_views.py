@@ -332,12 +332,14 @@ def test_an_assist_from_a_helper_without_momentum_changes_nothing(
 
 
 def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
-    data = roll_data(hero, advantage_sources="boon")  # drawn while Ash had 3
+    data = roll_data(hero, advantage_sources="boon", modifiers="+1")  # drawn while Ash had 3
     sessions.adjust_pool(table.pk, gm, "momentum", -3, "test", character_id=hero.pk)
     before = state(table)
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
     assert "Ash&#x27;s Momentum is now 0 (your page showed 3): not enough" in html
     assert 'name="expected_momentum" value="0"' in html  # redrawn with the new value
+    fields = form_fields(html, "momenta-roll")  # with the choices made kept
+    assert fields["advantage_sources"] == ["boon"] and fields["modifiers"] == ["+1"]
     assert state(table) == before
 
 

@@ -1,5 +1,5 @@
 """A Momenta roll's card as data: the event payload and MomentaRoll.card hold numbers,
-names and the rules' own texts; tables/presenters/momenta_card.py puts them into words."""
+names and the rules' own texts; tables/templatetags/momenta.py puts them into words."""
 
 from __future__ import annotations
 
