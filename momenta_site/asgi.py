@@ -2,20 +2,17 @@
 
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "momenta_site.settings")
-django.setup(set_prefix=False)
-
-from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
-from momenta_site.http_handler import SyncChainASGIHandler  # noqa: E402
-
-django_asgi_app = SyncChainASGIHandler()
+# First, so the apps are loaded before the imports below touch models.
+django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
 from momenta_site.origin import SameOriginValidator  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 

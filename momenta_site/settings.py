@@ -109,9 +109,6 @@ TEMPLATES = [
         },
     },
 ]
-# Django's form renderer with its standard widget templates drawn in Python (issue 10).
-FORM_RENDERER = "momenta_site.form_renderer.FastWidgetRenderer"
-
 SQLITE_OPTIONS = {
     # IMMEDIATE: a transaction that reads then writes takes the write lock up
     # front instead of failing with "database is locked" on upgrade.
@@ -120,9 +117,11 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
-# Connections are kept between requests and consumer calls (reopening one per
-# live event cost more than the event); a broken one is replaced on next use.
-CONN_MAX_AGE = env_int("CONN_MAX_AGE", 300)
+# Not kept by default: under ASGI each request runs in a thread of its own, and a
+# connection kept there outlives its thread, open, until garbage collection (Django:
+# "When using ASGI, persistent connections should be disabled"). PostgreSQL gets a
+# pool instead (below).
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 0)
 
 DATABASE_URL = env_str("DATABASE_URL", "")
 if DATABASE_URL:

@@ -1,6 +1,6 @@
 """What one command costs in SQL statements (issue 10, "A cheap command").
 
-A roll reads each row once (the membership with its campaign and user, the
+A roll reads each row once (the session's user, the membership with its campaign, the
 member's characters, the roller's sheet, the campaign's templates and patterns),
 locks the campaign once, writes the roll, the pools, the event and its ledger
 lines, and answers with the form reset and the event's fragments. Counted over
@@ -22,14 +22,14 @@ from tables.services import momenta, sessions, talk
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
-# View reads 5 (the membership with its campaign and the session's user
-# (views/table_login.py; the session comes from the cache), characters, the sheet's
+# View reads 6 (the session's user (login_required; the session comes from the cache),
+# the membership with its campaign, characters, the sheet's
 # attributes and traits in one (services/sheets.py), templates, Assists) + savepoint 2
 # + lock, patterns 2 (the roller's pools are not read again: the locked campaign's
 # last_seq is the one read with the membership, so nothing committed since) + writes 6
 # (pool, roll, seq, event, ledger, roll's event). The event's fragments read nothing:
 # the answer renders them from the rows the command holds (live.Known). Before: 18.
-MOMENTA_ROLL_MAX = 15
+MOMENTA_ROLL_MAX = 16
 
 
 @pytest.fixture
@@ -120,12 +120,12 @@ def test_the_answer_draws_the_roll_as_the_database_has_it(
 
 # --- a 2d20 test ----------------------------------------------------------------------
 
-# View reads 5 (the membership with its campaign and user, spends, characters, the
+# View reads 6 (the user, the membership with its campaign, spends, characters, the
 # sheet in one, contests) + savepoint 2 + the lock 1 (the roller is current, as above)
 # + a bought die 1 (Threat's update: its value is the locked row's) + writes 5 (test,
 # seq, event, ledger, the test's event) + the answer's open tests 1 (the fresh form
 # keeps the contests read, less the one answered). Before: 21 (48 before that).
-D20_ROLL_MAX = 15
+D20_ROLL_MAX = 16
 
 
 @pytest.fixture
@@ -232,11 +232,11 @@ def test_the_reset_composer_no_longer_offers_the_contest_just_answered(
 
 # --- a message (table talk): the cheapest command that appends an event ----------------
 
-# The membership with its campaign and user 1 + savepoint 2 + the lock 1 + writes 2 (seq,
+# The user 1 + the membership with its campaign 1 + savepoint 2 + the lock 1 + writes 2 (seq,
 # event). The answer's fragments read nothing: they are drawn from the locked campaign
 # (live.Known). Before: 10 (the user, the campaign and the membership, each read again
 # under the lock, and the campaign once more for the fragments).
-TALK_MAX = 6
+TALK_MAX = 7
 
 
 @pytest.mark.parametrize("mode", [talk.OUT_OF_CHARACTER, talk.TO_GM])
