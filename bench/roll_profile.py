@@ -5,10 +5,14 @@ session, CSRF off as in the test client) against a temporary SQLite file, DEBUG 
 (the cached template loader, no query log), and prints for a Momenta roll and a 2d20
 test: wall and CPU ms per roll (median of rounds of `--rolls` rolls) and the SQL
 statements of one roll; and, as the floor, a table-talk message (the cheapest command
-that appends an event). Dice are fixed, so every run rolls the same.
+that appends an event). Dice are fixed, so every run rolls the same. `--asgi` sends the
+same posts through momenta_site.asgi.application on one event loop instead, as uvicorn
+calls it (Django's ASGI handler, its threads and connections; CSRF by cookie and
+header; statements not counted).
 
     .venv/bin/python bench/roll_profile.py                      # this tree
     .venv/bin/python bench/roll_profile.py --profile            # + cProfile's top functions
+    .venv/bin/python bench/roll_profile.py --asgi               # through the ASGI app
     .venv/bin/python bench/roll_profile.py --compare /tmp/old   # + another tree, interleaved
 
 `--compare DIR` runs the same measure in DIR (e.g. `git archive <commit> | tar -x -C
@@ -31,7 +35,47 @@ import temp_site  # bench/temp_site.py, a sibling: see its docstring
 HERE = Path(__file__).resolve().parent.parent
 
 
-def measure(rolls: int, profile: bool) -> dict:
+class Answer:
+    def __init__(self, status_code: int, content: bytes):
+        self.status_code, self.content = status_code, content
+
+
+def asgi_sender(client):
+    """post(url, data) through the ASGI app, as a server calls it, with `client`'s session."""
+    import asyncio
+    from urllib.parse import urlencode
+
+    from channels.testing import HttpCommunicator
+    from django.conf import settings
+
+    from momenta_site.asgi import application
+
+    token = "b" * 32  # a CSRF secret: Django compares the header with the cookie
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session}; {settings.CSRF_COOKIE_NAME}={token}"
+    headers = [
+        (b"host", b"testserver"),
+        (b"cookie", cookie.encode()),
+        (b"content-type", b"application/x-www-form-urlencoded"),
+        (b"x-csrftoken", token.encode()),
+        (b"hx-request", b"true"),
+        (b"hx-target", b"composer"),
+    ]
+    loop = asyncio.new_event_loop()
+
+    async def send(url, body):
+        communicator = HttpCommunicator(application, "POST", url, body=body, headers=headers)
+        answer = await communicator.get_response(timeout=60)
+        await communicator.wait(timeout=60)  # until Django has closed the response
+        return Answer(answer["status"], answer["body"])
+
+    def post(url, data, **_hx):
+        return loop.run_until_complete(send(url, urlencode(data).encode()))
+
+    return post
+
+
+def measure(rolls: int, profile: bool, asgi: bool = False) -> dict:
     """One round in this process: seed, warm up, time `rolls` rolls of each kind."""
     temp_site.start_django("roll-profile-")
 
@@ -74,6 +118,7 @@ def measure(rolls: int, profile: bool) -> dict:
     client = Client()
     client.force_login(player)
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
+    post = asgi_sender(client) if asgi else client.post
 
     def momenta_roll():
         ash.refresh_from_db()
@@ -86,7 +131,7 @@ def measure(rolls: int, profile: bool) -> dict:
             "expected_momentum": ash.momentum,
             "expected_resolve": ash.resolve,
         }
-        return client.post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
+        return post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
 
     def d20_roll():
         data = {
@@ -101,12 +146,12 @@ def measure(rolls: int, profile: bool) -> dict:
             "buy_from_momentum": 0,
             "bonus_momentum": 0,
         }
-        return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
+        return post(reverse("d20_roll", args=[d20.pk]), data, **hx)
 
     def talk():
         # The cheapest command that appends an event (no rules, no pools): the floor.
         data = {"mode": "ooc", "text": "Back in five."}
-        return client.post(reverse("table_talk", args=[d6.pk]), data, **hx)
+        return post(reverse("table_talk", args=[d6.pk]), data, **hx)
 
     out = {}
     for kind, send in (("momenta", momenta_roll), ("d20", d20_roll), ("talk", talk)):
@@ -131,7 +176,8 @@ def measure(rolls: int, profile: bool) -> dict:
         out[kind] = {
             "wall_ms": (time.perf_counter() - wall) * 1000 / rolls,
             "cpu_ms": (time.process_time() - cpu) * 1000 / rolls,
-            "statements": len(statements) - (1 if kind == "momenta" else 0),
+            # Under --asgi the roll's statements run on other threads: not counted.
+            "statements": None if asgi else len(statements) - (1 if kind == "momenta" else 0),
             "answer_bytes": len(answer.content),
         }
         if profiler is not None:
@@ -144,9 +190,10 @@ def measure(rolls: int, profile: bool) -> dict:
     return out
 
 
-def child(tree: Path, rolls: int, profile: bool) -> dict:
+def child(tree: Path, rolls: int, profile: bool, asgi: bool) -> dict:
     """One round in a fresh process of `tree`."""
     args = ["--round", str(rolls), *(["--profile"] if profile else [])]
+    args += ["--asgi"] if asgi else []
     return temp_site.child(Path(__file__).resolve(), tree, "ROLL_PROFILE_TREE", args)
 
 
@@ -156,19 +203,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top 40")
     parser.add_argument("--compare", type=Path, help="another tree, measured alternately")
+    parser.add_argument("--asgi", action="store_true", help="through the ASGI app")
     parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
     args = parser.parse_args()
     if args.round is not None:
         tree = Path(os.environ.get("ROLL_PROFILE_TREE", HERE))
         sys.path.insert(0, str(tree))
         os.chdir(tree)
-        print(json.dumps(measure(args.round, args.profile)))
+        print(json.dumps(measure(args.round, args.profile, args.asgi)))
         return
     trees = {"this tree": HERE}
     if args.compare:
         trees = {"compared": args.compare.resolve(), **trees}
     results = temp_site.alternate(
-        trees, args.rounds, lambda tree: child(tree, args.rolls, args.profile)
+        trees, args.rounds, lambda tree: child(tree, args.rolls, args.profile, args.asgi)
     )
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
@@ -178,7 +226,7 @@ def main() -> None:
             last = rounds[-1][kind]
             print(
                 f"  {kind:8} cpu {cpu:6.1f} ms/roll  wall {wall:6.1f} ms/roll  "
-                f"{last['statements']} SQL statements  answer {last['answer_bytes']} bytes"
+                f"{last['statements'] or '?'} SQL statements  answer {last['answer_bytes']} bytes"
             )
             if args.profile:
                 print(last["profile"])
