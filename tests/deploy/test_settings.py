@@ -25,7 +25,11 @@ print(json.dumps({
 
 def settings_with(**env: str) -> dict:
     """The settings a process started with this environment reads."""
-    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STATIC_ROOT")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "STATIC_ROOT", "CONN_MAX_AGE")
+    }
     base |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
     code = "import django; django.setup()\n" + SHOW
     done = subprocess.run(
@@ -41,16 +45,18 @@ def test_postgresql_gets_a_connection_pool_and_no_persistent_connections():
     assert shown["conn_max_age"] == 0  # Django refuses a pool with persistent connections
 
 
-def test_db_pool_off_keeps_persistent_connections():
-    shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL="0")
+def test_db_pool_off_takes_conn_max_age_from_the_environment():
+    url = "postgres://u@db.example:5432/momenta"
+    shown = settings_with(DATABASE_URL=url, DB_POOL="0", CONN_MAX_AGE="60")
     assert shown["pool"] is None
-    assert shown["conn_max_age"] == 300
+    assert shown["conn_max_age"] == 60
 
 
-def test_sqlite_keeps_persistent_connections_without_a_pool():
+def test_sqlite_keeps_no_connection_past_its_request_by_default():
+    """Under ASGI a request's thread ends with it (tests/deploy/test_asgi_http.py)."""
     shown = settings_with()
     assert shown["pool"] is None
-    assert shown["conn_max_age"] == 300
+    assert shown["conn_max_age"] == 0
 
 
 def test_static_root_set_means_hashed_compressed_files_from_collectstatic(tmp_path):
