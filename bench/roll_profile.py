@@ -16,8 +16,9 @@ header; statements not counted).
     .venv/bin/python bench/roll_profile.py --compare /tmp/old   # + another tree, interleaved
 
 `--compare DIR` runs the same measure in DIR (e.g. `git archive <commit> | tar -x -C
-DIR`), alternating rounds between the two trees so a noisy, shared machine slows both
-alike; each round is a fresh process of its own tree.
+DIR`), alternating rounds between the trees so a noisy, shared machine slows all
+alike; each round is a fresh process of its own tree. It may be given several times
+(one tree per piece put back, say); each tree's rounds are printed too.
 """
 
 from __future__ import annotations
@@ -202,7 +203,9 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=50, help="rolls per round and kind")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top 40")
-    parser.add_argument("--compare", type=Path, help="another tree, measured alternately")
+    parser.add_argument(
+        "--compare", type=Path, action="append", default=[], help="another tree (repeatable)"
+    )
     parser.add_argument("--asgi", action="store_true", help="through the ASGI app")
     parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
     args = parser.parse_args()
@@ -212,9 +215,8 @@ def main() -> None:
         os.chdir(tree)
         print(json.dumps(measure(args.round, args.profile, args.asgi)))
         return
-    trees = {"this tree": HERE}
-    if args.compare:
-        trees = {"compared": args.compare.resolve(), **trees}
+    trees = {f"compared {i + 1}": d.resolve() for i, d in enumerate(args.compare)}
+    trees["this tree"] = HERE
     results = temp_site.alternate(
         trees, args.rounds, lambda tree: child(tree, args.rolls, args.profile, args.asgi)
     )
@@ -228,6 +230,8 @@ def main() -> None:
                 f"  {kind:8} cpu {cpu:6.1f} ms/roll  wall {wall:6.1f} ms/roll  "
                 f"{last['statements'] or '?'} SQL statements  answer {last['answer_bytes']} bytes"
             )
+            each = ", ".join(f"{r[kind]['cpu_ms']:.1f}" for r in rounds)
+            print(f"  {'':8} cpu by round: {each}")
             if args.profile:
                 print(last["profile"])
 
