@@ -23,14 +23,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import secrets
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from seed import make_table, setup_django  # bench/seed.py, a sibling
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -47,24 +47,6 @@ ORIGIN = b"http://testserver"
 perf = time.perf_counter
 
 
-def setup_django() -> Path:
-    """Point settings at a fresh SQLite file, then start Django and migrate."""
-    tmp = Path(tempfile.mkdtemp(prefix="live_bench_"))
-    os.environ["DJANGO_SETTINGS_MODULE"] = "momenta_site.settings"
-    os.environ["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
-    # Servers run with DEBUG off, which needs a key; one per run, shared by the
-    # bench (it signs the clients' session cookies) and the servers it starts.
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    os.environ.pop("DATABASE_URL", None)  # this benchmark measures the embedded SQLite stack
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
-    return tmp
-
-
 # --- Fixtures: one Momenta table, GM + 7 players with characters ----------------------
 
 
@@ -77,27 +59,6 @@ def make_users():
         User.objects.create_user(username=f"bench-p{i}", password=None) for i in range(PLAYERS)
     ]
     return gm, players
-
-
-def make_table(name, gm, players) -> tuple[int, list[tuple[object, int]]]:
-    """A Momenta campaign (through the service) and one character per player.
-
-    Returns the campaign id and [(player, character id)].
-    """
-    from tables.models import Campaign, Character, Membership
-    from tables.services.campaigns import create_campaign
-
-    campaign = create_campaign(gm, name, Campaign.Preset.MOMENTA)
-    seats = []
-    for i, player in enumerate(players):
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-        hero = Character.objects.create(
-            campaign=campaign, owner=player, name=f"Hero {i}", resolve=2, resolve_max=3
-        )
-        for attr, dice in (("GRIT", 3), ("WITS", 4), ("LUCK", 2)):
-            hero.attributes.create(name=attr, value=dice)
-        seats.append((player, hero.pk))
-    return campaign.pk, seats
 
 
 def session_cookie(user) -> str:

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import aiohttp
 import psutil
+from seed import make_table, setup_django  # bench/seed.py, a sibling
 from servers import Side, start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,7 +126,6 @@ def seed(tables: int, sockets: int) -> list[TableSeed]:
         get_user_model,
     )
     from django.db import connections, transaction
-    from live_bench import make_table
 
     User = get_user_model()
     store = import_module(settings.SESSION_ENGINE).SessionStore
@@ -909,9 +909,7 @@ def main(argv: list[str]) -> None:
     args = parse(argv)
     t0 = perf()
     os.environ.pop("REDIS_URL", None)  # --redis starts its own; seeding needs no layer
-    import live_bench
-
-    tmp = live_bench.setup_django()
+    tmp = setup_django()
     side_procs: list[Side] = []
     redis = None
     interrupted = False

@@ -68,10 +68,11 @@ def alternate(trees: dict[str, Path], rounds: int, one_round) -> dict[str, list[
     return results
 
 
-def seeded_commands() -> dict:
+def seeded_commands(sender=None) -> dict:
     """A Momenta table and a 2d20 table with a player's character each, logged in with
     Django's test client: {name: (send, the view's module)}, each send() posting one
-    command as the page does (htmx headers). Call after start_django and fix_dice."""
+    command as the page does (htmx headers). `sender(client)` gives another post (e.g.
+    through the ASGI app). Call after start_django and fix_dice."""
     from django.contrib.auth import get_user_model
     from django.test import Client
     from django.urls import reverse
@@ -107,6 +108,7 @@ def seeded_commands() -> dict:
     client = Client()
     client.force_login(player)
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
+    post = sender(client) if sender else client.post
 
     def momenta_roll():
         ash.refresh_from_db()
@@ -119,7 +121,7 @@ def seeded_commands() -> dict:
             "expected_momentum": ash.momentum,
             "expected_resolve": ash.resolve,
         }
-        return client.post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
+        return post(reverse("momenta_roll", args=[d6.pk]), data, **hx)
 
     def d20_roll():
         data = {
@@ -134,12 +136,12 @@ def seeded_commands() -> dict:
             "buy_from_momentum": 0,
             "bonus_momentum": 0,
         }
-        return client.post(reverse("d20_roll", args=[d20.pk]), data, **hx)
+        return post(reverse("d20_roll", args=[d20.pk]), data, **hx)
 
     def talk():
         # The cheapest command that appends an event (no rules, no pools): the floor.
         data = {"mode": "ooc", "text": "Back in five."}
-        return client.post(reverse("table_talk", args=[d6.pk]), data, **hx)
+        return post(reverse("table_talk", args=[d6.pk]), data, **hx)
 
     return {
         "momenta": (momenta_roll, "tables.views.momenta"),

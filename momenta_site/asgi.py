@@ -2,26 +2,30 @@
 
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "momenta_site.settings")
-django.setup(set_prefix=False)
+# First, so the apps are loaded before the imports below touch models.
+django_asgi_app = get_asgi_application()
 
-from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
+from django.conf import settings  # noqa: E402
+
 from momenta_site.http_handler import SyncChainASGIHandler  # noqa: E402
 
-django_asgi_app = SyncChainASGIHandler()
+# The one seam between Django's handler and the one-hop one (settings.ASGI_HTTP_HANDLER).
+http_app = SyncChainASGIHandler() if settings.ASGI_HTTP_HANDLER == "one-hop" else django_asgi_app
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
 from momenta_site.origin import SameOriginValidator  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http_app,
         # Websockets skip CSRF, so the Origin check is what stops other sites.
         "websocket": AllowedHostsOriginValidator(
             SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))

@@ -7,7 +7,11 @@ and a thread about fifteen times, and each request got a new thread
 no pool. Here the whole chain and the view run in one call on the process's one sync
 thread, the thread the websocket consumers' database work already runs on, so its
 connection is kept (CONN_MAX_AGE, with health checks; on PostgreSQL the pool) and
-nothing is reconnected per request (tests/deploy/test_http_handler.py).
+nothing is reconnected per request.
+
+A seam, kept because it pays: issue 22 measured it at ~30 % of a roll's server CPU
+(bench/README.md). settings.ASGI_HTTP_HANDLER=django takes Django's own handler instead;
+tests/deploy/test_asgi_http.py runs both and holds them to the same answers.
 
 The price: one process runs one request's Python at a time, which the GIL did anyway;
 a slow request (an export) delays the others of its process. More processes

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from momenta_site.secret_key import secret_key
 
@@ -109,8 +110,12 @@ TEMPLATES = [
         },
     },
 ]
-# Django's form renderer with its standard widget templates drawn in Python (issue 10).
-FORM_RENDERER = "momenta_site.form_renderer.FastWidgetRenderer"
+# Django's form renderer with its standard widget templates drawn in Python
+# (momenta_site/form_renderer.py): ~23 % of a Momenta roll's CPU, whose answer redraws
+# the composer (issue 22). tests/tables/test_form_renderer.py holds it to Django's bytes;
+# FORM_RENDERER=django takes Django's own.
+if env_str("FORM_RENDERER", "fast") != "django":
+    FORM_RENDERER = "momenta_site.form_renderer.FastWidgetRenderer"
 
 SQLITE_OPTIONS = {
     # IMMEDIATE: a transaction that reads then writes takes the write lock up
@@ -120,9 +125,19 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
-# Connections are kept between requests and consumer calls (reopening one per
-# live event cost more than the event); a broken one is replaced on next use.
-CONN_MAX_AGE = env_int("CONN_MAX_AGE", 300)
+# HTTP under ASGI (momenta_site/asgi.py), one seam: "one-hop" runs a request's
+# middleware and view in one call on the process's one sync thread
+# (momenta_site/http_handler.py); "django" is Django's own handler, a thread per
+# request. One-hop stays because it saves ~30 % of a roll's server CPU (bench/README.md,
+# issue 22); tests/deploy/test_asgi_http.py holds both to the same answers.
+ASGI_HTTP_HANDLER = env_str("ASGI_HTTP_HANDLER", "one-hop")
+if ASGI_HTTP_HANDLER not in ("one-hop", "django"):
+    raise ImproperlyConfigured("ASGI_HTTP_HANDLER must be 'one-hop' or 'django'.")
+# One-hop: the one sync thread keeps its connection between requests and consumer calls
+# (reopening one per live event cost more than the event). Django's handler: not kept,
+# since a connection kept in a request's own thread outlives it, open, until garbage
+# collection (Django: "When using ASGI, persistent connections should be disabled").
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 300 if ASGI_HTTP_HANDLER == "one-hop" else 0)
 
 DATABASE_URL = env_str("DATABASE_URL", "")
 if DATABASE_URL:

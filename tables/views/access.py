@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 
 from tables.models import Campaign, Character, Membership
 from tables.services.access import has_role, membership_of, require_control
-from tables.views import table_login
 
 
 def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Membership]:
@@ -23,14 +22,11 @@ def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Memb
 
 
 def player_at(request, pk: int) -> tuple[Campaign, Membership]:
-    """campaign_for(role="player") in one query: the membership with its campaign (read
-    with the user too, under table_login.player_login_required)."""
-    held_pk, membership = getattr(request, table_login.HELD, (None, None))
-    if held_pk != pk or membership is None:
-        # campaign__pk, not campaign_id: a pk beyond the column's range finds none (404).
-        membership = (
-            Membership.objects.select_related("campaign").filter(campaign__pk=pk, user=request.user)
-        ).first()
+    """campaign_for(role="player") in one query: the membership with its campaign."""
+    # campaign__pk, not campaign_id: a pk beyond the column's range finds none (404).
+    membership = (
+        Membership.objects.select_related("campaign").filter(campaign__pk=pk, user=request.user)
+    ).first()
     if membership is None or not has_role(membership, "player"):
         return campaign_for(request, pk, role="player")  # says 404 or 403
     return membership.campaign, membership

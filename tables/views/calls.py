@@ -31,7 +31,6 @@ from tables.services.core import ServiceError
 from tables.services.momenta import RollRequest
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
-from tables.views.table_login import player_login_required
 
 PANEL = "tables/partials/call_panel.html"
 D20_PLAY = "tables/partials/composer_d20.html"
@@ -249,7 +248,7 @@ def answer_d20(request, pk: int):
 
 
 @require_POST
-@player_login_required
+@login_required
 def answer_momenta(request, pk: int, cid: int):
     """The composer filled from a Momenta call posts here: roll the called roll
     (services.calls.answer_momenta_call), the call's attribute and kind in place of the form's."""

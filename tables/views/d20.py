@@ -24,7 +24,6 @@ from tables.services import gm as services_gm
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
-from tables.views.table_login import player_login_required
 
 PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"
@@ -91,7 +90,7 @@ def d20_odds(request, pk: int):
 
 
 @require_POST
-@player_login_required
+@login_required
 def d20_roll(request, pk: int):
     """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
     # The form is checked against the rows read here; the service reads the roller,

@@ -46,7 +46,6 @@ from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for, player_at
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
-from tables.views.table_login import player_login_required
 
 COMPOSER = "tables/partials/composer_momenta.html"
 ROLLED = "tables/partials/composer_momenta_rolled.html"
@@ -170,7 +169,7 @@ def _roller(request, campaign: Campaign, characters: list[Character]) -> Charact
 
 
 @require_POST
-@player_login_required
+@login_required
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03).
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.views.decorators.http import require_POST
 
@@ -10,7 +11,6 @@ from tables.services import talk
 from tables.services.core import ServiceError
 from tables.views.access import player_at
 from tables.views.answers import back_to_table, respond
-from tables.views.table_login import player_login_required
 
 TEMPLATE = "tables/partials/talk_form.html"
 
@@ -22,7 +22,7 @@ class TalkForm(forms.Form):
 
 
 @require_POST
-@player_login_required
+@login_required
 def table_talk(request, pk: int):
     """A player or GM posts to the table (observers get 403). With htmx the answer is
     the form again (empty, the same mode) and the message's live fragments, as the

@@ -25,7 +25,11 @@ print(json.dumps({
 
 def settings_with(**env: str) -> dict:
     """The settings a process started with this environment reads."""
-    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STATIC_ROOT")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "STATIC_ROOT", "CONN_MAX_AGE", "ASGI_HTTP_HANDLER")
+    }
     base |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
     code = "import django; django.setup()\n" + SHOW
     done = subprocess.run(
@@ -41,16 +45,39 @@ def test_postgresql_gets_a_connection_pool_and_no_persistent_connections():
     assert shown["conn_max_age"] == 0  # Django refuses a pool with persistent connections
 
 
-def test_db_pool_off_keeps_persistent_connections():
-    shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL="0")
+def test_db_pool_off_takes_conn_max_age_from_the_environment():
+    url = "postgres://u@db.example:5432/momenta"
+    shown = settings_with(DATABASE_URL=url, DB_POOL="0", CONN_MAX_AGE="60")
     assert shown["pool"] is None
-    assert shown["conn_max_age"] == 300
+    assert shown["conn_max_age"] == 60
 
 
-def test_sqlite_keeps_persistent_connections_without_a_pool():
+def test_sqlite_keeps_its_connection_on_the_one_hop_handler():
+    """One-hop HTTP runs every request on the process's one sync thread, which keeps its
+    connection (tests/deploy/test_asgi_http.py)."""
     shown = settings_with()
     assert shown["pool"] is None
     assert shown["conn_max_age"] == 300
+
+
+def test_sqlite_keeps_no_connection_past_its_request_on_djangos_handler():
+    """Under Django's ASGI handler a request's thread ends with it."""
+    shown = settings_with(ASGI_HTTP_HANDLER="django")
+    assert shown["pool"] is None
+    assert shown["conn_max_age"] == 0
+
+
+def test_an_unknown_http_handler_is_refused_at_start():
+    base = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env = base | {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "ASGI_HTTP_HANDLER": "x"}
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "ASGI_HTTP_HANDLER" in done.stderr
 
 
 def test_static_root_set_means_hashed_compressed_files_from_collectstatic(tmp_path):

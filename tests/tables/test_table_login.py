@@ -1,12 +1,14 @@
-"""A roll reads the session's user with its membership (views/table_login.py, issue 10):
-the user it lets in must be one django.contrib.auth.get_user lets in, no more."""
+"""Who may roll at a table: a logged-in member who plays there (login_required, then
+views/access.player_at). A session Django no longer accepts (a password changed
+elsewhere, a deactivated user) goes to the login page; others get 403 or 404."""
 
 import pytest
 from django.urls import reverse
 
 from rules.dice import FixedDice
-from tables.models import MomentaRoll
+from tables.models import MomentaRoll, TableEvent
 from tables.services import momenta, sessions
+from tests.tables.d20_posts import roll_data as d20_roll_data
 from tests.tables.test_command_cost import HX, roll_data
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +71,27 @@ def test_a_table_beyond_the_ids_range_is_not_found(client_for, name):
     """The membership is read before anything else: a pk no column can hold is 404."""
     response = client_for("player").post(reverse(name, args=[99999999999999999999]), {}, **HX)
     assert response.status_code == 404
+
+
+COMMANDS = {  # view name -> (the campaign fixture, a post it would take from a player)
+    "momenta_roll": ("momenta_campaign", lambda fx: roll_data(fx.getfixturevalue("hero"))),
+    "d20_roll": ("d20_campaign", lambda fx: d20_roll_data(fx.getfixturevalue("kara"))),
+    "table_talk": ("momenta_campaign", lambda fx: {"mode": "ooc", "text": "Hello"}),
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+@pytest.mark.parametrize(
+    ("role", "status"), [("anonymous", 302), ("observer", 403), ("outsider", 403)]
+)
+def test_every_table_command_refuses_who_does_not_play_there(
+    request, client_for, name, role, status
+):
+    fixture, post = COMMANDS[name]
+    campaign = request.getfixturevalue(fixture)
+    data = post(request)
+    response = client_for(role).post(reverse(name, args=[campaign.pk]), data, **HX)
+    assert response.status_code == status
+    if status == 302:
+        assert reverse("login") in response["Location"]
+    assert not TableEvent.objects.filter(campaign=campaign).exists()

@@ -86,8 +86,8 @@ def test_observers_and_outsiders_cannot_post(request, momenta_campaign, who):
 
 
 def test_a_membership_read_for_someone_else_is_not_trusted(momenta_campaign, player, observer):
-    """The view passes the membership it read with the session (views/table_login.py): the
-    service keeps it only if it is the actor's at this table, else reads the actor's own."""
+    """The view passes the membership it read (views/access.player_at): the service
+    keeps it only if it is the actor's at this table, else reads the actor's own."""
     players = momenta_campaign.memberships.get(user=player)
     with pytest.raises(PermissionDenied, match="Observers watch"):
         talk.post_talk(momenta_campaign.pk, observer, talk.IN_CHARACTER, "Hi", membership=players)
