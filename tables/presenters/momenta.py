@@ -48,7 +48,6 @@ from tables.policy.access import controllable, default_character, seen_by, still
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.odds_chart import Chart, band_chart
 from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
-from tables.templatetags.momenta import roll_card
 from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
@@ -286,10 +285,6 @@ class Chooser:
     @property
     def refund_slots(self) -> range:
         return range(self.refund_points)
-
-    @property
-    def card(self) -> dict:
-        return roll_card(self.roll.card)
 
 
 def allocation_key(allocation) -> str:
