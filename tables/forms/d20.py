@@ -174,6 +174,31 @@ class D20RollForm(forms.Form):
                 )
         return chosen
 
+    def initial_params(self) -> dict:
+        """The test an unbound composer shows, as service_kwargs would give it: each
+        choice kept from the last roll, else its first."""
+
+        def first(name):
+            choices = self.fields[name].choices
+            known = [value for value, _ in choices]
+            if self.initial.get(name) in known:
+                return self.initial[name]  # kept from the last roll
+            return choices[0][0] if choices else ""
+
+        difficulty = self.initial.get("difficulty")
+        return {
+            "attribute": first("attribute"),
+            "skill": first("skill"),
+            "focus": first("focus"),
+            "difficulty": 1 if difficulty is None else difficulty,
+            "factors": [],
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "assistants": [],
+            "bonus_momentum": 0,
+            "contest_id": self.initial.get("contest"),
+        }
+
     def service_kwargs(self) -> dict:
         """The cleaned values as the fields of services.d20.D20TestRequest."""
         data = self.cleaned_data

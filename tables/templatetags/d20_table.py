@@ -1,18 +1,20 @@
 """Context for the 2d20 composer and the GM panel when they are drawn inside the
 table page, whose view (views.table.table) knows nothing of them.
 
-    {% load d20_table %}{% d20_play_context as d20 %}   → presenters.d20.play_context
+    {% load d20_table %}{% d20_play_context as d20 %}   → views.d20.composer_of
     {% gm_panel_context as gmp %}                       → presenters.gm.gm_panel_context
 
 A view that renders the fragment itself passes `d20` / `gmp` and the tag
-hands that back unchanged.
+hands that back unchanged. The page's first draw builds the composer with the same
+function as the 2d20 views (it reads the catalogue and builds the form), so the two
+cannot drift.
 """
 
 from django import template
 
-from tables.presenters import d20 as d20_presenters
+from tables import wording
 from tables.presenters import gm as gm_presenters
-from tables.services import wording
+from tables.views.d20 import composer_of
 
 register = template.Library()
 
@@ -21,7 +23,7 @@ register = template.Library()
 def d20_play_context(context):
     if context.get("d20") is not None:
         return context["d20"]
-    return d20_presenters.play_context(context["campaign"], context["membership"])
+    return composer_of(context["campaign"], context["membership"])
 
 
 @register.simple_tag(takes_context=True)
