@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 
 from tables.models import Campaign, Character, Contest, Membership
+from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
-from tables.services.sheets import prefetch_sheet
 from tables.wording import spend_price
 
 FACTOR_MAX = 5
