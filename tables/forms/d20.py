@@ -12,6 +12,8 @@ from tables.wording import spend_price
 FACTOR_MAX = 5
 BONUS_MAX = 10
 THREAT_STEP_MAX = 50
+# What the composer keeps after a roll (D20RollForm.after_roll).
+KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 
 
 def _int(data, name, default=None):
@@ -173,6 +175,30 @@ class D20RollForm(forms.Form):
                     f"{who}: only the GM can call on an NPC to assist (T-03)."
                 )
         return chosen
+
+    def after_roll(self, record, spends) -> D20RollForm:
+        """The composer reset after `record` was rolled from this form: the same test can
+        be tried again or helped, but bought dice, assistants, bonus Momentum, factors
+        and secrecy start afresh, so nothing is bought or spent again unasked."""
+        return D20RollForm(
+            campaign=record.campaign,
+            membership=self.membership,
+            spends=spends,
+            character=record.character,
+            initial={name: self.cleaned_data.get(name) for name in KEPT_AFTER_ROLL},
+            everyone=self.everyone,
+            # The contests read for this roll, less the one it answered (now rolled).
+            contests=[c for c in self.contests if c.pk != record.contest_id],
+        )
+
+    def resent(self, campaign: Campaign, spends) -> D20RollForm:
+        """This form as sent, checked again against `campaign` as it is now: the group
+        pool shown (and checked next time) is the one there is now."""
+        data = self.data.copy()
+        data["expected_momentum"] = campaign.group_momentum
+        form = D20RollForm(data, campaign=campaign, membership=self.membership, spends=spends)
+        form.is_valid()
+        return form
 
     def initial_params(self) -> dict:
         """The test an unbound composer shows, as service_kwargs would give it: each

@@ -156,26 +156,11 @@ def d20_composer(request, pk: int):
     """The composer redrawn for another character (its attributes, skills, focuses)."""
     campaign, membership, spends, form = _composed(request, pk, request.GET)
     # Redrawn, not submitted: keep the choice of character, start the rest afresh.
-    fresh = _form_for(campaign, membership, spends, form.chosen)
+    fresh = D20RollForm(
+        campaign=campaign, membership=membership, spends=spends, character=form.chosen
+    )
     context = composer_of(campaign, membership, form=fresh)
     return respond(request, membership, PLAY, {"d20": context})
-
-
-def _form_for(campaign, membership, spends, character, initial=None) -> D20RollForm:
-    """An unbound composer showing `character` (and `initial` choices)."""
-    return D20RollForm(
-        campaign=campaign,
-        membership=membership,
-        spends=spends,
-        character=character,
-        initial=initial,
-    )
-
-
-# What the composer keeps after a roll: the same test can be tried again or helped.
-# Bought dice, assistants, bonus Momentum, factors and secrecy start afresh, so
-# nothing is bought or spent again unasked.
-KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 
 
 @login_required
@@ -206,7 +191,7 @@ def d20_roll(request, pk: int):
     campaign, membership = player_at(request, pk)
     spends = services_d20.catalogue(campaign)
     form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
-    if not form.is_valid():
+    if not form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
         return _play_refused(request, campaign, membership, form, form_errors(form))
     try:
         record = services_d20.roll_d20_test(
@@ -220,36 +205,17 @@ def d20_roll(request, pk: int):
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
     campaign = record.campaign  # locked, written and committed by this command
-    kept = {name: form.cleaned_data.get(name) for name in KEPT_AFTER_ROLL}
-    fresh = D20RollForm(
-        campaign=campaign,
-        membership=membership,
-        spends=spends,
-        character=record.character,
-        initial=kept,
-        everyone=form.everyone,
-        # The contests read for this roll, less the one it answered (now rolled).
-        contests=[c for c in form.contests if c.pk != record.contest_id],
-    )
     panel = panel_of(campaign, membership, record, spends=spends, fresh=True)
-    context = composer_of(campaign, membership, form=fresh, panel=panel)
+    context = composer_of(campaign, membership, form=form.after_roll(record, spends), panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
 
 def _play_refused(request, campaign, membership, form, error: str):
+    """The composer as sent, with why it was refused; nothing changed."""
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
-    # The group pool shown (and checked next time) is the one there is now.
-    data = form.data.copy()
-    data["expected_momentum"] = campaign.group_momentum
-    form = D20RollForm(
-        data,
-        campaign=campaign,
-        membership=membership,
-        spends=services_d20.catalogue(campaign),
-    )
-    form.is_valid()
+    form = form.resent(campaign, services_d20.catalogue(campaign))
     context = composer_of(campaign, membership, form=form, error=error)
     return respond(request, membership, PLAY, {"d20": context})
 
