@@ -2,8 +2,8 @@
 
 Read-only: nothing here changes state, reads a service or builds a form. The
 views (tables/views/d20.py) hand over the form, the odds, the spend catalogue and
-the test's ledger; the page's first draw goes through the same view functions
-(d20_table.d20_play_context), so it and a view's answer cannot drift.
+the test's ledger; the table page's first draw goes through the same view
+function (views/d20.py composer_of), so it and a view's answer cannot drift.
 """
 
 from __future__ import annotations
