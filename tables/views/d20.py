@@ -2,8 +2,9 @@
 
 Each view fetches through tables/views/access.py (the fetch is the permission
 check: PermissionDenied becomes a 403), validates a form and calls one
-service. The answer is a fragment (the composer or the spend panel, built by
-tables/presenters/d20.py) followed by the event's live fragments, so the
+service. The answer is a fragment (the composer or the spend panel: composer_of
+and panel_of read what they show, tables/presenters/d20.py words it) followed by
+the event's live fragments, so the
 actor's page updates even without a socket; other browsers get the event by
 live push. A refusal a person can
 cause comes back as a clear message inside the fragment and changes nothing.
