@@ -5,13 +5,15 @@ from __future__ import annotations
 from django import forms
 
 from tables.models import Campaign, Character, Contest, Membership
+from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
-from tables.services.sheets import prefetch_sheet
 from tables.wording import spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10
 THREAT_STEP_MAX = 50
+# What the composer keeps after a roll (D20RollForm.after_roll).
+KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
 
 
 def _int(data, name, default=None):
@@ -173,6 +175,55 @@ class D20RollForm(forms.Form):
                     f"{who}: only the GM can call on an NPC to assist (T-03)."
                 )
         return chosen
+
+    def after_roll(self, record, spends) -> D20RollForm:
+        """The composer reset after `record` was rolled from this form: the same test can
+        be tried again or helped, but bought dice, assistants, bonus Momentum, factors
+        and secrecy start afresh, so nothing is bought or spent again unasked."""
+        return D20RollForm(
+            campaign=record.campaign,
+            membership=self.membership,
+            spends=spends,
+            character=record.character,
+            initial={name: self.cleaned_data.get(name) for name in KEPT_AFTER_ROLL},
+            everyone=self.everyone,
+            # The contests read for this roll, less the one it answered (now rolled).
+            contests=[c for c in self.contests if c.pk != record.contest_id],
+        )
+
+    def resent(self, campaign: Campaign, spends) -> D20RollForm:
+        """This form as sent, checked again against `campaign` as it is now: the group
+        pool shown (and checked next time) is the one there is now."""
+        data = self.data.copy()
+        data["expected_momentum"] = campaign.group_momentum
+        form = D20RollForm(data, campaign=campaign, membership=self.membership, spends=spends)
+        form.is_valid()
+        return form
+
+    def initial_params(self) -> dict:
+        """The test an unbound composer shows, as service_kwargs would give it: each
+        choice kept from the last roll, else its first."""
+
+        def first(name):
+            choices = self.fields[name].choices
+            known = [value for value, _ in choices]
+            if self.initial.get(name) in known:
+                return self.initial[name]  # kept from the last roll
+            return choices[0][0] if choices else ""
+
+        difficulty = self.initial.get("difficulty")
+        return {
+            "attribute": first("attribute"),
+            "skill": first("skill"),
+            "focus": first("focus"),
+            "difficulty": 1 if difficulty is None else difficulty,
+            "factors": [],
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "assistants": [],
+            "bonus_momentum": 0,
+            "contest_id": self.initial.get("contest"),
+        }
 
     def service_kwargs(self) -> dict:
         """The cleaned values as the fields of services.d20.D20TestRequest."""

@@ -1,20 +1,16 @@
 """What the 2d20 composer and a test's spend panel show, for one viewer.
 
-Read-only: nothing here changes state. The views (tables/views/d20.py) and the
-`d20_play_context` template tag both build the composer here, so the table
-page's first draw and a view's answer cannot drift.
+Read-only: nothing here changes state, reads a service or builds a form. The
+views (tables/views/d20.py) hand over the form, the odds, the spend catalogue and
+the test's ledger; the table page's first draw goes through the same view
+function (views/d20.py composer_of), so it and a view's answer cannot drift.
 """
 
 from __future__ import annotations
 
-from rules.errors import RulesError
-from tables.clause_ids import without_ids
-from tables.errors import ServiceError
-from tables.forms.d20 import D20RollForm, SpendForm, composer_form, panel_forms
-from tables.models import Campaign, Character, D20Test, Membership
+from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
-from tables.services import d20 as services_d20
 
 OPEN_TESTS_SHOWN = 6
 
@@ -33,20 +29,15 @@ def play_context(
     campaign: Campaign,
     membership: Membership,
     *,
-    form: D20RollForm | None = None,
+    form=None,
+    odds: dict | None = None,
     panel: dict | None = None,
     error: str = "",
     notice: str = "",
-    spends: dict | None = None,
 ) -> dict:
-    """What composer_d20.html shows: the composer, the odds, open tests and a spend panel.
-    `spends`: the catalogue, if the caller read it for this request."""
-    if spends is None:
-        spends = services_d20.catalogue(campaign)
-    if form is None:
-        form = composer_form(campaign, membership, spends)
+    """What composer_d20.html shows: the composer `form` (a D20RollForm), its `odds`,
+    open tests and a spend `panel`."""
     plays = has_role(membership, "player")
-    odds = odds_context(campaign, form) if form.chosen is not None and plays else None
     return {
         "campaign": campaign,
         "membership": membership,
@@ -54,7 +45,7 @@ def play_context(
         "can_play": plays and campaign_plays_d20(campaign),
         "form": form,
         "odds": odds,
-        "open_tests": open_tests(campaign, membership, form.characters),
+        "open_tests": open_tests(campaign, membership, form.characters if form else None),
         "panel": panel,
         "error": error,
         "notice": notice,
@@ -82,37 +73,9 @@ def open_tests(
     ][:OPEN_TESTS_SHOWN]
 
 
-def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
-    """T-05: exact odds of what the composer describes, or what keeps it from rolling."""
-    data = form.data if form.is_bound else None
-    character = form.chosen
-    if character is None:
-        return {"error": "Choose a character first."}
-    if data is None:
-        params = _initial_params(form)
-    else:
-        if not form.is_valid():
-            return {"error": " ".join(str(e) for errs in form.errors.values() for e in errs)}
-        params = form.service_kwargs()
-    contest = None
-    if params.get("contest_id"):
-        contest = character.contests_active.filter(pk=params["contest_id"]).first()
-    try:
-        request = services_d20.D20TestRequest(
-            attribute=params["attribute"],
-            skill=params["skill"],
-            focus=params["focus"],
-            difficulty=params["difficulty"],
-            factors=params["factors"],
-            bought_dice=params["bought_dice"],
-            assistants=params["assistants"],
-            bonus_momentum=params["bonus_momentum"],
-            complication_range=params.get("complication_range"),  # GL-05
-            spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
-        )
-        spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
-    except (ServiceError, RulesError) as error:
-        return {"error": without_ids(str(error))}  # a RulesError's message names clauses
+def odds_view(spec: dict, odds, params: dict, character: Character, contest: Contest | None):
+    """T-05: the exact odds (a rules SkillOdds) of the test `spec` describes, in figures
+    and a chart; `params` are the composer's values (D20RollForm.service_kwargs)."""
     cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2
     from_momentum = min(params["buy_from_momentum"], cost)
     return {
@@ -134,53 +97,21 @@ def odds_context(campaign: Campaign, form: D20RollForm) -> dict:
     }
 
 
-def _initial_params(form: D20RollForm) -> dict:
-    def first(name):
-        choices = form.fields[name].choices
-        known = [value for value, _ in choices]
-        if form.initial.get(name) in known:
-            return form.initial[name]  # kept from the last roll
-        return choices[0][0] if choices else ""
-
-    difficulty = form.initial.get("difficulty")
-    return {
-        "attribute": first("attribute"),
-        "skill": first("skill"),
-        "focus": first("focus"),
-        "difficulty": 1 if difficulty is None else difficulty,
-        "factors": [],
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "assistants": [],
-        "bonus_momentum": 0,
-        "contest_id": form.initial.get("contest"),
-    }
-
-
 def panel_context(
     campaign: Campaign,
     membership: Membership,
     record: D20Test,
     *,
+    ledger,
+    holder: Character,
+    spends: dict,
+    forms: dict,
     error: str = "",
     notice: str = "",
-    spend_form: SpendForm | None = None,
-    spends: dict | None = None,
-    fresh: bool = False,
 ) -> dict:
-    """What spend_panel.html shows for one test and one viewer. `fresh`: the caller
-    holds the campaign and the test as its own command committed them (not read again);
-    `spends`: the catalogue, if the caller read it."""
-    if not fresh:
-        # last_seq is the panel's data-seq: a live push about this test with a later
-        # seq makes the page fetch the panel again. Read before the test, so the test
-        # shown is at least that new.
-        campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
-        record.refresh_from_db()
-    if spends is None:
-        spends = services_d20.catalogue(campaign)
-    ledger = services_d20.ledger_of(record) if record.ledger else None
-    holder = services_d20.holder_of(record) if record.ledger else record.character
+    """What spend_panel.html shows for one test and one viewer: `ledger` is the test's
+    MomentumSpendLedger (None before any), `holder` who holds its Momentum (CT-04),
+    `spends` the catalogue, `forms` the panel's forms (forms.d20.panel_forms)."""
     return {
         "campaign": campaign,
         "membership": membership,
@@ -194,7 +125,7 @@ def panel_context(
         "kinds": _spend_kinds(ledger, spends),
         **_panel_rights(membership, record, ledger, holder),
         "determination": record.character.determination,
-        **panel_forms(campaign, record, spends, spend_form),
+        **forms,
         "show_threat": membership.is_gm or campaign.threat_visible,
         "error": error,
         "notice": notice,

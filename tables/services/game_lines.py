@@ -27,6 +27,7 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
+from tables.services.d20.sheet import complication_range, whole_range
 from tables.services.sessions import current_scene
 
 
@@ -35,22 +36,9 @@ def _require_2d20(campaign: Campaign) -> None:
         raise ServiceError("Game lines are for 2d20 campaigns (see the campaign settings).")
 
 
-def _whole_range(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
-        raise ServiceError(f"{what} is a whole number from 1 (only 20s) to {FACES}.")
-    return value
-
-
 # --- the complication range (GL-05) ------------------------------------------------------
-
-
-def complication_range(campaign: Campaign, override: int | None = None) -> int:
-    """GL-05 over T-R1: a roll's own range, else the running scene's, else the campaign's."""
-    if override is not None:
-        return _whole_range(override, "A roll's complication range")
-    if campaign.scene_complication_range is not None:
-        return campaign.scene_complication_range
-    return campaign.complication_range
+# A roll's range (complication_range, whole_range) is part of describing the test, in
+# services/d20/sheet.py; the scene's is set here.
 
 
 def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> TableEvent:
@@ -60,7 +48,7 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
     running there is nothing for it to last through, so it is refused.
     """
     if value is not None:
-        _whole_range(value, "The scene's complication range")
+        whole_range(value, "The scene's complication range")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)

@@ -1,27 +1,18 @@
-"""Context for the 2d20 composer and the GM panel when they are drawn inside the
-table page, whose view (views.table.table) knows nothing of them.
+"""The 2d20 table's filters, and the GM panel's context when it is drawn inside the
+table page, whose view (views.table.table) knows nothing of it.
 
-    {% load d20_table %}{% d20_play_context as d20 %}   → presenters.d20.play_context
     {% gm_panel_context as gmp %}                       → presenters.gm.gm_panel_context
 
-A view that renders the fragment itself passes `d20` / `gmp` and the tag
-hands that back unchanged.
+A view that renders the fragment itself passes `gmp` and the tag hands that back
+unchanged. (The 2d20 composer's `d20` comes from the views: views/d20.composer_of.)
 """
 
 from django import template
 
-from tables.presenters import d20 as d20_presenters
+from tables import wording
 from tables.presenters import gm as gm_presenters
-from tables.services import wording
 
 register = template.Library()
-
-
-@register.simple_tag(takes_context=True)
-def d20_play_context(context):
-    if context.get("d20") is not None:
-        return context["d20"]
-    return d20_presenters.play_context(context["campaign"], context["membership"])
 
 
 @register.simple_tag(takes_context=True)

@@ -21,7 +21,6 @@ from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
 from tables.models import CalledTest, Campaign, Membership
-from tables.presenters import d20 as d20_presenter
 from tables.presenters.calls import answering_character, call_view, panel_context
 from tables.presenters.momenta import composer_context
 from tables.services import calls as services_calls
@@ -31,6 +30,7 @@ from tables.services.core import ServiceError
 from tables.services.momenta import RollRequest
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
+from tables.views.d20 import composer_of, odds_of, panel_of
 
 PANEL = "tables/partials/call_panel.html"
 D20_PLAY = "tables/partials/composer_d20.html"
@@ -111,7 +111,7 @@ def call_composer(request, pk: int, cid: int):
             character=character,
             initial=_d20_initial(call),
         )
-        context = d20_presenter.play_context(campaign, membership, form=form)
+        context = composer_of(campaign, membership, form=form)
         context["call"] = view
         context["odds"] = _d20_call_odds(campaign, call, form)
         return respond(request, membership, D20_PLAY, {"d20": context})
@@ -147,7 +147,7 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
     """T-05 for a called test: at the GM's Difficulty, or, while it is hidden, at each
     Difficulty it could be (so nothing in the page depends on the hidden one)."""
     if not call.hidden:
-        return d20_presenter.odds_context(campaign, form)
+        return odds_of(campaign, form)
     params = form.service_kwargs() if form.is_bound and form.is_valid() else None
     if form.is_bound and params is None:
         return {"error": form_errors(form), "hidden": True}
@@ -216,7 +216,7 @@ def answer_d20(request, pk: int):
     def refused(error: str):
         if not request.htmx:
             return back_to_table(request, campaign, error=error)
-        context = d20_presenter.play_context(campaign, membership, form=form, error=error)
+        context = composer_of(campaign, membership, form=form, error=error)
         if call.is_open:
             context["call"] = call_view(call, membership, form.characters)
         return respond(request, membership, D20_PLAY, {"d20": context})
@@ -240,10 +240,8 @@ def answer_d20(request, pk: int):
     fresh = D20RollForm(
         campaign=campaign, membership=membership, spends=spends, character=record.character
     )
-    panel = d20_presenter.panel_context(campaign, membership, record, spends=spends, fresh=True)
-    context = d20_presenter.play_context(
-        campaign, membership, form=fresh, panel=panel, spends=spends
-    )
+    panel = panel_of(campaign, membership, record, spends=spends, fresh=True)
+    context = composer_of(campaign, membership, form=fresh, panel=panel)
     return respond(request, membership, D20_PLAY, {"d20": context}, [record.event, event])
 
 

@@ -2,8 +2,9 @@
 
 Each view fetches through tables/views/access.py (the fetch is the permission
 check: PermissionDenied becomes a 403), validates a form and calls one
-service. The answer is a fragment (the composer or the spend panel, built by
-tables/presenters/d20.py) followed by the event's live fragments, so the
+service. The answer is a fragment (the composer or the spend panel: composer_of
+and panel_of read what they show, tables/presenters/d20.py words it) followed by
+the event's live fragments, so the
 actor's page updates even without a socket; other browsers get the event by
 live push. A refusal a person can
 cause comes back as a clear message inside the fragment and changes nothing.
@@ -16,9 +17,19 @@ from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.forms.d20 import D20RollForm, RerollForm, SpendForm, VetoForm
+from rules.errors import RulesError
+from tables.clause_ids import without_ids
+from tables.forms.d20 import (
+    D20RollForm,
+    RerollForm,
+    SpendForm,
+    VetoForm,
+    composer_form,
+    panel_forms,
+)
 from tables.models import Campaign, D20Test, Membership
-from tables.presenters.d20 import odds_context, panel_context, play_context, visible_tests
+from tables.policy.access import has_role
+from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -35,6 +46,97 @@ def _record_for(campaign: Campaign, membership: Membership, tid: int) -> D20Test
     if record is None:
         raise Http404("No such test.")
     return record
+
+
+# --- what the fragments show (the presenter draws what these read) ---------------------
+
+
+def composer_of(
+    campaign: Campaign,
+    membership: Membership,
+    *,
+    form: D20RollForm | None = None,
+    spends: dict | None = None,
+    panel: dict | None = None,
+    error: str = "",
+    notice: str = "",
+) -> dict:
+    """composer_d20.html's `d20`: the composer `form` (else as first drawn), its odds
+    for a player, the open tests and `panel`. `spends`: the catalogue, if read."""
+    if form is None:
+        spends = services_d20.catalogue(campaign) if spends is None else spends
+        form = composer_form(campaign, membership, spends)
+    plays = has_role(membership, "player")
+    odds = odds_of(campaign, form) if form.chosen is not None and plays else None
+    return play_context(
+        campaign, membership, form=form, odds=odds, panel=panel, error=error, notice=notice
+    )
+
+
+def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
+    """T-05: exact odds of what the composer describes, or what keeps it from rolling."""
+    character = form.chosen
+    if character is None:
+        return {"error": "Choose a character first."}
+    if form.is_bound and not form.is_valid():
+        return {"error": form_errors(form)}
+    params = form.service_kwargs() if form.is_bound else form.initial_params()
+    contest = None
+    if params.get("contest_id"):
+        contest = character.contests_active.filter(pk=params["contest_id"]).first()
+    try:
+        request = services_d20.D20TestRequest(
+            attribute=params["attribute"],
+            skill=params["skill"],
+            focus=params["focus"],
+            difficulty=params["difficulty"],
+            factors=params["factors"],
+            bought_dice=params["bought_dice"],
+            assistants=params["assistants"],
+            bonus_momentum=params["bonus_momentum"],
+            complication_range=params.get("complication_range"),  # GL-05
+            spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
+        )
+        spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
+    except (ServiceError, RulesError) as error:
+        return {"error": without_ids(str(error))}  # a RulesError's message names clauses
+    return odds_view(spec, odds, params, character, contest)
+
+
+def panel_of(
+    campaign: Campaign,
+    membership: Membership,
+    record: D20Test,
+    *,
+    spends: dict | None = None,
+    fresh: bool = False,
+    error: str = "",
+    notice: str = "",
+) -> dict:
+    """spend_panel.html's `panel` for one test and one viewer. `fresh`: the caller
+    holds the campaign and the test as its own command committed them (not read again);
+    `spends`: the catalogue, if the caller read it."""
+    if not fresh:
+        # last_seq is the panel's data-seq: a live push about this test with a later
+        # seq makes the page fetch the panel again. Read before the test, so the test
+        # shown is at least that new.
+        campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
+        record.refresh_from_db()
+    if spends is None:
+        spends = services_d20.catalogue(campaign)
+    ledger = services_d20.ledger_of(record) if record.ledger else None
+    holder = services_d20.holder_of(record) if record.ledger else record.character
+    return panel_context(
+        campaign,
+        membership,
+        record,
+        ledger=ledger,
+        holder=holder,
+        spends=spends,
+        forms=panel_forms(campaign, record, spends),
+        error=error,
+        notice=notice,
+    )
 
 
 # --- the composer ------------------------------------------------------------------------
@@ -54,26 +156,11 @@ def d20_composer(request, pk: int):
     """The composer redrawn for another character (its attributes, skills, focuses)."""
     campaign, membership, spends, form = _composed(request, pk, request.GET)
     # Redrawn, not submitted: keep the choice of character, start the rest afresh.
-    fresh = _form_for(campaign, membership, spends, form.chosen)
-    context = play_context(campaign, membership, form=fresh)
-    return respond(request, membership, PLAY, {"d20": context})
-
-
-def _form_for(campaign, membership, spends, character, initial=None) -> D20RollForm:
-    """An unbound composer showing `character` (and `initial` choices)."""
-    return D20RollForm(
-        campaign=campaign,
-        membership=membership,
-        spends=spends,
-        character=character,
-        initial=initial,
+    fresh = D20RollForm(
+        campaign=campaign, membership=membership, spends=spends, character=form.chosen
     )
-
-
-# What the composer keeps after a roll: the same test can be tried again or helped.
-# Bought dice, assistants, bonus Momentum, factors and secrecy start afresh, so
-# nothing is bought or spent again unasked.
-KEPT_AFTER_ROLL = ("attribute", "skill", "focus", "difficulty")
+    context = composer_of(campaign, membership, form=fresh)
+    return respond(request, membership, PLAY, {"d20": context})
 
 
 @login_required
@@ -85,7 +172,7 @@ def d20_odds(request, pk: int):
 
         return call_odds(request, pk)
     campaign, _, _, form = _composed(request, pk, request.GET)
-    context = {"odds": odds_context(campaign, form)}
+    context = {"odds": odds_of(campaign, form)}
     return HttpResponse(render_to_string(ODDS, context, request=request))
 
 
@@ -104,7 +191,7 @@ def d20_roll(request, pk: int):
     campaign, membership = player_at(request, pk)
     spends = services_d20.catalogue(campaign)
     form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
-    if not form.is_valid():
+    if not form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
         return _play_refused(request, campaign, membership, form, form_errors(form))
     try:
         record = services_d20.roll_d20_test(
@@ -118,37 +205,18 @@ def d20_roll(request, pk: int):
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
     campaign = record.campaign  # locked, written and committed by this command
-    kept = {name: form.cleaned_data.get(name) for name in KEPT_AFTER_ROLL}
-    fresh = D20RollForm(
-        campaign=campaign,
-        membership=membership,
-        spends=spends,
-        character=record.character,
-        initial=kept,
-        everyone=form.everyone,
-        # The contests read for this roll, less the one it answered (now rolled).
-        contests=[c for c in form.contests if c.pk != record.contest_id],
-    )
-    panel = panel_context(campaign, membership, record, spends=spends, fresh=True)
-    context = play_context(campaign, membership, form=fresh, panel=panel, spends=spends)
+    panel = panel_of(campaign, membership, record, spends=spends, fresh=True)
+    context = composer_of(campaign, membership, form=form.after_roll(record, spends), panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
 
 def _play_refused(request, campaign, membership, form, error: str):
+    """The composer as sent, with why it was refused; nothing changed."""
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
-    # The group pool shown (and checked next time) is the one there is now.
-    data = form.data.copy()
-    data["expected_momentum"] = campaign.group_momentum
-    form = D20RollForm(
-        data,
-        campaign=campaign,
-        membership=membership,
-        spends=services_d20.catalogue(campaign),
-    )
-    form.is_valid()
-    context = play_context(campaign, membership, form=form, error=error)
+    form = form.resent(campaign, services_d20.catalogue(campaign))
+    context = composer_of(campaign, membership, form=form, error=error)
     return respond(request, membership, PLAY, {"d20": context})
 
 
@@ -161,7 +229,7 @@ def d20_panel(request, pk: int, tid: int):
     """One test's dice, Momentum and spends; controls only for those who may use them."""
     campaign, membership = campaign_for(request, pk)
     record = _record_for(campaign, membership, tid)
-    context = panel_context(campaign, membership, record)
+    context = panel_of(campaign, membership, record)
     return respond(request, membership, PANEL, {"panel": context})
 
 
@@ -173,7 +241,7 @@ def _panel_action(request, pk: int, tid: int, call, *, role="player"):
     def answer(events=(), error="", notice=""):
         if not request.htmx:
             return back_to_table(request, campaign, notice=notice, error=error)
-        context = panel_context(campaign, membership, record, error=error, notice=notice)
+        context = panel_of(campaign, membership, record, error=error, notice=notice)
         return respond(request, membership, PANEL, {"panel": context}, events)
 
     return command(

@@ -18,6 +18,7 @@ from tables.services import core, sessions
 from tables.services.access import has_role
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
+from tables.views.d20 import composer_of
 from tables.views.talk import TalkForm
 
 
@@ -37,6 +38,8 @@ def table(request, pk: int):
     context["talk_form"] = TalkForm() if has_role(membership, "player") else None
     # The viewer's own choice (issue 14); site.css animates only under this class.
     context["dice_motion"] = PersonSettings.of(request.user).animate_dice
+    if not campaign.uses_d6:  # composer.html draws the 2d20 composer from it
+        context["d20"] = composer_of(campaign, membership)
     return render(request, "tables/table.html", context)
 
 

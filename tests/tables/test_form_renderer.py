@@ -111,7 +111,7 @@ def _d20_composer(who):
             membership=_membership(fx, campaign, who),
             spends=catalogue(campaign),
         )
-        if data is None:  # views/d20._form_for
+        if data is None:  # views/d20.d20_composer, D20RollForm.after_roll
             return d20.D20RollForm(character=kara, **kwargs)
         return d20.D20RollForm(data, **kwargs)  # views/d20._composed
 

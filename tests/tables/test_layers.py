@@ -17,8 +17,9 @@ import tables
 
 APP = Path(tables.__file__).parent
 
-# Service modules that only read (no write, no event): a form may use them.
-READ_ONLY_SERVICES = {"tables.services.sheets"}
+# Service modules that only read (no write, no event): a form may use them. None is
+# needed: the sheet read a form makes is a model query (models/sheets.py).
+READ_ONLY_SERVICES: set[str] = set()
 # The modules that change state, and the bases every writer shares.
 WRITERS = {"tables.services.core", "tables.services.characters", "tables.services.logins"}
 

@@ -4,7 +4,7 @@ import pytest
 from django.db.models import prefetch_related_objects
 
 from tables.models import Character
-from tables.services.sheets import prefetch_sheet
+from tables.models.sheets import prefetch_sheet
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.d20 import Assistant, SkillOdds, SkillTest, skill_odds
+from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
-from tables.services import game_lines as line_rules
 from tables.services.core import ServiceError, character_in
 from tables.services.d20.checks import catalogue, refused_by_rules
 from tables.services.d20.records import spec_json
@@ -126,6 +125,22 @@ def _assistants(
 # --- the test ----------------------------------------------------------------------------
 
 
+def whole_range(value, what: str) -> int:
+    """A complication range (GL-05): a whole number of faces, 1 (only 20s) to 20."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
+        raise ServiceError(f"{what} is a whole number from 1 (only 20s) to {FACES}.")
+    return value
+
+
+def complication_range(campaign: Campaign, override: int | None = None) -> int:
+    """GL-05 over T-R1: a roll's own range, else the running scene's, else the campaign's."""
+    if override is not None:
+        return whole_range(override, "A roll's complication range")
+    if campaign.scene_complication_range is not None:
+        return campaign.scene_complication_range
+    return campaign.complication_range
+
+
 def _determination_dice(campaign: Campaign, spend: bool, opposer: bool) -> tuple[int, int]:
     """GL-02, GL-03: (dice set to 1, extra dice) the line's personal pool buys before the
     roll, or why it cannot be spent so."""
@@ -181,7 +196,7 @@ def build_spec(
             difficulty=difficulty,
             focus=focus_value,
             # A called test's or the composer's own range, else the scene's (GL-05), else T-R1's.
-            complication_range=line_rules.complication_range(campaign, request.complication_range),
+            complication_range=complication_range(campaign, request.complication_range),
             factors=factors,
             bought_dice=request.bought_dice,
             assistants=tuple(Assistant(a["name"], a["target"], a["focus"]) for a in helpers),

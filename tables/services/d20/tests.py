@@ -9,6 +9,7 @@ from django.db import transaction
 from rules.d20 import roll_test
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, Membership
+from tables.models.sheets import prefetch_sheet
 from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
@@ -24,11 +25,9 @@ from tables.services.d20.records import fresh_ledger, ledger_view, result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
 from tables.services.wording import successes
 
-# The roller with what the roll reads of them (T-R1: the target comes from the sheet) and
-# what the answer draws (the owner on the card), in one query and its prefetches.
-ROLLERS = Character.objects.select_related("owner").prefetch_related(
-    "attributes", "skills", "traits"
-)
+# The roller with what the answer draws (the owner on the card); their sheet (T-R1: the
+# target comes from it) follows in one more statement (models/sheets.py).
+ROLLERS = Character.objects.select_related("owner")
 
 
 def roll_d20_test(
@@ -86,6 +85,7 @@ def _roller(campaign: Campaign, membership: Membership, character_id, secret: bo
     character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
     if character is None:
         raise ServiceError("That character is not in this campaign.")
+    prefetch_sheet(character)
     require_control(membership, character, f"{character.name} is not yours to play.")
     if secret and not membership.is_gm:
         raise PermissionDenied("Only the GM can roll secretly.")
