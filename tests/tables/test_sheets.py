@@ -1,4 +1,4 @@
-"""services/sheets.py: a character's sheet in one statement, as prefetching reads it."""
+"""models/sheets.py: a character's sheet in one statement, as prefetching reads it."""
 
 import pytest
 from django.db.models import prefetch_related_objects

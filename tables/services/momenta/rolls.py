@@ -27,13 +27,13 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
+from tables.models.sheets import prefetch_sheet
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
 from tables.services.momenta.common import check_pool_seen, lock_for_play, visible_roll
 from tables.services.momenta.plans import RollPlan, RollRequest, plan_roll
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
-from tables.services.sheets import prefetch_sheet
 
 
 @dataclass(frozen=True)
