@@ -89,7 +89,9 @@ class Tracer:
                 else:
                     self.stack.append(module)
                     return
-            caller = next((m for m in reversed(self.stack) if m), None)
+            # Only frames from the view down: what called the view is not on the path.
+            inside = self.stack[self.depth_at_view :]
+            caller = next((m for m in reversed(inside) if m), None)
             self.stack.append(module)
             if module is None:
                 return

@@ -1,9 +1,9 @@
-"""Dice drawn in Python (tables/presenters/dice.py): every pushed roll draws them once per
+"""Dice drawn in Python (tables/templatetags/dice_html.py): every pushed roll draws them once per
 audience, and a template loop with an include per die cost more than the rest of its card."""
 
 from django import template
 
-from tables.presenters import dice
+from tables.templatetags import dice_html as dice
 
 register = template.Library()
 

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 
 from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
-from tables.presenters.dice import d6_pips, face_sets
+from tables.templatetags.dice_html import d6_pips, face_sets
 from tables.wording import successes
 
 register = template.Library()
