@@ -14,6 +14,7 @@ from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEven
 from tables.services import calls
 from tables.services.core import ServiceError
 from tables.services.d20 import D20TestRequest
+from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -277,14 +278,9 @@ def test_the_composer_answers_a_call_with_the_gms_terms(client_for, d20_campaign
 
 
 def _d20_answer(call, kara) -> dict:
-    """What a 2d20 call's composer posts (its hidden `call` field included)."""
-    return {
-        "call": call.pk,
-        "character": kara.pk,
-        "bought_dice": 0,
-        "buy_from_momentum": 0,
-        "bonus_momentum": 0,
-    }
+    """What a 2d20 call's composer posts (its hidden `call` field included): a test the
+    plain roll view would roll, were the call not refused there."""
+    return roll_data(kara, call=call.pk)
 
 
 def test_a_call_posted_to_the_plain_2d20_roll_url_is_refused_and_rolls_nothing(
