@@ -124,6 +124,7 @@ call_patterns = [
     path(C + "odds/", calls.call_odds, name="call_odds"),
     path(C + "<int:cid>/cancel/", calls.call_cancel, name="call_cancel"),
     path(C + "<int:cid>/composer/", calls.call_composer, name="call_composer"),
+    path(C + "<int:cid>/d20/", calls.answer_d20, name="call_answer_d20"),
     path(C + "<int:cid>/momenta/", calls.answer_momenta, name="call_answer_momenta"),
 ]
 

@@ -3,10 +3,9 @@
 The panel (#called-tests, call_panel.html) is one person's: GMs get the form and every
 open call, players the calls on their characters. Pushes never carry it; an event about
 a call makes a page fetch its own again (live_sync.html). A player's panel fetches the
-composer filled from the newest call (`call_composer`); a 2d20 composer then posts to its
-usual roll URL with a `call` field, which d20_roll hands to answer_d20 here; a Momenta one
-posts to the call's own URL (answer_momenta). The call's terms replace whatever the form
-says about them.
+composer filled from the newest call (`call_composer`); that composer posts to the call's
+own URL (answer_d20, answer_momenta): the call's terms replace whatever the form says about
+them. The plain roll views refuse a posted `call`.
 """
 
 from __future__ import annotations
@@ -194,17 +193,12 @@ def call_odds(request, pk: int):
     return HttpResponse(render_to_string(ODDS, {"odds": odds}, request=request))
 
 
-def _posted_call(request, campaign: Campaign) -> int:
-    raw = request.POST.get("call", "")
-    if not (raw.isascii() and raw.isdigit()):
-        raise Http404("No such call.")
-    return int(raw)
-
-
-def answer_d20(request, pk: int):
-    """d20_roll with a `call`: roll the called test (services.calls.answer_d20_call)."""
+@require_POST
+@login_required
+def answer_d20(request, pk: int, cid: int):
+    """The composer filled from a 2d20 call posts here: roll the called test
+    (services.calls.answer_d20_call), the GM's terms in place of the form's."""
     campaign, membership = player_at(request, pk)
-    cid = _posted_call(request, campaign)
     call = CalledTest.objects.filter(campaign=campaign, pk=cid).first()
     if call is None:
         raise Http404("No such call.")

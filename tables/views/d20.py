@@ -13,8 +13,9 @@ cause comes back as a clear message inside the fragment and changes nothing.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from rules.errors import RulesError
@@ -39,6 +40,8 @@ from tables.views.answers import back_to_table, command, form_errors, respond
 PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"
 ODDS = "tables/partials/d20_odds.html"
+# An old page may still post a call's answer here: refused, so no test lands uncalled.
+CALL_ELSEWHERE = _("A called test is answered at its own address: reload the page and roll again.")
 
 
 def _record_for(campaign: Campaign, membership: Membership, tid: int) -> D20Test:
@@ -184,11 +187,9 @@ def d20_roll(request, pk: int):
     # the sheet and the pools again under the campaign lock and rolls from those, so
     # nothing read before the lock is trusted after it. The answer is drawn from the
     # rows the command committed.
-    if request.POST.get("call"):  # a composer filled from the GM's call answers it
-        from tables.views.calls import answer_d20
-
-        return answer_d20(request, pk)
     campaign, membership = player_at(request, pk)
+    if "call" in request.POST:  # a call's composer posts to the call (calls.answer_d20)
+        return HttpResponseBadRequest(CALL_ELSEWHERE)
     spends = services_d20.catalogue(campaign)
     form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
     if not form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)

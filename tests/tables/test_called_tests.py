@@ -14,6 +14,7 @@ from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEven
 from tables.services import calls
 from tables.services.core import ServiceError
 from tables.services.d20 import D20TestRequest
+from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -244,9 +245,13 @@ def test_a_hidden_difficulty_is_revealed_when_the_dice_land(
 def test_the_composer_answers_a_call_with_the_gms_terms(client_for, d20_campaign, gm, kara, dice):
     """A tampered composer (Difficulty 0, factors, a secret roll) still rolls the GM's test."""
     call = call_kara(d20_campaign, gm, kara, difficulty=3, hidden=True)
+    player = client_for("player")
+    composer = text(player.get(reverse("call_composer", args=[d20_campaign.pk, call.pk]), **HX))
+    answer_url = reverse("call_answer_d20", args=[d20_campaign.pk, call.pk])
+    assert f'hx-post="{answer_url}"' in composer and f'action="{answer_url}"' in composer
     dice([1, 20])
-    response = client_for("player").post(
-        reverse("d20_roll", args=[d20_campaign.pk]),
+    response = player.post(
+        answer_url,
         {
             "call": call.pk,
             "character": kara.pk,
@@ -268,6 +273,44 @@ def test_the_composer_answers_a_call_with_the_gms_terms(client_for, d20_campaign
     assert "Difficulty 3" in text(response)  # the answer's card, on the roller's own page
     call.refresh_from_db()
     assert call.d20_test == test
+    # The composer drawn after the answer rolls plainly again.
+    assert f'hx-post="{reverse("d20_roll", args=[d20_campaign.pk])}"' in text(response)
+
+
+def _d20_answer(call, kara) -> dict:
+    """What a 2d20 call's composer posts (its hidden `call` field included): a test the
+    plain roll view would roll, were the call not refused there."""
+    return roll_data(kara, call=call.pk)
+
+
+def test_a_call_posted_to_the_plain_2d20_roll_url_is_refused_and_rolls_nothing(
+    client_for, d20_campaign, gm, kara, dice
+):
+    call = call_kara(d20_campaign, gm, kara)
+    before = head(d20_campaign)
+    dice([1, 1])
+    response = client_for("player").post(
+        reverse("d20_roll", args=[d20_campaign.pk]), _d20_answer(call, kara), **HX
+    )
+    assert response.status_code == 400 and "answered at its own address" in text(response)
+    assert not D20Test.objects.exists() and head(d20_campaign) == before
+    call.refresh_from_db()
+    assert call.is_open
+
+
+def test_only_a_player_of_the_table_answers_a_2d20_call(client_for, d20_campaign, gm, kara, dice):
+    call = call_kara(d20_campaign, gm, kara)
+    before = head(d20_campaign)
+    url = reverse("call_answer_d20", args=[d20_campaign.pk, call.pk])
+    dice([1, 1])
+    for who in ("observer", "outsider"):
+        response = client_for(who).post(url, _d20_answer(call, kara), **HX)
+        assert response.status_code == 403, who
+    missing = reverse("call_answer_d20", args=[d20_campaign.pk, call.pk + 1])
+    assert client_for("player").post(missing, _d20_answer(call, kara), **HX).status_code == 404
+    assert not D20Test.objects.exists() and head(d20_campaign) == before
+    call.refresh_from_db()
+    assert call.is_open
 
 
 def test_a_second_roll_through_the_composer_gets_a_clear_message(
@@ -277,15 +320,7 @@ def test_a_second_roll_through_the_composer_gets_a_clear_message(
     calls.answer_d20_call(d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1]))
     before = head(d20_campaign)
     response = client_for("player").post(
-        reverse("d20_roll", args=[d20_campaign.pk]),
-        {
-            "call": call.pk,
-            "character": kara.pk,
-            "bought_dice": 0,
-            "buy_from_momentum": 0,
-            "bonus_momentum": 0,
-        },
-        **HX,
+        reverse("call_answer_d20", args=[d20_campaign.pk, call.pk]), _d20_answer(call, kara), **HX
     )
     assert "answered already" in text(response)
     assert head(d20_campaign) == before and D20Test.objects.count() == 1
@@ -467,10 +502,10 @@ def test_only_a_player_of_the_table_answers_a_momenta_call(client_for, momenta_c
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999", "4.5"])
-def test_a_garbled_call_is_not_found_and_rolls_nothing(client_for, d20_campaign, kara, value):
+def test_a_garbled_call_is_refused_and_rolls_nothing(client_for, d20_campaign, kara, value):
     player = client_for("player")
     odds = player.get(reverse("d20_odds", args=[d20_campaign.pk]), {"call": value}, **HX)
     assert odds.status_code == 404
     data = {"call": value, "character": kara.pk, "bought_dice": 0}
-    assert player.post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX).status_code == 404
+    assert player.post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX).status_code == 400
     assert not D20Test.objects.exists() and head(d20_campaign) == 0
