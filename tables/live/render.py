@@ -305,40 +305,55 @@ def render_event_fragments(event: TableEvent, audience: str) -> str:
 
 
 def event_fragments(event: TableEvent, audiences) -> dict[str, str]:
-    """{audience: its fragments} for one event: what it shows is read once, now, and
-    drawn for each audience (the fan-out asks for every audience its sockets have).
+    """{audience: its fragments} for one event, the plain path: what it shows is read
+    once, now, and drawn for each audience. Nothing is kept after the call; the live
+    layer's callers go through frames.fragments, which may keep both (the render seam).
 
     Pools and cards are read fresh: they are at least as new as the event, and each
     socket applies events in order, so the last fragment a page applies shows the
-    current state. Nothing is kept after the call.
+    current state.
     """
+    rows = event_rows(event)
+    return {audience: draw(event, audience, rows) for audience in audiences}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What an event's fragments show besides the event itself, read once for every audience."""
+
+    campaign: Campaign
+    characters: tuple[Character, ...]
+    record: Any
+
+
+def event_rows(event: TableEvent) -> Rows:
+    """The campaign, the cards the event redraws and its play record, as they are now."""
     campaign = Campaign.objects.get(pk=event.campaign_id)
     entry = kinds.get(event.kind)
-    refresh_all = entry is not None and entry.refreshes_all_characters
-    if refresh_all:
-        characters = list(_characters(campaign))
+    if entry is not None and entry.refreshes_all_characters:
+        characters = tuple(_characters(campaign))
     else:  # only the cards it names; most talk and notes name none
         wanted = _affected_character_ids(event)
-        characters = list(_characters(campaign).filter(pk__in=wanted)) if wanted else []
-    shared = {
+        characters = tuple(_characters(campaign).filter(pk__in=wanted)) if wanted else ()
+    return Rows(campaign, characters, _records([event]).get(event.pk))
+
+
+def draw(event: TableEvent, audience: str, rows: Rows) -> str:
+    """One audience's fragments for the event, from `rows` (event_rows)."""
+    campaign = rows.campaign
+    entry = kinds.get(event.kind)
+    context = {
+        **_base_context(campaign, audience),
         "event": event,
         "seq": event.seq,
-        "refresh_characters": refresh_all,
-        "characters": characters,
+        "refresh_characters": entry is not None and entry.refreshes_all_characters,
+        "characters": list(rows.characters),
         "push_templates": _push_templates(event.kind),
         "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
+        "entry": log_entry(event, campaign, audience, record=rows.record),
+        "regions_html": region_fragments(entry, event, campaign, audience),
     }
-    record = _records([event]).get(event.pk)
-    drawn = {}
-    for audience in audiences:
-        context = {
-            **_base_context(campaign, audience),
-            **shared,
-            "entry": log_entry(event, campaign, audience, record=record),
-            "regions_html": region_fragments(entry, event, campaign, audience),
-        }
-        drawn[audience] = render_to_string("tables/partials/push.html", context)
-    return drawn
+    return render_to_string("tables/partials/push.html", context)
 
 
 def _affected_character_ids(event: TableEvent) -> list[int]:
@@ -455,11 +470,13 @@ def events_after(
     html is None for an event this viewer (audience, and user id) may not see: the
     socket still advances its cursor past it, but nothing of it leaves the server.
     """
+    from tables.live import frames  # the render seam; it draws through this module
+
     return [
         (
             e.seq,
             e.kind,
-            render_event_fragments(e, audience) if visible(e, audience, viewer) else None,
+            frames.fragment(e, audience) if visible(e, audience, viewer) else None,
         )
         for e in next_events(campaign_id, after, limit)
     ]
