@@ -5,19 +5,20 @@ by this process's hub for every audience its sockets have (fanout.load_frames), 
 again for a socket that replays it (render.events_after). All of them ask here. The
 first to ask for an audience draws it and keeps the string; the first to ask for any
 audience reads the event's rows (campaign, cards, play record: render.event_rows) and
-keeps them for the other audiences. Measured in bench/README.md ("render seam"): the
-plain path costs the answering process about 3× the render CPU per roll.
+keeps them for the other audiences. The command's own rows (hold, called after commit by
+the doorbell, broadcast.announce) spare reading the campaign and the cards it wrote.
+What it saves is measured in bench/README.md ("render seam: what it saves, kept").
 
 The contract (what a page relies on):
-- The frames of event N show the state as read once in this process after N
-  committed: N's own changes, or later ones. They are never older than N.
+- The frames of event N show the state just after N committed (the command's rows),
+  or as read once in this process after that. They are never older than N.
 - A later event pushes later state, and each page applies events in order, so a page
   ends current. A replay of N served from here shows N's state (not today's),
   followed by N+1's and onwards.
 - Fragments depend on the audience, never on the person: the key is (event id, its
   created_at, audience), so a GM-only event's GM frames are never another audience's.
   Who may see an event is decided by the callers (render.visible) before asking.
-- Kept per process, bounded (SIZE strings, SIZE // 8 rows), oldest dropped first.
+- Kept per process, bounded (SIZE strings, SIZE // 8 rows of each kind), oldest dropped first.
   created_at is in the key: a database reset reuses ids, never (id, timestamp).
 
 LIVE_FRAME_MEMO = False in the settings (or LIVE_FRAME_MEMO=0 in the environment)
@@ -26,6 +27,7 @@ bypasses it: every call is render.event_fragments, read and drawn afresh.
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections import OrderedDict
@@ -40,6 +42,7 @@ _WAIT_S = 2.0  # at most this long for another thread drawing the same frame, th
 
 _drawn: OrderedDict[tuple, str] = OrderedDict()
 _rows: OrderedDict[tuple, render.Rows] = OrderedDict()
+_held: OrderedDict[tuple, tuple] = OrderedDict()  # (campaign, characters) a command committed
 _drawing: dict[tuple, threading.Event] = {}
 # The hub draws on the consumers' one database thread, an answer on a request's: the
 # lock keeps a draw from being stored while another thread evicts or reads the dicts.
@@ -51,6 +54,24 @@ def enabled() -> bool:
     if memo is None:
         return os.environ.get("LIVE_FRAME_MEMO", "1") != "0"
     return bool(memo)
+
+
+def hold(event: TableEvent) -> None:
+    """Keep the rows the command that appended `event` holds as it committed them: the
+    campaign it locked and wrote, the characters its changes wrote (core.append_event),
+    a Momenta roll's record.
+    Called after commit, on the command's thread, before its answer is drawn."""
+    if not enabled() or event.created_at is None:
+        return
+    # Copies: the command's objects are its own, and may change in a later transaction.
+    campaign = copy.copy(event.campaign)
+    characters = tuple(copy.copy(c) for c in getattr(event, "written_characters", ()))
+    # A Momenta roll's record: `roll.event = append_event(…)` caches it on the event.
+    roll = TableEvent.momenta_roll.related
+    record = copy.copy(roll.get_cached_value(event)) if roll.is_cached(event) else None
+    with _lock:
+        key = (event.pk, event.created_at.isoformat())
+        _put(_held, key, (campaign, characters, record), SIZE // 8)
 
 
 def fragments(event: TableEvent, audiences) -> dict[str, str]:
@@ -83,8 +104,9 @@ def fragment(event: TableEvent, audience: str) -> str:
     try:
         with _lock:
             rows = _get(_rows, event_key)
+            held = _held.pop(event_key, None)
         if rows is None:
-            rows = render.event_rows(event)
+            rows = render.event_rows(event, *(held or ()))
             with _lock:
                 _put(_rows, event_key, rows, SIZE // 8)
         html = render.draw(event, audience, rows)
@@ -114,3 +136,4 @@ def clear() -> None:
     with _lock:
         _drawn.clear()
         _rows.clear()
+        _held.clear()

@@ -326,16 +326,33 @@ class Rows:
     record: Any
 
 
-def event_rows(event: TableEvent) -> Rows:
-    """The campaign, the cards the event redraws and its play record, as they are now."""
-    campaign = Campaign.objects.get(pk=event.campaign_id)
+def event_rows(
+    event: TableEvent,
+    campaign: Campaign | None = None,
+    held: tuple[Character, ...] = (),
+    record: Any = None,
+) -> Rows:
+    """The campaign, the cards the event redraws and its play record, as they are now.
+
+    `campaign`, `held` (characters with their owner) and `record` are rows the command
+    that appended the event holds as it committed them (frames.hold): used, not read.
+    """
+    if campaign is None or campaign.pk != event.campaign_id:
+        campaign = Campaign.objects.get(pk=event.campaign_id)
     entry = kinds.get(event.kind)
+    wanted = _affected_character_ids(event)
+    owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
+    mine = {c.pk: c for c in held if c.campaign_id == campaign.pk and owner.is_cached(c)}
     if entry is not None and entry.refreshes_all_characters:
         characters = tuple(_characters(campaign))
+    elif all(pk in mine for pk in wanted):
+        # The order a query gives (Character.Meta.ordering): PCs first, then by name.
+        characters = tuple(sorted((mine[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name)))
     else:  # only the cards it names; most talk and notes name none
-        wanted = _affected_character_ids(event)
-        characters = tuple(_characters(campaign).filter(pk__in=wanted)) if wanted else ()
-    return Rows(campaign, characters, _records([event]).get(event.pk))
+        characters = tuple(_characters(campaign).filter(pk__in=wanted))
+    key = _record_key(event)
+    mine = key is not None and type(record) is RECORDS[key[0]].model and record.pk == key[1]
+    return Rows(campaign, characters, record if mine else _records([event]).get(event.pk))
 
 
 def draw(event: TableEvent, audience: str, rows: Rows) -> str:

@@ -237,9 +237,9 @@ async def test_event_is_rendered_once_per_audience_however_many_sockets(
         renders.append((event.seq, audience))
         return draw(event, audience, rows)
 
-    def counting_rows(event):
+    def counting_rows(event, *held):
         reads.append(event.seq)
-        return event_rows(event)
+        return event_rows(event, *held)
 
     monkeypatch.setattr(live, "draw", counting_draw)
     monkeypatch.setattr(live, "event_rows", counting_rows)
