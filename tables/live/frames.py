@@ -35,7 +35,7 @@ from collections import OrderedDict
 from django.conf import settings
 
 from tables.live import render
-from tables.models import TableEvent
+from tables.models import MomentaRoll, TableEvent
 
 SIZE = 2048
 _WAIT_S = 2.0  # at most this long for another thread drawing the same frame, then draw
@@ -59,7 +59,7 @@ def enabled() -> bool:
 def hold(event: TableEvent) -> None:
     """Keep the rows the command that appended `event` holds as it committed them: the
     campaign it locked and wrote, the characters its changes wrote (core.append_event),
-    a Momenta roll's record.
+    a Momenta roll's record and its roller.
     Called after commit, on the command's thread, before its answer is drawn."""
     if not enabled() or event.created_at is None:
         return
@@ -69,6 +69,9 @@ def hold(event: TableEvent) -> None:
     # A Momenta roll's record: `roll.event = append_event(…)` caches it on the event.
     roll = TableEvent.momenta_roll.related
     record = copy.copy(roll.get_cached_value(event)) if roll.is_cached(event) else None
+    roller = MomentaRoll._meta.get_field("character")
+    if record is not None and roller.is_cached(record):  # read under the lock (lock_for_play)
+        characters += (copy.copy(record.character),)
     with _lock:
         key = (event.pk, event.created_at.isoformat())
         _put(_held, key, (campaign, characters, record), SIZE // 8)
