@@ -10,8 +10,9 @@ the doorbell, broadcast.announce) spare reading the campaign and the cards it wr
 What it saves is measured in bench/README.md ("render seam: what it saves, kept").
 
 The contract (what a page relies on):
-- The frames of event N show the state just after N committed (the command's rows),
-  or as read once in this process after that. They are never older than N.
+- The frames of event N show the state just after N committed (the command's rows:
+  services read what they write under the campaign lock, and change_pool keeps the
+  objects in step), or as read once in this process after that. Never older than N.
 - A later event pushes later state, and each page applies events in order, so a page
   ends current. A replay of N served from here shows N's state (not today's),
   followed by N+1's and onwards.
