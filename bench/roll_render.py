@@ -6,10 +6,13 @@ both audiences. This times that sum in CPU ms per roll, for a plain Momenta roll
 2d20 test, with fresh rows for every roll as each command and doorbell has its own
 (median of `--rolls` per round). A tree from before issue 22 draws it as it did then:
 the answer from the command's rows (`Known`), the hub's GM frame from those held rows
-and its players' frame from the render cache.
+and its players' frame from the render cache. A tree with the render seam
+(tables/live/frames.py) draws it as its answer and hub do: the command's rows held after
+commit (frames.hold), the answer through frames.fragment, the hub through frames.fragments.
 
     .venv/bin/python bench/roll_render.py                      # this tree
     .venv/bin/python bench/roll_render.py --compare /tmp/old   # + another tree, interleaved
+    LIVE_FRAME_MEMO=0 .venv/bin/python bench/roll_render.py    # this tree, the seam bypassed
 """
 
 from __future__ import annotations
@@ -37,6 +40,12 @@ def each_audience(render, event) -> None:
     """The hub before issue 22: one call per audience (the render cache, the held rows)."""
     for audience in (render.ALL, render.GM):
         render.render_event_fragments(event, audience)
+
+
+def hold_and_answer(frames, render, event) -> None:
+    """After commit the doorbell holds the command's rows; then the answer is drawn."""
+    frames.hold(event)
+    frames.fragment(event, render.ALL)
 
 
 def measure(rolls: int) -> dict:
@@ -82,6 +91,10 @@ def measure(rolls: int) -> dict:
             d20.pk, player, kara.pk, attribute="Power", skill="Communicate", difficulty=1
         )
     before_22 = hasattr(render, "Known")
+    try:
+        from tables.live import frames
+    except ImportError:  # a tree without the render seam
+        frames = None
 
     out = {}
     for name, record in (("momenta_roll", plain), ("d20_test", test)):
@@ -100,6 +113,18 @@ def measure(rolls: int) -> dict:
                 render.clear_cache()
                 answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL, known)
                 hub = cpu_ms(each_audience, render, hub_event)
+            elif frames is not None:
+                # What the command holds as it commits: its locked campaign, the cards it
+                # wrote (read here, outside the timing: they are the command's reads).
+                answer_event.campaign = Campaign.objects.get(pk=record.campaign_id)
+                answer_event.written_characters = tuple(
+                    Character.objects.select_related("owner").filter(pk=record.character_id)
+                )
+                if name == "momenta_roll":  # roll.event = append_event(…) caches the roll
+                    type(record).objects.get(pk=record.pk).event = answer_event
+                frames.clear()
+                answer = cpu_ms(hold_and_answer, frames, render, answer_event)
+                hub = cpu_ms(frames.fragments, hub_event, (render.ALL, render.GM))
             else:
                 answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL)
                 hub = cpu_ms(render.event_fragments, hub_event, (render.ALL, render.GM))

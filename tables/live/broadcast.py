@@ -9,6 +9,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from tables.live import frames
+
 log = logging.getLogger(__name__)
 
 
@@ -19,6 +21,10 @@ def group_name(campaign_id: int) -> str:
 def announce(event) -> None:
     """Called after commit. Never raises: the change is already stored, and a
     lost doorbell is healed by the next one or by the pages' heartbeat."""
+    try:  # before the doorbell: this process's hub then draws from the command's rows
+        frames.hold(event)
+    except Exception:  # then they are read again; the doorbell still rings
+        log.exception("rows of %s #%s not held", group_name(event.campaign_id), event.seq)
     layer = get_channel_layer()
     if layer is None:
         return

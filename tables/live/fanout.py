@@ -25,7 +25,7 @@ from typing import Protocol
 
 from channels.db import database_sync_to_async
 
-from tables.live import render
+from tables.live import frames, render
 from tables.live.broadcast import group_name
 from tables.services.access import private_viewer
 
@@ -77,18 +77,18 @@ class Subscriber(Protocol):
 
 
 def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
-    """The events after `after`, each read once and drawn once per audience (one query
-    for the events, then render.event_fragments' reads per event).
+    """The events after `after`, each drawn once per audience (one query for the events,
+    then the render seam's, frames.py: the command's answer may have drawn one already).
 
     A private event (a message to the GM) is rendered for the players' audience too, for
     its sender's sockets only: Frame.for_audience gives every other player None."""
-    frames = []
+    loaded = []
     for e in render.next_events(campaign_id, after, BATCH):
         private_to = private_viewer(e)
         seeing = [a for a in sorted(audiences) if render.visible(e, a, private_to)]
-        drawn = render.event_fragments(e, seeing) if seeing else {}
-        frames.append(Frame(e.seq, e.kind, {a: drawn.get(a) for a in audiences}, private_to))
-    return frames
+        drawn = frames.fragments(e, seeing) if seeing else {}
+        loaded.append(Frame(e.seq, e.kind, {a: drawn.get(a) for a in audiences}, private_to))
+    return loaded
 
 
 class TableHub:

@@ -305,40 +305,72 @@ def render_event_fragments(event: TableEvent, audience: str) -> str:
 
 
 def event_fragments(event: TableEvent, audiences) -> dict[str, str]:
-    """{audience: its fragments} for one event: what it shows is read once, now, and
-    drawn for each audience (the fan-out asks for every audience its sockets have).
+    """{audience: its fragments} for one event, the plain path: what it shows is read
+    once, now, and drawn for each audience. Nothing is kept after the call; the live
+    layer's callers go through frames.fragments, which may keep both (the render seam).
 
     Pools and cards are read fresh: they are at least as new as the event, and each
     socket applies events in order, so the last fragment a page applies shows the
-    current state. Nothing is kept after the call.
+    current state.
     """
-    campaign = Campaign.objects.get(pk=event.campaign_id)
+    rows = event_rows(event)
+    return {audience: draw(event, audience, rows) for audience in audiences}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What an event's fragments show besides the event itself, read once for every audience."""
+
+    campaign: Campaign
+    characters: tuple[Character, ...]
+    record: Any
+
+
+def event_rows(
+    event: TableEvent,
+    campaign: Campaign | None = None,
+    held: tuple[Character, ...] = (),
+    record: Any = None,
+) -> Rows:
+    """The campaign, the cards the event redraws and its play record, as they are now.
+
+    `campaign`, `held` (characters with their owner) and `record` are rows the command
+    that appended the event holds as it committed them (frames.hold): used, not read.
+    """
+    if campaign is None or campaign.pk != event.campaign_id:
+        campaign = Campaign.objects.get(pk=event.campaign_id)
     entry = kinds.get(event.kind)
-    refresh_all = entry is not None and entry.refreshes_all_characters
-    if refresh_all:
-        characters = list(_characters(campaign))
+    wanted = _affected_character_ids(event)
+    owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
+    mine = {c.pk: c for c in held if c.campaign_id == campaign.pk and owner.is_cached(c)}
+    if entry is not None and entry.refreshes_all_characters:
+        characters = tuple(_characters(campaign))
+    elif all(pk in mine for pk in wanted):
+        # The order a query gives (Character.Meta.ordering): PCs first, then by name.
+        characters = tuple(sorted((mine[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name)))
     else:  # only the cards it names; most talk and notes name none
-        wanted = _affected_character_ids(event)
-        characters = list(_characters(campaign).filter(pk__in=wanted)) if wanted else []
-    shared = {
+        characters = tuple(_characters(campaign).filter(pk__in=wanted))
+    key = _record_key(event)
+    mine = key is not None and type(record) is RECORDS[key[0]].model and record.pk == key[1]
+    return Rows(campaign, characters, record if mine else _records([event]).get(event.pk))
+
+
+def draw(event: TableEvent, audience: str, rows: Rows) -> str:
+    """One audience's fragments for the event, from `rows` (event_rows)."""
+    campaign = rows.campaign
+    entry = kinds.get(event.kind)
+    context = {
+        **_base_context(campaign, audience),
         "event": event,
         "seq": event.seq,
-        "refresh_characters": refresh_all,
-        "characters": characters,
+        "refresh_characters": entry is not None and entry.refreshes_all_characters,
+        "characters": list(rows.characters),
         "push_templates": _push_templates(event.kind),
         "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
+        "entry": log_entry(event, campaign, audience, record=rows.record),
+        "regions_html": region_fragments(entry, event, campaign, audience),
     }
-    record = _records([event]).get(event.pk)
-    drawn = {}
-    for audience in audiences:
-        context = {
-            **_base_context(campaign, audience),
-            **shared,
-            "entry": log_entry(event, campaign, audience, record=record),
-            "regions_html": region_fragments(entry, event, campaign, audience),
-        }
-        drawn[audience] = render_to_string("tables/partials/push.html", context)
-    return drawn
+    return render_to_string("tables/partials/push.html", context)
 
 
 def _affected_character_ids(event: TableEvent) -> list[int]:
@@ -455,11 +487,13 @@ def events_after(
     html is None for an event this viewer (audience, and user id) may not see: the
     socket still advances its cursor past it, but nothing of it leaves the server.
     """
+    from tables.live import frames  # the render seam; it draws through this module
+
     return [
         (
             e.seq,
             e.kind,
-            render_event_fragments(e, audience) if visible(e, audience, viewer) else None,
+            frames.fragment(e, audience) if visible(e, audience, viewer) else None,
         )
         for e in next_events(campaign_id, after, limit)
     ]

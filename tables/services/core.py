@@ -253,6 +253,10 @@ def append_event(
         )
         for c in changes
     )
+    # The characters as this command wrote them (their new pools), for after-commit hooks
+    # that draw the event (live/frames.py) without reading them again.
+    written = {c.character.pk: c.character for c in changes if c.character is not None}
+    event.written_characters = tuple(written.values())
     transaction.on_commit(lambda: publish(event))
     return event
 

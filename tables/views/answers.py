@@ -18,6 +18,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django_htmx.middleware import HtmxDetails
 
+from tables.live import frames
 from tables.live import render as live
 from tables.models import Membership
 from tables.services.core import ServiceError
@@ -34,10 +35,11 @@ def form_errors(form) -> str:
 
 def event_fragments(membership: Membership, events=()) -> str:
     """The live fragments of `events` for this viewer's audience; events it may
-    not see (TB-03) are left out, as the socket leaves them out."""
+    not see (TB-03) are left out, as the socket leaves them out. Drawn through the
+    render seam (live/frames.py): this process's hub then draws only the other audience."""
     audience = live.audience_for(membership)
     return "".join(
-        live.render_event_fragments(event, audience)
+        frames.fragment(event, audience)
         for event in events
         if event is not None and live.visible(event, audience, membership.user_id)
     )

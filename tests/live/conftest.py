@@ -19,7 +19,7 @@ from django.test import Client
 
 from momenta_site.asgi import application
 from tables import events
-from tables.live import fanout
+from tables.live import fanout, frames
 from tables.services.core import append_event, change_pool, lock_campaign
 
 ORIGIN = b"http://testserver"
@@ -151,5 +151,7 @@ async def connect():
 @pytest.fixture(autouse=True)
 def _fresh_hubs():
     fanout.reset()
+    frames.clear()
     yield
     fanout.reset()
+    frames.clear()

@@ -2,7 +2,7 @@
 
 TB-01 the actor's page updates from its command's answer; every other page by push.
 TB-03 a secret roll reaches GMs only: not a player's socket, not a player's answer.
-Nothing is kept between renders: a later render shows the pools as they are then.
+Event N is drawn as it was just after N (live/frames.py); event N+1 pushes what is newer.
 """
 
 import re
@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from rules.dice import FixedDice
+from tables.live import frames
 from tables.live import render as live
 from tables.models import Character, MomentaRoll
 from tables.services import momenta, sessions
@@ -50,18 +51,23 @@ def dice(monkeypatch):
     monkeypatch.setattr(momenta.rolls, "system_random", lambda: faces)
 
 
-@pytest.mark.django_db
-def test_a_render_after_a_concurrent_change_shows_the_new_value(momenta_campaign, gm, hero):
-    """A replayed event (a reconnect, a second tab) carries the cards as they are now,
-    never a copy drawn before a later command changed them."""
+@pytest.mark.django_db(transaction=True)
+def test_after_a_concurrent_change_the_next_push_shows_the_new_value(momenta_campaign, gm, hero):
+    """The contract of the render seam (live/frames.py): event N's frames show the state
+    just after N, the same as the plain path drawn then; a replay of N still shows it, and
+    the next event's push carries the newer state, so a page applying them in order ends
+    current."""
     spent = commit_event(
         momenta_campaign.pk, gm, payload={"summary": "spent"}, changes=[("resolve", -1, "r", hero)]
     )
     for audience in (live.ALL, live.GM):
-        assert card_value(live.render_event_fragments(spent, audience), hero, "resolve") == "2"
-    sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", 2, "rest", character_id=hero.pk)
+        plain = live.render_event_fragments(spent, audience)
+        assert frames.fragment(spent, audience) == plain
+        assert card_value(plain, hero, "resolve") == "2"
+    rest = sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", 2, "rest", character_id=hero.pk)
     for audience in (live.ALL, live.GM):
-        assert card_value(live.render_event_fragments(spent, audience), hero, "resolve") == "4"
+        assert card_value(frames.fragment(spent, audience), hero, "resolve") == "2"  # a replay
+        assert card_value(frames.fragment(rest, audience), hero, "resolve") == "4"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -231,14 +231,18 @@ async def test_event_is_rendered_once_per_audience_however_many_sockets(
     connect, momenta_campaign, gm, cogm, player, player2, observer, monkeypatch
 ):
     renders, reads = [], []
-    real = live.event_fragments
+    draw, event_rows = live.draw, live.event_rows
 
-    def counting(event, audiences):
+    def counting_draw(event, audience, rows):
+        renders.append((event.seq, audience))
+        return draw(event, audience, rows)
+
+    def counting_rows(event, *held):
         reads.append(event.seq)
-        renders.extend((event.seq, audience) for audience in audiences)
-        return real(event, audiences)
+        return event_rows(event, *held)
 
-    monkeypatch.setattr(live, "event_fragments", counting)
+    monkeypatch.setattr(live, "draw", counting_draw)
+    monkeypatch.setattr(live, "event_rows", counting_rows)
     sockets = []
     for user in (gm, cogm, player, player2, observer):
         socket, _, _ = await connect(user, momenta_campaign)

@@ -1,0 +1,143 @@
+"""The render seam: one event's live fragments, drawn at most once per audience per process.
+
+A roll is drawn for the actor's HTTP answer (views/answers.py) and, a moment later,
+by this process's hub for every audience its sockets have (fanout.load_frames), and
+again for a socket that replays it (render.events_after). All of them ask here. The
+first to ask for an audience draws it and keeps the string; the first to ask for any
+audience reads the event's rows (campaign, cards, play record: render.event_rows) and
+keeps them for the other audiences. The command's own rows (hold, called after commit by
+the doorbell, broadcast.announce) spare reading the campaign and the cards it wrote.
+What it saves is measured in bench/README.md ("render seam: what it saves, kept").
+
+The contract (what a page relies on):
+- The frames of event N show the state just after N committed (the command's rows:
+  services read what they write under the campaign lock, and change_pool keeps the
+  objects in step), or as read once in this process after that. Never older than N.
+- A later event pushes later state, and each page applies events in order, so a page
+  ends current. A replay of N served from here shows N's state (not today's),
+  followed by N+1's and onwards.
+- Fragments depend on the audience, never on the person: the key is (event id, its
+  created_at, audience), so a GM-only event's GM frames are never another audience's.
+  Who may see an event is decided by the callers (render.visible) before asking.
+- Kept per process, bounded (SIZE strings, SIZE // 8 rows of each kind), oldest dropped first.
+  created_at is in the key: a database reset reuses ids, never (id, timestamp).
+
+LIVE_FRAME_MEMO = False in the settings (or LIVE_FRAME_MEMO=0 in the environment)
+bypasses it: every call is render.event_fragments, read and drawn afresh.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import threading
+from collections import OrderedDict
+
+from django.conf import settings
+
+from tables.live import render
+from tables.models import MomentaRoll, TableEvent
+
+SIZE = 2048
+_WAIT_S = 2.0  # at most this long for another thread drawing the same frame, then draw
+
+_drawn: OrderedDict[tuple, str] = OrderedDict()
+_rows: OrderedDict[tuple, render.Rows] = OrderedDict()
+_held: OrderedDict[tuple, tuple] = OrderedDict()  # (campaign, characters) a command committed
+_drawing: dict[tuple, threading.Event] = {}
+# The hub draws on the consumers' one database thread, an answer on a request's: the
+# lock keeps a draw from being stored while another thread evicts or reads the dicts.
+_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    memo = getattr(settings, "LIVE_FRAME_MEMO", None)
+    if memo is None:
+        return os.environ.get("LIVE_FRAME_MEMO", "1") != "0"
+    return bool(memo)
+
+
+def hold(event: TableEvent) -> None:
+    """Keep the rows the command that appended `event` holds as it committed them: the
+    campaign it locked and wrote, the characters its changes wrote (core.append_event),
+    a Momenta roll's record and its roller.
+    Called after commit, on the command's thread, before its answer is drawn."""
+    if not enabled() or event.created_at is None:
+        return
+    # Copies: the command's objects are its own, and may change in a later transaction.
+    campaign = copy.copy(event.campaign)
+    characters = tuple(copy.copy(c) for c in getattr(event, "written_characters", ()))
+    # A Momenta roll's record: `roll.event = append_event(…)` caches it on the event.
+    roll = TableEvent.momenta_roll.related
+    record = copy.copy(roll.get_cached_value(event)) if roll.is_cached(event) else None
+    roller = MomentaRoll._meta.get_field("character")
+    if record is not None and roller.is_cached(record):  # read under the lock (lock_for_play)
+        characters += (copy.copy(record.character),)
+    with _lock:
+        key = (event.pk, event.created_at.isoformat())
+        _put(_held, key, (campaign, characters, record), SIZE // 8)
+
+
+def fragments(event: TableEvent, audiences) -> dict[str, str]:
+    """{audience: its fragments} for one event, each drawn at most once in this process."""
+    if not enabled():
+        return render.event_fragments(event, audiences)
+    return {audience: fragment(event, audience) for audience in audiences}
+
+
+def fragment(event: TableEvent, audience: str) -> str:
+    """One audience's fragments for the event (drawn lazily: only the audiences asked for)."""
+    if not enabled():
+        return render.render_event_fragments(event, audience)
+    event_key = (event.pk, event.created_at.isoformat())
+    key = (*event_key, audience)
+    with _lock:
+        html = _get(_drawn, key)
+        if html is not None:
+            return html
+        busy = _drawing.get(key)
+        if busy is None:
+            _drawing[key] = threading.Event()
+    if busy is not None:
+        # The doorbell rings at commit: the hub often asks for the very frame the
+        # command's answer is drawing now. Wait for it rather than draw it twice.
+        busy.wait(_WAIT_S)
+        with _lock:
+            html = _get(_drawn, key)
+        return html if html is not None else render.render_event_fragments(event, audience)
+    try:
+        with _lock:
+            rows = _get(_rows, event_key)
+            held = _held.pop(event_key, None)
+        if rows is None:
+            rows = render.event_rows(event, *(held or ()))
+            with _lock:
+                _put(_rows, event_key, rows, SIZE // 8)
+        html = render.draw(event, audience, rows)
+        with _lock:
+            _put(_drawn, key, html, SIZE)
+    finally:
+        with _lock:
+            _drawing.pop(key).set()
+    return html
+
+
+def _get(memo: OrderedDict, key):
+    found = memo.get(key)
+    if found is not None:
+        memo.move_to_end(key)
+    return found
+
+
+def _put(memo: OrderedDict, key, value, size: int) -> None:
+    memo[key] = value
+    while len(memo) > size:
+        memo.popitem(last=False)
+
+
+def clear() -> None:
+    """Forget every frame and row (tests that reset the database between cases)."""
+    with _lock:
+        _drawn.clear()
+        _rows.clear()
+        _held.clear()
