@@ -4,6 +4,7 @@ The channel layer may drop or reorder this message; sockets catch up from the
 database by sequence number, so only the event's coordinates travel here.
 """
 
+import hashlib
 import logging
 
 from asgiref.sync import async_to_sync
@@ -39,7 +40,6 @@ def announce(event) -> None:
 
 def end_session(sender, request, user, **kwargs) -> None:
     """On logout, close the sockets this browser session opened (user_logged_out)."""
-    from tables.live.consumers import session_group
 
     session_key = getattr(getattr(request, "session", None), "session_key", None)
     layer = get_channel_layer()
@@ -49,3 +49,8 @@ def end_session(sender, request, user, **kwargs) -> None:
         async_to_sync(layer.group_send)(session_group(session_key), {"type": "session.ended"})
     except Exception:  # logging out must work even with the channel layer down
         log.exception("sockets of an ended session not told")
+
+
+def session_group(session_key: str) -> str:
+    """The group of every socket opened by one login session (closed at logout)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import time
@@ -45,9 +44,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables import events
-from tables.live import fanout, presence
+from tables.live import fanout, frames, presence
 from tables.live import render as live
-from tables.live.broadcast import group_name
+from tables.live.broadcast import group_name, session_group
 from tables.services.access import membership_of
 
 log = logging.getLogger(__name__)
@@ -65,11 +64,6 @@ MEMBERSHIP_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.membe
 
 
 _as_seq = fanout.as_seq
-
-
-def session_group(session_key: str) -> str:
-    """The group of every socket opened by one login session (closed at logout)."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 def _no_constant(name: str):
@@ -247,7 +241,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if cursor >= max(self.hub.head or 0, self.last_seq):
             return  # nothing this process knows of is newer: no database read
         while self.audience is not None:
-            batch = await database_sync_to_async(live.events_after)(
+            batch = await database_sync_to_async(frames.events_after)(
                 self.campaign_id, cursor, self.audience, live.REPLAY_BATCH, self.user.pk
             )
             for seq, kind, html in batch:

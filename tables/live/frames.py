@@ -2,7 +2,7 @@
 
 A roll is drawn for the actor's HTTP answer (views/answers.py) and, a moment later,
 by this process's hub for every audience its sockets have (fanout.load_frames), and
-again for a socket that replays it (render.events_after). All of them ask here. The
+again for a socket that replays it (events_after, below). All of them ask here. The
 first to ask for an audience draws it and keeps the string; the first to ask for any
 audience reads the event's rows (campaign, cards, play record: render.event_rows) and
 keeps them for the other audiences. The command's own rows (hold, called after commit by
@@ -141,3 +141,25 @@ def clear() -> None:
         _drawn.clear()
         _rows.clear()
         _held.clear()
+
+
+def events_after(
+    campaign_id: int,
+    after: int,
+    audience: str,
+    limit: int = render.REPLAY_BATCH,
+    viewer: int | None = None,
+):
+    """The next events after seq `after`, in order, as (seq, kind, html-or-None).
+
+    html is None for an event this viewer (audience, and user id) may not see: the
+    socket still advances its cursor past it, but nothing of it leaves the server.
+    """
+    return [
+        (
+            e.seq,
+            e.kind,
+            fragment(e, audience) if render.visible(e, audience, viewer) else None,
+        )
+        for e in render.next_events(campaign_id, after, limit)
+    ]

@@ -14,51 +14,20 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef
 
-from tables import events as kinds
+from tables.live import render as live
+from tables.live.log_filters import (  # noqa: F401  (the filters, where log views look)
+    DEFAULT_SHOW,
+    ROLL_KINDS,
+    SHOWS,
+    TALK_KINDS,
+    parse_show,
+    topics,
+)
 from tables.live.muting import unmuted
 from tables.models import Campaign, PoolChange, TableEvent
 from tables.services.access import events_seen_q
 
 PAGE = 30  # entries per page: a phone's log stays a few screens tall
-SHOWS = {"all": "Everything", "rolls": "Rolls", "pools": "Pool changes", "talk": "Talk"}
-DEFAULT_SHOW = "all"
-
-# Kinds that are a roll of dice, or its immediate outcome.
-ROLL_KINDS = frozenset(
-    {
-        kinds.MOMENTA_ROLL.name,
-        kinds.MOMENTA_PATTERNS.name,
-        kinds.SECRET_ROLL.name,
-        kinds.ROLL_REVEALED.name,
-        kinds.D20_TEST.name,
-        kinds.D20_REROLL.name,
-        kinds.CONTEST_OPENED.name,
-        kinds.CONTEST_RESOLVED.name,
-    }
-)
-
-
-# Words at the table: the GM's notes and table talk (a message to the GM included).
-TALK_KINDS = frozenset({kinds.NOTE.name, kinds.TALK.name, kinds.TALK_PRIVATE.name})
-
-
-def topics(kind: str, changes) -> tuple[str, ...]:
-    """The filters that keep an entry (besides "all"): the same test as log_page's query."""
-    found = []
-    if kind in ROLL_KINDS:
-        found.append("rolls")
-    if changes:
-        found.append("pools")
-    if kind in TALK_KINDS:
-        found.append("talk")
-    return tuple(found)
-
-
-def parse_show(raw: str | None) -> str | None:
-    """The filter named by `raw` ("" or absent: everything), or None if it names none."""
-    if not raw:
-        return DEFAULT_SHOW
-    return raw if raw in SHOWS else None
 
 
 @dataclass(frozen=True)
@@ -83,8 +52,6 @@ def log_page(
     Capped at the campaign row's last_seq, read by the caller: the page's cursor for
     the socket, so a first page and the replay after it neither miss nor repeat.
     """
-    from tables.live import render as live  # render imports this module
-
     events = TableEvent.objects.filter(campaign=campaign, seq__lte=campaign.last_seq)
     if before is not None:
         events = events.filter(seq__lt=before)

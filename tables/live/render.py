@@ -31,9 +31,7 @@ from django.utils.safestring import mark_safe
 
 from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
 from tables import events as kinds
-from tables.live.log_page import SHOWS as LOG_SHOWS
-from tables.live.log_page import log_page
-from tables.live.log_page import topics as log_topics
+from tables.live.log_filters import topics as log_topics
 from tables.live.muting import is_muted
 from tables.models import (
     AssistRequest,
@@ -117,7 +115,7 @@ class LogEntry:
 
     @property
     def topics(self) -> tuple[str, ...]:
-        """The log filters that keep this entry (log_page.SHOWS), as classes for the page."""
+        """The log filters that keep this entry (log_filters.SHOWS), as classes for the page."""
         return log_topics(self.kind, self.changes)
 
 
@@ -258,11 +256,11 @@ def log_entry(
 # --- Shared context ---------------------------------------------------------------
 
 
-def _characters(campaign: Campaign):
+def table_characters(campaign: Campaign):
     return Character.objects.filter(campaign=campaign).select_related("owner")
 
 
-def _base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
+def base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
     return {
         "campaign": campaign,
         "audience": audience,
@@ -271,29 +269,6 @@ def _base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
         "group_max": cap_of(GROUP_MOMENTUM, campaign.group_cap),  # the line's (GL-01, MO-06)
         "personal_max": PERSONAL_MOMENTUM_MAX,
     }
-
-
-def table_context(campaign_id: int, membership: Membership, show: str = "all") -> dict[str, Any]:
-    """Everything templates/tables/table.html needs; the log's first page, filtered by `show`.
-
-    The campaign row is read first: its last_seq is the page's cursor, and the
-    pools and cards read after it are at least that new. The socket then
-    replays whatever committed after last_seq, so nothing falls in between.
-    """
-    campaign = Campaign.objects.get(pk=campaign_id)
-    audience = audience_for(membership)
-    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT, viewer=membership.user_id)
-    context = _base_context(campaign, audience)
-    context.update(
-        membership=membership,
-        characters=list(_characters(campaign)),
-        log=page.entries,
-        log_page=page,
-        log_shows=LOG_SHOWS.items(),
-        last_seq=campaign.last_seq,
-        ws_path=ws_path(campaign.pk),
-    )
-    return context
 
 
 # --- Live fragments -----------------------------------------------------------------
@@ -344,12 +319,12 @@ def event_rows(
     owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
     mine = {c.pk: c for c in held if c.campaign_id == campaign.pk and owner.is_cached(c)}
     if entry is not None and entry.refreshes_all_characters:
-        characters = tuple(_characters(campaign))
+        characters = tuple(table_characters(campaign))
     elif all(pk in mine for pk in wanted):
         # The order a query gives (Character.Meta.ordering): PCs first, then by name.
         characters = tuple(sorted((mine[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name)))
     else:  # only the cards it names; most talk and notes name none
-        characters = tuple(_characters(campaign).filter(pk__in=wanted))
+        characters = tuple(table_characters(campaign).filter(pk__in=wanted))
     key = _record_key(event)
     mine = key is not None and type(record) is RECORDS[key[0]].model and record.pk == key[1]
     return Rows(campaign, characters, record if mine else _records([event]).get(event.pk))
@@ -360,7 +335,7 @@ def draw(event: TableEvent, audience: str, rows: Rows) -> str:
     campaign = rows.campaign
     entry = kinds.get(event.kind)
     context = {
-        **_base_context(campaign, audience),
+        **base_context(campaign, audience),
         "event": event,
         "seq": event.seq,
         "refresh_characters": entry is not None and entry.refreshes_all_characters,
@@ -473,30 +448,6 @@ def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:
 def _gm_viewer(campaign: Campaign) -> Membership:
     """The GM audience as one viewer: GM-facing presenters ask only `is_gm`."""
     return Membership(campaign=campaign, role=Membership.Role.GM)
-
-
-def events_after(
-    campaign_id: int,
-    after: int,
-    audience: str,
-    limit: int = REPLAY_BATCH,
-    viewer: int | None = None,
-):
-    """The next events after seq `after`, in order, as (seq, kind, html-or-None).
-
-    html is None for an event this viewer (audience, and user id) may not see: the
-    socket still advances its cursor past it, but nothing of it leaves the server.
-    """
-    from tables.live import frames  # the render seam; it draws through this module
-
-    return [
-        (
-            e.seq,
-            e.kind,
-            frames.fragment(e, audience) if visible(e, audience, viewer) else None,
-        )
-        for e in next_events(campaign_id, after, limit)
-    ]
 
 
 def next_events(campaign_id: int, after: int, limit: int = REPLAY_BATCH) -> list[TableEvent]:

@@ -170,10 +170,6 @@ def d20_composer(request, pk: int):
 @require_GET
 def d20_odds(request, pk: int):
     """T-05: the preview, redrawn on every change in the composer."""
-    if request.GET.get("call"):  # a called test: at the GM's Difficulty (or each, if hidden)
-        from tables.views.calls import call_odds
-
-        return call_odds(request, pk)
     campaign, _, _, form = _composed(request, pk, request.GET)
     context = {"odds": odds_of(campaign, form)}
     return HttpResponse(render_to_string(ODDS, context, request=request))

@@ -11,7 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rules import pools
 from tables.live import render as live
-from tables.live.log_page import DEFAULT_SHOW, parse_show
+from tables.live import table_page
+from tables.live.log_filters import DEFAULT_SHOW, parse_show
 from tables.models import Character, PersonSettings, PoolChange
 from tables.presenters.game_lines import pool_name
 from tables.services import core, sessions
@@ -32,7 +33,7 @@ def table(request, pk: int):
     campaign, membership = campaign_for(request, pk)
     # ?show= is the log filter's no-htmx fallback; a name it does not know shows everything.
     show = parse_show(request.GET.get("show")) or DEFAULT_SHOW
-    context = live.table_context(campaign.pk, membership, show=show)
+    context = table_page.table_context(campaign.pk, membership, show=show)
     context["note_form"] = NoteForm()
     # Table talk (views/talk.py): players and GMs post; observers only read.
     context["talk_form"] = TalkForm() if has_role(membership, "player") else None

@@ -195,7 +195,7 @@ def _player_sees(client, campaign, call) -> str:
         client.get(reverse("called_tests", args=[campaign.pk]), **HX),
         client.get(reverse("call_composer", args=[campaign.pk, call.pk]), **HX),
         client.get(
-            reverse("d20_odds", args=[campaign.pk]),
+            reverse("call_odds", args=[campaign.pk]),
             {"call": call.pk, "character": call.character_id, "bought_dice": 0},
             **HX,
         ),
@@ -504,7 +504,7 @@ def test_only_a_player_of_the_table_answers_a_momenta_call(client_for, momenta_c
 @pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999", "4.5"])
 def test_a_garbled_call_is_refused_and_rolls_nothing(client_for, d20_campaign, kara, value):
     player = client_for("player")
-    odds = player.get(reverse("d20_odds", args=[d20_campaign.pk]), {"call": value}, **HX)
+    odds = player.get(reverse("call_odds", args=[d20_campaign.pk]), {"call": value}, **HX)
     assert odds.status_code == 404
     data = {"call": value, "character": kara.pk, "bought_dice": 0}
     assert player.post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX).status_code == 400

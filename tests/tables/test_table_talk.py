@@ -15,6 +15,7 @@ from django.urls import reverse
 from tables import events
 from tables.discord import embeds
 from tables.exports.dump import export_campaign
+from tables.live import frames, table_page
 from tables.live import log_page as pages
 from tables.live import render as live
 from tables.models import Campaign, TableEvent
@@ -38,7 +39,7 @@ def log_seqs(html: str) -> list[int]:
 def page_for(campaign, member, show="all"):
     """The first log page as the table page draws it for `member`."""
     membership = campaign.memberships.get(user=member)
-    return live.table_context(campaign.pk, membership, show=show)["log_page"]
+    return table_page.table_context(campaign.pk, membership, show=show)["log_page"]
 
 
 # --- The service: each mode ------------------------------------------------------------------
@@ -275,9 +276,9 @@ def test_a_push_of_a_private_message_is_for_the_gm_audience_or_its_sender(
     assert live.visible(event, live.ALL, player.pk)
     assert not live.visible(event, live.ALL, player2.pk)
     assert not live.visible(event, live.ALL)  # a path that does not know the viewer: GMs only
-    batch = live.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player2.pk)
+    batch = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player2.pk)
     assert batch == [(event.seq, "talk_private", None)]
-    [(_, _, html)] = live.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player.pk)
+    [(_, _, html)] = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player.pk)
     assert "hush" in html
 
 

@@ -1,0 +1,40 @@
+"""The table page's context: the campaign, its cards and the log's first page, for one
+member's audience (templates/tables/table.html)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables.live.log_filters import SHOWS as LOG_SHOWS
+from tables.live.log_page import log_page
+from tables.live.render import (
+    LOG_LIMIT,
+    audience_for,
+    base_context,
+    table_characters,
+    ws_path,
+)
+from tables.models import Campaign, Membership
+
+
+def table_context(campaign_id: int, membership: Membership, show: str = "all") -> dict[str, Any]:
+    """Everything templates/tables/table.html needs; the log's first page, filtered by `show`.
+
+    The campaign row is read first: its last_seq is the page's cursor, and the
+    pools and cards read after it are at least that new. The socket then
+    replays whatever committed after last_seq, so nothing falls in between.
+    """
+    campaign = Campaign.objects.get(pk=campaign_id)
+    audience = audience_for(membership)
+    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT, viewer=membership.user_id)
+    context = base_context(campaign, audience)
+    context.update(
+        membership=membership,
+        characters=list(table_characters(campaign)),
+        log=page.entries,
+        log_page=page,
+        log_shows=LOG_SHOWS.items(),
+        last_seq=campaign.last_seq,
+        ws_path=ws_path(campaign.pk),
+    )
+    return context
