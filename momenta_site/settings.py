@@ -222,9 +222,9 @@ else:
 # process with the in-memory layer (one process), Redis across processes.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    # Django's RedisCache, with one connection pool per process rather than one per
+    # request or socket, which left a Redis connection behind each (redis_cache.py).
+    CACHES = {"default": {"BACKEND": "momenta_site.redis_cache.RedisCache", "LOCATION": REDIS_URL}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

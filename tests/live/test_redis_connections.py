@@ -1,0 +1,57 @@
+"""Sockets give back the Redis connections they take (issue 26).
+
+Each socket reads its session from the cache on connect. Django's cache handler
+keeps one cache object per thread or async context, and each RedisCache built
+its own connection pool, so every socket left a Redis client behind. Runs when
+REDIS_URL is set (CI's second run).
+"""
+
+import pytest
+import redis
+from django.conf import settings
+
+from momenta_site import settings as configured
+
+pytestmark = [
+    pytest.mark.skipif(not settings.REDIS_URL, reason="counts Redis clients"),
+    pytest.mark.django_db(transaction=True),
+]
+
+SOCKETS = 50
+# The process's own clients (one cache pool, the channel layer's, presence's)
+# may appear on first use; what must not happen is one per socket.
+SLACK = 5
+
+
+def redis_clients() -> int:
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        # Minus this client, asking.
+        return client.info("clients")["connected_clients"] - 1
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The configured Redis cache, not the per-test one tests/conftest.py sets."""
+    settings.CACHES = configured.CACHES
+
+
+async def test_opening_and_closing_sockets_leaves_no_redis_clients_behind(
+    redis_cache, connect, d20_campaign, player
+):
+    async def open_and_close():
+        socket, accepted, _ = await connect(player, d20_campaign)
+        assert accepted
+        await socket.ready()
+        await socket.close()
+
+    # The test communicator runs each socket in a fresh context, as a server does.
+    await open_and_close()
+    baseline = redis_clients()
+
+    for _ in range(SOCKETS):
+        await open_and_close()
+
+    assert redis_clients() - baseline <= SLACK
