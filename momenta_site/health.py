@@ -1,7 +1,9 @@
 """`/healthz`: may this process take traffic? For the proxy and the process manager.
 
-Answers 200 `ok` when the database answers a query and the channel layer accepts
-a message, 503 naming what failed otherwise, within a few seconds either way.
+Answers 200 `ok` when the database answers a query, the cache a read and the
+channel layer accepts a message, 503 naming what failed otherwise, within a few
+seconds either way. Sessions are read from the cache: a Redis that refuses this
+process's connections fails every logged-in page, so it fails the probe too.
 
 It is a middleware placed first, not a view: the proxy and monitors address a
 worker by its own address (`127.0.0.1:8001`), which is not in ALLOWED_HOSTS, and
@@ -16,6 +18,7 @@ import logging
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
 
@@ -27,12 +30,18 @@ TIMEOUT_SECONDS = 3
 # Publishing to a group nobody joins reaches Redis (or the in-memory layer) and
 # leaves nothing behind: no queue, no subscription.
 PROBE_GROUP = "healthz"
+# Reading a key nobody writes takes a connection from the cache's pool and leaves nothing.
+PROBE_KEY = "healthz:probe"
 
 
 def check_database() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
+
+
+def check_cache() -> None:
+    cache.get(PROBE_KEY)
 
 
 async def check_channel_layer() -> None:
@@ -43,6 +52,7 @@ async def failures() -> list[str]:
     """The names of the dependencies that did not answer in time."""
     checks = {
         "database": sync_to_async(check_database),
+        "cache": sync_to_async(check_cache),
         "channel layer": check_channel_layer,
     }
     failed = []

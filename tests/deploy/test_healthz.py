@@ -1,6 +1,6 @@
 """`/healthz` for the proxy and the process manager (momenta_site/health.py).
 
-200 when the database and the channel layer answer, 503 naming the one that
+200 when the database, the cache and the channel layer answer, 503 naming the one that
 does not; answered for any Host and over plain HTTP, since the proxy probes
 each worker at its own address.
 """
@@ -15,7 +15,7 @@ from tables.devtools.server import free_port
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_answers_ok_when_database_and_channel_layer_answer(client):
+def test_healthz_answers_ok_when_database_cache_and_channel_layer_answer(client):
     answer = client.get("/healthz")
     assert answer.status_code == 200
     assert answer.content == b"ok\n"
@@ -40,6 +40,21 @@ def test_healthz_is_503_when_the_database_is_unreachable(client, monkeypatch):
     answer = client.get("/healthz")
     assert answer.status_code == 503
     assert answer.content == b"unavailable: database\n"
+
+
+def test_healthz_is_503_when_the_cache_is_unreachable(client, settings):
+    # Sessions are read from it: a Redis that takes no new client fails every login.
+    location = f"redis://127.0.0.1:{free_port()}/0"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "momenta_site.redis_cache.RedisCache",
+            "LOCATION": location,
+            "OPTIONS": {"socket_connect_timeout": 1},
+        }
+    }
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.content == b"unavailable: cache\n"
 
 
 def test_healthz_is_503_when_the_channel_layer_is_unreachable(client, settings):
