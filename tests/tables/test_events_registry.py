@@ -358,13 +358,13 @@ def test_append_event_refuses_a_payload_its_model_does_not_allow(
 
 @pytest.mark.django_db
 def test_a_payload_is_stored_with_the_keys_its_service_gave(momenta_campaign, gm):
-    """An optional key left out stays out (readers test for keys), and `changes` is last."""
+    """An optional key left out stays out: readers test for keys. (Key order is not kept:
+    PostgreSQL's jsonb stores keys in an order of its own.)"""
     with transaction.atomic():
         locked = core.lock_campaign(momenta_campaign.pk)
         note = core.append_event(locked, events.NOTE, gm, {"summary": "Discord: set."})
     note.refresh_from_db()
     assert note.payload == {"summary": "Discord: set.", "changes": []}
-    assert list(note.payload) == ["summary", "changes"]
 
 
 @pytest.mark.django_db
@@ -372,4 +372,3 @@ def test_every_payload_the_services_append_is_stored_as_its_model_reads_it(playe
     for event in played:
         kind = events.REGISTRY[event.kind]
         assert kind.stored_payload(event.payload) == event.payload, event.kind
-        assert list(event.payload)[-1] == "changes", event.kind
