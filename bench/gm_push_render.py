@@ -17,10 +17,7 @@ noisy, shared machine slows both alike; each round is a fresh process of its own
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -124,14 +121,9 @@ def main() -> None:
     parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
     args = parser.parse_args()
     if args.round is not None:
-        tree = Path(os.environ.get("GM_PUSH_TREE", HERE))
-        sys.path.insert(0, str(tree))
-        os.chdir(tree)
-        print(json.dumps(measure(args.round)))
+        temp_site.one_round("GM_PUSH_TREE", HERE, measure, args.round)
         return
-    trees = {"this tree": HERE}
-    if args.compare:
-        trees = {"compared": args.compare.resolve(), **trees}
+    trees = temp_site.trees(HERE, args.compare)
     results = temp_site.alternate(trees, args.rounds, lambda tree: child(tree, args.renders))
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.renders} renders")

@@ -18,10 +18,7 @@ commit (frames.hold), the answer through frames.fragment, the hub through frames
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -51,38 +48,15 @@ def hold_and_answer(frames, render, event) -> None:
 def measure(rolls: int) -> dict:
     temp_site.start_django("roll-render-")
 
-    from django.contrib.auth import get_user_model
-
     from tables.live import render
-    from tables.models import Campaign, Character, Membership, TableEvent
+    from tables.models import Campaign, Character, TableEvent
     from tables.services import d20 as services_d20
-    from tables.services import momenta, sessions
+    from tables.services import momenta
 
     temp_site.fix_dice()
-    users = get_user_model().objects
-    gm, player = users.create_user("gm"), users.create_user("player")
-
-    def table(**fields):
-        campaign = Campaign.objects.create(owner=gm, **fields)
-        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-        sessions.start_session(campaign.pk, gm)
-        return campaign
-
-    d6 = table(name="The Drift")
-    ash = Character.objects.create(campaign=d6, owner=player, name="Ash", resolve=3, resolve_max=4)
-    for name, dice in [("GRIT", 3), ("WITS", 4), ("LUCK", 2)]:
-        ash.attributes.create(name=name, value=dice)
+    seeded = temp_site.seed_tables()
+    player, d6, ash, d20, kara = seeded.player, seeded.d6, seeded.ash, seeded.d20, seeded.kara
     plain = momenta.roll_momenta(d6.pk, player, ash.pk, momenta.RollRequest(attribute="WITS"))
-    d20 = table(
-        name="Arrakis",
-        preset=Campaign.Preset.D20,
-        dice_system=Campaign.DiceSystem.D20,
-        economy=Campaign.Economy.GROUP,
-    )
-    kara = Character.objects.create(campaign=d20, owner=player, name="Kara", determination=1)
-    kara.attributes.create(name="Power", value=7)
-    kara.skills.create(name="Communicate", value=6)
     if hasattr(services_d20, "D20TestRequest"):
         asked = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1)
         test = services_d20.roll_d20_test(d20.pk, player, kara.pk, asked)
@@ -149,14 +123,9 @@ def main() -> None:
     parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
     args = parser.parse_args()
     if args.round is not None:
-        tree = Path(os.environ.get("ROLL_RENDER_TREE", HERE))
-        sys.path.insert(0, str(tree))
-        os.chdir(tree)
-        print(json.dumps(measure(args.round)))
+        temp_site.one_round("ROLL_RENDER_TREE", HERE, measure, args.round)
         return
-    trees = {"this tree": HERE}
-    if args.compare:
-        trees = {"compared": args.compare.resolve(), **trees}
+    trees = temp_site.trees(HERE, args.compare)
     results = temp_site.alternate(trees, args.rounds, lambda tree: child(tree, args.rolls))
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 
 def start_django(prefix: str) -> None:
@@ -59,6 +60,21 @@ def child(script: Path, tree: Path, tree_env: str, args: list[str]) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def one_round(tree_env: str, default_tree: Path, measure, count: int) -> None:
+    """A child's one round: measure in the tree `tree_env` names (else `default_tree`) and
+    print the figures as one line of JSON for `child` to read."""
+    tree = Path(os.environ.get(tree_env, default_tree))
+    sys.path.insert(0, str(tree))
+    os.chdir(tree)
+    print(json.dumps(measure(count)))
+
+
+def trees(here: Path, compare: Path | None) -> dict[str, Path]:
+    """The trees to measure, the compared one first."""
+    found = {"this tree": here}
+    return {"compared": compare.resolve(), **found} if compare else found
+
+
 def alternate(trees: dict[str, Path], rounds: int, one_round) -> dict[str, list[dict]]:
     """`rounds` rounds of each tree, alternating, so a noisy machine slows both alike."""
     results = {name: [] for name in trees}
@@ -68,14 +84,10 @@ def alternate(trees: dict[str, Path], rounds: int, one_round) -> dict[str, list[
     return results
 
 
-def seeded_commands(sender=None) -> dict:
-    """A Momenta table and a 2d20 table with a player's character each, logged in with
-    Django's test client: {name: (send, the view's module)}, each send() posting one
-    command as the page does (htmx headers). `sender(client)` gives another post (e.g.
-    through the ASGI app). Call after start_django and fix_dice."""
+def seed_tables() -> SimpleNamespace:
+    """A Momenta table (Ash, a player's character) and a 2d20 table (Kara), each with a GM
+    and that player and a session started. Call after start_django."""
     from django.contrib.auth import get_user_model
-    from django.test import Client
-    from django.urls import reverse
 
     from tables.models import Campaign, Character, Membership
     from tables.services import sessions
@@ -105,6 +117,19 @@ def seeded_commands(sender=None) -> dict:
     kara.skills.create(name="Communicate", value=6)
     kara.traits.create(kind="focus", text="Persuasion")
 
+    return SimpleNamespace(gm=gm, player=player, d6=d6, ash=ash, d20=d20, kara=kara)
+
+
+def seeded_commands(sender=None) -> dict:
+    """A Momenta table and a 2d20 table with a player's character each, logged in with
+    Django's test client: {name: (send, the view's module)}, each send() posting one
+    command as the page does (htmx headers). `sender(client)` gives another post (e.g.
+    through the ASGI app). Call after start_django and fix_dice."""
+    from django.test import Client
+    from django.urls import reverse
+
+    seeded = seed_tables()
+    player, d6, ash, d20, kara = seeded.player, seeded.d6, seeded.ash, seeded.d20, seeded.kara
     client = Client()
     client.force_login(player)
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "composer"}
