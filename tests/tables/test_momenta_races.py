@@ -11,42 +11,15 @@ guards: a roll's state and a campaign's templates.
 import threading
 
 import pytest
-from django.db import connections
 
 from rules.dice import FixedDice
 from tables.models import MomentaRoll, RollTemplate, TableEvent
 from tables.services import momenta
-from tables.services.core import ServiceError
 from tables.services.momenta import RollRequest, allocation, rolls
 from tables.services.roll_templates import DEFAULT_TEMPLATES
+from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(*calls) -> list[str]:
-    """Run the calls at the same moment, each in its own thread: "ok", "refused" (a
-    ServiceError) or the name of any other exception, for each."""
-    barrier = threading.Barrier(len(calls))
-    results = [""] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=10)
-            call()
-            results[i] = "ok"
-        except ServiceError:
-            results[i] = "refused"
-        except Exception as error:  # an IntegrityError says the lock did not hold
-            results[i] = type(error).__name__
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
 
 
 def meet_inside(monkeypatch, module, name: str) -> None:

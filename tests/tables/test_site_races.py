@@ -4,39 +4,13 @@ These run real threads against the real database (SQLite IMMEDIATE transactions
 or PostgreSQL row locks, whichever the settings give), so transaction=True.
 """
 
-import threading
-
 import pytest
-from django.db import connections
 
 from tables.models import Campaign, PoolChange, TableEvent
 from tables.services import sessions
-from tables.services.core import ServiceError
+from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _race(*calls):
-    """Run the calls at the same moment, each in its own thread; return "ok"/"refused" each."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=10)
-            call()
-            results[i] = "ok"
-        except ServiceError:
-            results[i] = "refused"
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return results
 
 
 def test_two_gms_spending_the_last_group_point_at_once_cannot_both_win(d20_campaign, gm, cogm):
@@ -47,7 +21,7 @@ def test_two_gms_spending_the_last_group_point_at_once_cannot_both_win(d20_campa
     def spend(actor):
         return lambda: sessions.adjust_pool(d20_campaign.pk, actor, "group_momentum", -1, "race")
 
-    results = _race(spend(gm), spend(cogm))
+    results = race(spend(gm), spend(cogm))
 
     assert sorted(results) == ["ok", "refused"]
     d20_campaign.refresh_from_db()
@@ -55,13 +29,13 @@ def test_two_gms_spending_the_last_group_point_at_once_cannot_both_win(d20_campa
     assert PoolChange.objects.filter(campaign=d20_campaign, pool="group_momentum").count() == 1
 
 
-def test_event_numbers_stay_gap_free_when_many_commands_race(d20_campaign, gm, cogm):
+def test_event_numbers_stay_gap_free_when_many_commandsrace(d20_campaign, gm, cogm):
     start = d20_campaign.last_seq
 
     def gain(actor):
         return lambda: sessions.adjust_pool(d20_campaign.pk, actor, "threat", 1, "race")
 
-    results = _race(*[gain(actor) for actor in (gm, cogm) * 4])
+    results = race(*[gain(actor) for actor in (gm, cogm) * 4])
 
     assert results == ["ok"] * 8
     events = TableEvent.objects.filter(campaign=d20_campaign, seq__gt=start)
