@@ -110,6 +110,10 @@ TEMPLATES = [
         },
     },
 ]
+# The live render seam (tables/live/frames.py): an event's fragments drawn once per
+# audience per process, from the rows its command committed. False: read and drawn afresh.
+LIVE_FRAME_MEMO = env_bool("LIVE_FRAME_MEMO", True)
+
 # Django's form renderer with its standard widget templates drawn in Python
 # (momenta_site/form_renderer.py): ~23 % of a Momenta roll's CPU, whose answer redraws
 # the composer (issue 22). tests/tables/test_form_renderer.py holds it to Django's bytes;

@@ -29,7 +29,6 @@ bypasses it: every call is render.event_fragments, read and drawn afresh.
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from collections import OrderedDict
 
@@ -51,10 +50,7 @@ _lock = threading.Lock()
 
 
 def enabled() -> bool:
-    memo = getattr(settings, "LIVE_FRAME_MEMO", None)
-    if memo is None:
-        return os.environ.get("LIVE_FRAME_MEMO", "1") != "0"
-    return bool(memo)
+    return settings.LIVE_FRAME_MEMO
 
 
 def hold(event: TableEvent) -> None:
