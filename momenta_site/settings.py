@@ -271,6 +271,14 @@ WHITENOISE_AUTOREFRESH = not STATIC_COLLECTED
 # Where a GM's Discord webhook may point (tables/discord/webhooks.py): unset, Discord's
 # own hosts; the browser tests point it at their local fake webhook server.
 DISCORD_WEBHOOK_HOSTS = [h for h in env_str("DISCORD_WEBHOOK_HOSTS", "").split(",") if h]
+# Host names whose addresses are not checked (tables/discord/outbound.py): every other
+# webhook host must resolve to public addresses only (no loopback, private range or
+# cloud metadata service). The browser tests list the fake server's 127.0.0.1 here.
+DISCORD_ALLOWED_HOSTS = [h for h in env_str("DISCORD_ALLOWED_HOSTS", "").split(",") if h]
+# Sender threads per process (one campaign's posts take one at a time), and the failed
+# deliveries in a row after which a webhook is parked until a GM resumes it.
+DISCORD_WORKERS = env_int("DISCORD_WORKERS", 4)
+DISCORD_PARK_AFTER = env_int("DISCORD_PARK_AFTER", 5)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

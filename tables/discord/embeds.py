@@ -65,7 +65,8 @@ def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
     target, url = (
         (GM, campaign.discord_gm_webhook_url) if secret else (PUBLIC, campaign.discord_webhook_url)
     )
-    if not url:
+    parked = campaign.discord_gm_webhook_parked_at if secret else campaign.discord_webhook_parked_at
+    if not url or parked:  # parked: it kept failing; a GM resumes it (services/discord.py)
         return None
     show_threat = secret or campaign.threat_visible
     changes = [

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+from django.utils.translation import gettext
+
 from tables.discord import embeds, sender
 
 log = logging.getLogger(__name__)
@@ -28,6 +30,12 @@ def notify(event) -> None:
             log.warning(
                 "Discord queue full: post of campaign %s #%s dropped", campaign.pk, event.seq
             )
-            sender.record_outcome(campaign.pk, post.target, "too many posts waiting; one dropped")
+            # Dropped here, not refused by Discord: no failure counts against the webhook.
+            sender.record_outcome(
+                campaign.pk,
+                post.target,
+                gettext("too many posts waiting; one dropped"),
+                count=False,
+            )
     except Exception:  # a broken webhook must never turn a committed roll into an error
         log.exception("Discord post of event %s not queued", getattr(event, "pk", "?"))

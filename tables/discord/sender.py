@@ -1,18 +1,24 @@
-"""Post to Discord off the request path: one worker thread per process, a bounded queue.
+"""Post to Discord off the request path: a small pool of workers, a queue per campaign.
 
-A post is queued after its event commits (tables/discord/notify.py) and sent by the
-worker in order. A failure is retried with backoff (network errors, timeouts, 5xx) or
-after the wait Discord asks for (429: `retry_after` in the JSON body, else the
-Retry-After header); other answers (a deleted webhook's 404, a 400) are not retried.
+A post is queued after its event commits (tables/discord/notify.py) and sent by one of
+`DISCORD_WORKERS` (default 4) worker threads. Each campaign has its own queue, served by
+at most one worker at a time, in order; campaigns take turns. So a campaign whose
+webhook hangs (5 s timeout × 5 attempts) holds up its own posts only, never another
+campaign's while a worker is free. A failure is retried with backoff (network errors,
+timeouts, 5xx) or after the wait Discord asks for (429: `retry_after` in the JSON body,
+else the Retry-After header); other answers (a deleted webhook's 404, a 400, a redirect,
+which is never followed: tables/discord/outbound.py) are not retried.
 Whatever happens, the roll is already committed and answered: the outcome only
-reaches the campaign's `discord_last_error` (shown to the GM on the settings page),
-and a later success on the same webhook clears it.
+reaches the campaign (services/discord.record_delivery: the last error the GM sees on
+the settings page, and a webhook parked after `DISCORD_PARK_AFTER` failures in a row);
+once the record says a webhook is parked, its queued posts are dropped.
 
-When the process stops, the worker gets `DISCORD_DRAIN_SECONDS` (default 2) to send
+When the process stops, the workers get `DISCORD_DRAIN_SECONDS` (default 2) to send
 what is queued (atexit); posts still waiting then are dropped and counted in the log.
 Discord is a courtesy copy: the table's event log stays the record, and nothing is
-re-sent after a restart. A full queue (`DISCORD_QUEUE_SIZE`, default 500: Discord
-being down for minutes during a busy session) drops the new post and says so.
+re-sent after a restart. A full queue (`DISCORD_QUEUE_SIZE`, default 500, over all
+campaigns; `DISCORD_CAMPAIGN_QUEUE_SIZE`, default 50, for one campaign, so one stuck
+webhook cannot fill the queue everyone shares) drops the new post and says so.
 
 The URLs are secrets: log lines and stored errors name the campaign and which
 webhook ("table" or "GM"), never the URL.
@@ -21,25 +27,34 @@ webhook ("table" or "GM"), never the URL.
 from __future__ import annotations
 
 import atexit
+import http.client
 import json
 import logging
 import os
-import queue
 import threading
 import time
-import urllib.error
-import urllib.request
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
+from django.utils.translation import gettext as _
+
+from tables.discord import outbound
 
 log = logging.getLogger(__name__)
 
-TARGET_LABELS = {"public": "Table webhook", "gm": "GM webhook"}
 USER_AGENT = "DiscordBot (https://github.com/momenta-table, 1.0) Momenta Table"
 ERROR_MAX = 300  # Campaign.discord_last_error's max_length
+
+
+def target_label(target: str) -> str:
+    return _("Table webhook") if target == "public" else _("GM webhook")
+
+
+# Kept for callers that name the targets in log lines (English, like every log line).
+TARGET_LABELS = {"public": "Table webhook", "gm": "GM webhook"}
 
 
 @dataclass(frozen=True)
@@ -68,28 +83,23 @@ class Answer:
 
 
 def http_post(url: str, body: dict, timeout: float) -> Answer:
-    """POST the JSON body; never raises (an unreachable host is status 0)."""
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
-        method="POST",
-    )
+    """POST the JSON body through outbound.post; never raises (no answer is status 0)."""
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return Answer(response.status)
-    except urllib.error.HTTPError as error:
-        return _error_answer(error.code, error.headers, _read(error))
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", None) or error
-        return Answer(0, reason=f"no answer ({_scrub(str(reason), url)})")
-
-
-def _read(error: urllib.error.HTTPError) -> bytes:
-    try:
-        return error.read(4096)
-    except OSError:
-        return b""
+        status, answer_headers, raw = outbound.post(
+            url, json.dumps(body).encode(), headers, timeout
+        )
+    except outbound.Refused as refusal:
+        return Answer(400, reason=str(refusal))  # not retried: the next try is refused too
+    except (OSError, http.client.HTTPException) as error:
+        return Answer(0, reason=_("no answer (%(reason)s)") % {"reason": _scrub(str(error), url)})
+    if 200 <= status < 300:
+        return Answer(status)
+    if 300 <= status < 400:
+        return Answer(
+            status, reason=_("HTTP %(status)s: a redirect, not followed") % {"status": status}
+        )
+    return _error_answer(status, answer_headers, raw)
 
 
 def _error_answer(status: int, headers, raw: bytes) -> Answer:
@@ -103,8 +113,9 @@ def _error_answer(status: int, headers, raw: bytes) -> Answer:
     if retry_after is None and headers is not None:
         retry_after = _seconds(headers.get("Retry-After"))
     message = str(data.get("message") or "")[:120]
-    words = {404: "the webhook does not exist (deleted?); set a new one"}.get(status, message)
-    return Answer(status, retry_after, f"HTTP {status}" + (f": {words}" if words else ""))
+    if status == 404:
+        message = _("the webhook does not exist (deleted?); set a new one")
+    return Answer(status, retry_after, f"HTTP {status}" + (f": {message}" if message else ""))
 
 
 def _seconds(value) -> float | None:
@@ -119,134 +130,198 @@ def _scrub(text: str, url: str) -> str:
     return text.replace(url, "<webhook>") if url else text
 
 
-def record_outcome(campaign_id: int, target: str, error: str | None) -> None:
-    """Store the webhook's last error for the GM, or clear it after a success."""
-    from django.utils import timezone
+def record_outcome(campaign_id: int, target: str, error: str | None, *, count=True) -> bool:
+    """Store what came of a post (services/discord.record_delivery); True once the
+    webhook is parked. Never raises: the worker must live on, the database may be down."""
+    from tables.services.discord import record_delivery
 
-    from tables.models import Campaign
-
-    label = TARGET_LABELS[target]
-    rows = Campaign.objects.filter(pk=campaign_id)
     try:
-        if error is None:
-            # Read first: a success (nearly every post) then writes nothing.
-            mine = rows.filter(discord_last_error__startswith=label)
-            if mine.exists():
-                mine.update(discord_last_error="", discord_last_error_at=None)
-        else:
-            text = f"{label}: {error}"[:ERROR_MAX]
-            rows.update(discord_last_error=text, discord_last_error_at=timezone.now())
-    except Exception:  # the worker must live on; the database may be down too
+        return record_delivery(campaign_id, target, error, count=count)
+    except Exception:
         log.exception("Discord outcome for campaign %s not stored", campaign_id)
+        return False
 
 
 class Sender:
-    """The queue and its worker. Every collaborator is injectable for tests: `post`
-    (the HTTP call), `sleep` (the waits between attempts) and `record` (the outcome)."""
+    """The queues and their workers. Every collaborator is injectable for tests: `post`
+    (the HTTP call), `sleep` (the waits between attempts) and `record` (the outcome;
+    a true answer means the webhook is parked, so its queued posts are dropped)."""
 
     def __init__(
         self,
         *,
         post: Callable[[str, dict, float], Answer] = http_post,
         sleep: Callable[[float], None] = time.sleep,
-        record: Callable[[int, str, str | None], None] = record_outcome,
+        record: Callable[[int, str, str | None], bool | None] = record_outcome,
         queue_size: int = 500,
+        campaign_queue_size: int = 50,
+        workers: int = 4,
         attempts: int = 5,
         backoff: float = 1.0,
         max_wait: float = 60.0,
         timeout: float = 5.0,
     ):
         self.post, self.sleep, self.record = post, sleep, record
+        self.queue_size, self.campaign_queue_size = queue_size, campaign_queue_size
         self.attempts, self.backoff, self.max_wait, self.timeout = (
             attempts,
             backoff,
             max_wait,
             timeout,
         )
-        self.queue: queue.Queue[Job | None] = queue.Queue(maxsize=queue_size)
+        # One lock over all the state below: submit (request threads) and the workers
+        # would otherwise both see a campaign idle and serve it twice, out of order.
+        self.lock = threading.Condition()
+        self.pending: dict[int, deque[Job]] = {}  # each campaign's posts, oldest first
+        self.ready: deque[int] = deque()  # campaigns with posts and no worker on them
+        self.busy: set[int] = set()  # campaigns a worker is sending for
+        self.queued = 0  # posts waiting, all campaigns
+        self.unfinished = 0  # posts waiting or being sent
+        self.stopping = False
         self.pid = os.getpid()
-        self.thread = threading.Thread(target=self._run, name="discord-sender", daemon=True)
-        self.thread.start()
+        self.threads = [
+            threading.Thread(target=self._run, name=f"discord-sender-{n}", daemon=True)
+            for n in range(max(1, workers))
+        ]
+        for thread in self.threads:
+            thread.start()
 
     def submit(self, job: Job) -> bool:
-        """Queue a post; False (and nothing queued) when the queue is full or stopped."""
-        try:
-            self.queue.put_nowait(job)
-        except queue.Full:
-            return False
+        """Queue a post; False (and nothing queued) when a queue is full or stopped."""
+        with self.lock:
+            mine = self.pending.get(job.campaign_id)
+            if (
+                self.stopping
+                or self.queued >= self.queue_size
+                or (mine is not None and len(mine) >= self.campaign_queue_size)
+            ):
+                return False
+            if mine is None:
+                mine = self.pending[job.campaign_id] = deque()
+                if job.campaign_id not in self.busy:
+                    self.ready.append(job.campaign_id)
+            mine.append(job)
+            self.queued += 1
+            self.unfinished += 1
+            self.lock.notify_all()
         return True
 
     def wait_idle(self, timeout: float) -> bool:
         """True once every queued post was handled (sent, or given up on)."""
         deadline = time.monotonic() + timeout
-        with self.queue.all_tasks_done:
-            while self.queue.unfinished_tasks:
+        with self.lock:
+            while self.unfinished:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
-                self.queue.all_tasks_done.wait(left)
+                self.lock.wait(left)
         return True
 
     def stop(self, timeout: float) -> int:
-        """Let the worker send what is queued for up to `timeout` seconds, then stop it.
+        """Let the workers send what is queued for up to `timeout` seconds, then stop them.
         Returns how many posts were left unsent (dropped)."""
         self.wait_idle(timeout)
-        dropped = 0
-        while True:
-            try:
-                self.queue.get_nowait()
-            except queue.Empty:
-                break
-            self.queue.task_done()
-            dropped += 1
-        try:
-            self.queue.put_nowait(None)  # wakes the worker to end
-        except queue.Full:
-            pass
+        with self.lock:
+            self.stopping = True
+            dropped = self._drop(list(self.pending))
+            self.lock.notify_all()
         return dropped
+
+    def _drop(self, campaign_ids, target: str | None = None) -> int:
+        """Drop queued posts (of one webhook, or all) of these campaigns; holds the lock."""
+        dropped = 0
+        for campaign_id in campaign_ids:
+            jobs = self.pending.get(campaign_id, deque())
+            kept = deque(j for j in jobs if target is not None and j.target != target)
+            dropped += len(jobs) - len(kept)
+            if kept:
+                self.pending[campaign_id] = kept
+            else:
+                self.pending.pop(campaign_id, None)
+                if campaign_id in self.ready:
+                    self.ready.remove(campaign_id)
+        self.queued -= dropped
+        self.unfinished -= dropped
+        return dropped
+
+    def _take(self) -> Job | None:
+        with self.lock:
+            while not self.ready and not self.stopping:
+                self.lock.wait()
+            if self.stopping:
+                return None
+            campaign_id = self.ready.popleft()
+            mine = self.pending[campaign_id]
+            job = mine.popleft()
+            if not mine:
+                del self.pending[campaign_id]
+            self.busy.add(campaign_id)
+            self.queued -= 1
+            return job
+
+    def _done(self, job: Job, parked: bool) -> None:
+        with self.lock:
+            self.busy.discard(job.campaign_id)
+            if parked:
+                dropped = self._drop([job.campaign_id], job.target)
+                if dropped:
+                    log.warning(
+                        "Discord %s for campaign %s parked: %s queued post(s) dropped",
+                        TARGET_LABELS[job.target],
+                        job.campaign_id,
+                        dropped,
+                    )
+            if job.campaign_id in self.pending:
+                self.ready.append(job.campaign_id)  # its next post, after the others' turns
+            self.unfinished -= 1
+            self.lock.notify_all()
 
     def _run(self) -> None:
         while True:
-            job = self.queue.get()
+            job = self._take()
+            if job is None:
+                return
+            parked = False
             try:
-                if job is None:
-                    return
-                self.deliver(job)
+                parked = bool(self.deliver(job))
             except Exception:  # one bad post must not end the worker
-                log.exception(
-                    "Discord post for campaign %s failed", getattr(job, "campaign_id", "?")
-                )
+                log.exception("Discord post for campaign %s failed", job.campaign_id)
             finally:
                 connection.close()  # the worker's own connection: none left idle between posts
-                self.queue.task_done()
+                self._done(job, parked)
 
-    def deliver(self, job: Job) -> None:
-        """Send one post, retrying as Discord allows; record what came of it."""
+    def deliver(self, job: Job) -> bool:
+        """Send one post, retrying as Discord allows; record what came of it.
+        True when the record parked the webhook."""
         for attempt in range(1, self.attempts + 1):
             answer = self.post(job.url, job.body, self.timeout)
             if answer.ok:
-                self.record(job.campaign_id, job.target, None)
-                return
+                return bool(self.record(job.campaign_id, job.target, None))
+            reason = answer.reason or f"HTTP {answer.status}"
             if not answer.retryable:
-                error = answer.reason or f"HTTP {answer.status}"
+                error = reason
                 break
             if attempt == self.attempts:
-                error = (
-                    f"{answer.reason or f'HTTP {answer.status}'} (gave up after {attempt} attempts)"
-                )
+                error = _("%(reason)s (gave up after %(attempts)s attempts)") % {
+                    "reason": reason,
+                    "attempts": attempt,
+                }
                 break
             wait = answer.retry_after if answer.status == 429 else None
             if wait is None:
                 wait = self.backoff * 2 ** (attempt - 1)
-            if wait > self.max_wait:  # a long ban would hold up every other table's posts
-                error = f"{answer.reason}: asked to wait {wait:g} s"
+            if wait > self.max_wait:  # a long ban would hold up this campaign's other posts
+                error = _("%(reason)s: asked to wait %(wait)s s") % {
+                    "reason": reason,
+                    "wait": f"{wait:g}",
+                }
                 break
             self.sleep(wait)
         error = _scrub(error, job.url)
         log.warning(
             "Discord %s for campaign %s: %s", TARGET_LABELS[job.target], job.campaign_id, error
         )
-        self.record(job.campaign_id, job.target, error)
+        return bool(self.record(job.campaign_id, job.target, error))
 
 
 _lock = threading.Lock()
@@ -260,6 +335,8 @@ def get_sender() -> Sender:
         if _sender is None or _sender.pid != os.getpid():
             _sender = Sender(
                 queue_size=getattr(settings, "DISCORD_QUEUE_SIZE", 500),
+                campaign_queue_size=getattr(settings, "DISCORD_CAMPAIGN_QUEUE_SIZE", 50),
+                workers=getattr(settings, "DISCORD_WORKERS", 4),
                 attempts=getattr(settings, "DISCORD_ATTEMPTS", 5),
                 backoff=getattr(settings, "DISCORD_BACKOFF_SECONDS", 1.0),
                 max_wait=getattr(settings, "DISCORD_MAX_WAIT_SECONDS", 60.0),

@@ -53,6 +53,12 @@ CAMPAIGN = Table(
         "discord_gm_webhook_url": "a secret: the GM sets the webhook again after an import",
         "discord_last_error": "this server's delivery status, not the campaign's",
         "discord_last_error_at": "this server's delivery status, not the campaign's",
+        "discord_webhook_set_by": "goes with the webhook, which is not exported",
+        "discord_gm_webhook_set_by": "goes with the webhook, which is not exported",
+        "discord_webhook_failures": "this server's delivery status, not the campaign's",
+        "discord_gm_webhook_failures": "this server's delivery status, not the campaign's",
+        "discord_webhook_parked_at": "this server's delivery status, not the campaign's",
+        "discord_gm_webhook_parked_at": "this server's delivery status, not the campaign's",
     },
 )
 

@@ -144,6 +144,19 @@ class Campaign(models.Model):
     discord_gm_webhook_url = models.CharField(
         "Discord webhook for the GM (secret rolls)", max_length=300, blank=True, default=""
     )
+    # Who set each webhook: removing that co-GM offers to clear it (they hold the URL).
+    discord_webhook_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    discord_gm_webhook_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Failed deliveries in a row, each webhook; at DISCORD_PARK_AFTER it is parked (no
+    # posts) until a GM resumes or replaces it (services/discord.py).
+    discord_webhook_failures = models.PositiveIntegerField(default=0)
+    discord_gm_webhook_failures = models.PositiveIntegerField(default=0)
+    discord_webhook_parked_at = models.DateTimeField(null=True, blank=True)
+    discord_gm_webhook_parked_at = models.DateTimeField(null=True, blank=True)
     # The last failed delivery, for the GM's settings page; cleared by the next success.
     discord_last_error = models.CharField(max_length=300, blank=True, default="")
     discord_last_error_at = models.DateTimeField(null=True, blank=True)

@@ -28,7 +28,9 @@ def fake():
 
 @pytest.fixture(scope="module")
 def discord_server(tmp_path_factory, fake):
-    server = seeded_server(tmp_path_factory, DISCORD_WEBHOOK_HOSTS=fake.origin)
+    server = seeded_server(
+        tmp_path_factory, DISCORD_WEBHOOK_HOSTS=fake.origin, DISCORD_ALLOWED_HOSTS="127.0.0.1"
+    )
     server.start()
     try:
         yield server

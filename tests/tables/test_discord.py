@@ -31,6 +31,7 @@ TABLE_TOKEN, GM_TOKEN = "table-secret-token", "gm-secret-token"
 def fake(settings):
     server = FakeDiscord()
     settings.DISCORD_WEBHOOK_HOSTS = (server.origin,)
+    settings.DISCORD_ALLOWED_HOSTS = ("127.0.0.1",)  # the operator allows the local fake
     yield server
     server.stop()
 
