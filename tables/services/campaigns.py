@@ -18,7 +18,7 @@ from tables.models import (
     new_invite_token,
 )
 from tables.models.limits import MAX_INVITE_USES
-from tables.services import game_lines
+from tables.services import discord, game_lines
 from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
@@ -208,8 +208,12 @@ def _member_of(campaign: Campaign, membership_id: int) -> Membership:
     return membership
 
 
-def remove_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
-    """The GM removes a member; the owner cannot be removed. Their characters stay."""
+def remove_member(
+    campaign_id: int, actor, membership_id: int, *, clear_webhooks: bool = False
+) -> TableEvent:
+    """The GM removes a member; the owner cannot be removed. Their characters stay.
+    `clear_webhooks`: the Discord webhooks they set go too (a co-GM who leaves still
+    holds those URLs, and the GM one receives secret rolls)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -222,7 +226,10 @@ def remove_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
             "role": membership.role,
         }
         membership.delete()
-        return append_event(campaign, events.MEMBER_REMOVED, actor, payload)
+        removed = append_event(campaign, events.MEMBER_REMOVED, actor, payload)
+        if clear_webhooks:
+            discord.clear_webhooks_set_by(campaign, actor, membership.user_id)
+        return removed
 
 
 def promote_member(campaign_id: int, actor, membership_id: int) -> TableEvent:

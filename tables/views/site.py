@@ -8,6 +8,8 @@ The live table page lives in views/table.py.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -245,7 +247,9 @@ def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_remove(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request, pk, role="gm")
-    return _member_action(request, campaign, campaigns.remove_member, member_pk, "removed")
+    clear = request.POST.get("clear_webhooks") == "on"  # offered for one who set a webhook
+    remove = functools.partial(campaigns.remove_member, clear_webhooks=clear)
+    return _member_action(request, campaign, remove, member_pk, "removed")
 
 
 @login_required
