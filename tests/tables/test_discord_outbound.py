@@ -162,12 +162,18 @@ def test_a_webhook_host_whose_name_resolves_to_loopback_is_refused(servers, sett
     [["169.254.169.254"], ["162.159.135.232", "127.0.0.1"], ["::ffff:10.0.0.1"]],
     ids=["metadata", "public-and-loopback", "mapped-private"],
 )
-def test_a_name_with_any_non_public_address_is_refused(addresses, settings):
+def test_a_name_with_any_non_public_address_is_refused(addresses, settings, monkeypatch):
     settings.DISCORD_ALLOWED_HOSTS = []
+    connected = []
+    # Were the check broken, the test must still reach no network: record, never connect.
+    monkeypatch.setattr(
+        outbound.socket, "create_connection", lambda address, *a: connected.append(address)
+    )
     with pytest.raises(outbound.Refused):
         outbound.post(
             "https://discord.com/api/webhooks/1/t", b"{}", {}, 5, lookup=lambda h, p: addresses
         )
+    assert connected == []
 
 
 def test_the_connection_goes_to_the_address_that_was_checked(servers, settings):
