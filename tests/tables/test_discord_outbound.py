@@ -8,6 +8,7 @@ while it was still blocked.
 
 from __future__ import annotations
 
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -321,3 +322,67 @@ def test_a_parked_webhooks_waiting_posts_are_dropped_and_the_other_webhooks_kept
         post.release.set()
         sender.stop(1)
     assert post.sent == ["t1", "g1"]
+
+
+# --- TLS: connected to the address, checked against the name ------------------------------
+
+
+@pytest.fixture
+def tls_server(tmp_path, monkeypatch):
+    """A local HTTPS server whose certificate names hooks.invalid; outbound trusts it
+    (and only it) for the test."""
+    import datetime
+
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "hooks.invalid")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("hooks.invalid")]), False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    server = LocalServer()
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert_file, key_file)
+    server.http.socket = serving.wrap_socket(server.http.socket, server_side=True)
+    trusting = ssl.create_default_context
+    monkeypatch.setattr(
+        outbound.ssl, "create_default_context", lambda: trusting(cafile=str(cert_file))
+    )
+    yield server
+    server.stop()
+
+
+def test_https_connects_to_the_checked_address_and_checks_the_certificate_for_the_name(
+    tls_server, settings
+):
+    settings.DISCORD_ALLOWED_HOSTS = ["hooks.invalid", "other.invalid"]
+    url = f"https://hooks.invalid:{tls_server.port}/api/webhooks/1/token"
+    status, _headers, _body = outbound.post(url, b"{}", {}, 5, lookup=lambda h, p: ["127.0.0.1"])
+    assert status == 204 and len(tls_server.requests) == 1
+    # The same address under a name the certificate does not carry: refused by TLS.
+    other = url.replace("hooks.invalid", "other.invalid")
+    with pytest.raises(ssl.SSLCertVerificationError):
+        outbound.post(other, b"{}", {}, 5, lookup=lambda h, p: ["127.0.0.1"])
+    assert len(tls_server.requests) == 1
