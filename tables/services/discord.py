@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -161,11 +161,11 @@ def record_delivery(campaign_id: int, target: str, error: str | None, *, count=T
     label = hook.label()
     rows = Campaign.objects.filter(pk=campaign_id)
     if error is None:
-        failing = rows.filter(**{f"{hook.failures}__gt": 0})
-        mine = rows.filter(discord_last_error__startswith=label)
-        if failing.exists() or mine.exists():
-            failing.update(**{hook.failures: 0})
-            mine.update(discord_last_error="", discord_last_error_at=None)
+        failing = Q(**{f"{hook.failures}__gt": 0})
+        mine = Q(discord_last_error__startswith=label)
+        if rows.filter(failing | mine).exists():
+            rows.update(**{hook.failures: 0})
+            rows.filter(mine).update(discord_last_error="", discord_last_error_at=None)
         return False
     text = f"{label}: {error}"[: Campaign._meta.get_field("discord_last_error").max_length]
     if not count:
