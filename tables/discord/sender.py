@@ -130,13 +130,15 @@ def _scrub(text: str, url: str) -> str:
     return text.replace(url, "<webhook>") if url else text
 
 
-def record_outcome(campaign_id: int, target: str, error: str | None, *, count=True) -> bool:
+def record_outcome(
+    campaign_id: int, target: str, error: str | None, url: str | None = None, *, count=True
+) -> bool:
     """Store what came of a post (services/discord.record_delivery); True once the
     webhook is parked. Never raises: the worker must live on, the database may be down."""
     from tables.services.discord import record_delivery
 
     try:
-        return record_delivery(campaign_id, target, error, count=count)
+        return record_delivery(campaign_id, target, error, count=count, url=url)
     except Exception:
         log.exception("Discord outcome for campaign %s not stored", campaign_id)
         return False
@@ -144,15 +146,16 @@ def record_outcome(campaign_id: int, target: str, error: str | None, *, count=Tr
 
 class Sender:
     """The queues and their workers. Every collaborator is injectable for tests: `post`
-    (the HTTP call), `sleep` (the waits between attempts) and `record` (the outcome;
-    a true answer means the webhook is parked, so its queued posts are dropped)."""
+    (the HTTP call), `sleep` (the waits between attempts) and `record` (the outcome,
+    and the URL posted to; a true answer means the webhook is parked, so its
+    queued posts are dropped)."""
 
     def __init__(
         self,
         *,
         post: Callable[[str, dict, float], Answer] = http_post,
         sleep: Callable[[float], None] = time.sleep,
-        record: Callable[[int, str, str | None], bool | None] = record_outcome,
+        record: Callable[..., bool | None] = record_outcome,
         queue_size: int = 500,
         campaign_queue_size: int = 50,
         workers: int = 4,
@@ -296,7 +299,7 @@ class Sender:
         for attempt in range(1, self.attempts + 1):
             answer = self.post(job.url, job.body, self.timeout)
             if answer.ok:
-                return bool(self.record(job.campaign_id, job.target, None))
+                return bool(self.record(job.campaign_id, job.target, None, job.url))
             reason = answer.reason or f"HTTP {answer.status}"
             if not answer.retryable:
                 error = reason
@@ -321,7 +324,7 @@ class Sender:
         log.warning(
             "Discord %s for campaign %s: %s", TARGET_LABELS[job.target], job.campaign_id, error
         )
-        return bool(self.record(job.campaign_id, job.target, error))
+        return bool(self.record(job.campaign_id, job.target, error, job.url))
 
 
 _lock = threading.Lock()

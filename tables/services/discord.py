@@ -148,8 +148,12 @@ def clear_webhooks_set_by(campaign: Campaign, actor, user_id: int) -> list[str]:
     return [h.target for h in cleared]
 
 
-def record_delivery(campaign_id: int, target: str, error: str | None, *, count=True) -> bool:
+def record_delivery(
+    campaign_id: int, target: str, error: str | None, *, count=True, url: str | None = None
+) -> bool:
     """What came of a post to one webhook (the sender calls this); True if it is parked.
+    `url`: the webhook the post went to; a failure of one since replaced or removed
+    counts nothing against the new one (its queued posts fail after the GM's change).
 
     A success clears that webhook's failures and last error (read first: a success,
     nearly every post, then writes nothing). A failure is stored for the GMs; unless
@@ -175,10 +179,10 @@ def record_delivery(campaign_id: int, target: str, error: str | None, *, count=T
     # of them parks the webhook and writes the note.
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
+        if not getattr(campaign, hook.url) or url not in (None, getattr(campaign, hook.url)):
+            return False  # removed or replaced meanwhile: not the stored webhook's failure
         if getattr(campaign, hook.parked_at):
             return True
-        if not getattr(campaign, hook.url):
-            return False  # removed meanwhile: nothing left to count against
         rows.update(
             discord_last_error=text,
             discord_last_error_at=timezone.now(),

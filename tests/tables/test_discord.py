@@ -212,7 +212,7 @@ def deliver(fake, waits, **options):
     outcomes = []
     sender = Sender(
         sleep=waits.append,
-        record=lambda campaign_id, target, error: outcomes.append(error),
+        record=lambda campaign_id, target, error, url: outcomes.append(error),
         timeout=0.3,
         **options,
     )

@@ -258,3 +258,18 @@ def test_only_a_gm_resumes_a_parked_webhook(momenta_campaign, gm, client_for, ro
     )
     assert post_hooks(client_for, role, momenta_campaign, resume_table="on").status_code == 403
     assert Campaign.objects.get(pk=momenta_campaign.pk).discord_webhook_parked_at is not None
+
+
+@pytest.mark.django_db
+def test_a_failure_of_a_replaced_webhook_counts_nothing_against_the_new_one(
+    momenta_campaign, gm, settings
+):
+    """Posts queued for the old webhook fail after the GM replaced it: the new one
+    starts with no failures and is not parked for them."""
+    settings.DISCORD_PARK_AFTER = 1
+    old, new = TABLE, "https://discord.com/api/webhooks/987/new-token"
+    discord.set_webhooks(momenta_campaign.pk, gm, table=new)
+    assert not discord.record_delivery(momenta_campaign.pk, "public", "HTTP 404", url=old)
+    campaign = Campaign.objects.get(pk=momenta_campaign.pk)
+    assert (campaign.discord_webhook_failures, campaign.discord_webhook_parked_at) == (0, None)
+    assert discord.record_delivery(momenta_campaign.pk, "public", "HTTP 404", url=new)

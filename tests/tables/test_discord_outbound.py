@@ -100,7 +100,7 @@ def test_the_sender_records_a_redirect_as_a_refusal_and_does_not_retry(servers, 
     inside = servers()
     webhook = servers(lambda h: (302, {"Location": inside.url()}))
     outcomes = []
-    sender = Sender(record=lambda c, t, error: outcomes.append(error), sleep=lambda s: None)
+    sender = Sender(record=lambda c, t, error, url: outcomes.append(error), sleep=lambda s: None)
     try:
         sender.deliver(Job(1, "public", webhook.url(), {"content": "hi"}))
     finally:
@@ -220,7 +220,7 @@ def test_a_slow_webhook_holds_up_only_its_own_campaigns_posts(servers, local_all
     delivered = {1: threading.Event(), 2: threading.Event()}
     outcomes = []
 
-    def record(campaign_id, target, error):
+    def record(campaign_id, target, error, url):
         outcomes.append((campaign_id, error))
         delivered[campaign_id].set()
 
@@ -261,7 +261,7 @@ def test_a_campaigns_posts_go_one_at_a_time_in_order_while_others_pass():
     post = Blocking()
     done = threading.Event()
 
-    def record(campaign_id, target, error):
+    def record(campaign_id, target, error, url):
         if campaign_id == 2:
             done.set()
 
@@ -300,7 +300,7 @@ def test_a_stuck_campaign_cannot_fill_the_queue_every_campaign_shares():
 def test_a_parked_webhooks_waiting_posts_are_dropped_and_the_other_webhooks_kept():
     post = Blocking()
 
-    def record(campaign_id, target, error):
+    def record(campaign_id, target, error, url):
         return target == "public"  # the table's webhook was parked by this failure
 
     def refused(url, body, timeout):
