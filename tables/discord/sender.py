@@ -46,14 +46,7 @@ from tables.discord import outbound
 log = logging.getLogger(__name__)
 
 USER_AGENT = "DiscordBot (https://github.com/momenta-table, 1.0) Momenta Table"
-ERROR_MAX = 300  # Campaign.discord_last_error's max_length
-
-
-def target_label(target: str) -> str:
-    return _("Table webhook") if target == "public" else _("GM webhook")
-
-
-# Kept for callers that name the targets in log lines (English, like every log line).
+# How log lines name the webhooks (English, like every log line; never the URL).
 TARGET_LABELS = {"public": "Table webhook", "gm": "GM webhook"}
 
 
