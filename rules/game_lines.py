@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .d20 import FACES
 from .pools import GROUP_POOL_MAX
 
 # What spending one point of the personal pool does.
@@ -57,10 +58,14 @@ class GameLine:
     personal_spend: str = REROLL
     # The d6 damage/effect dice (GL-04): their name at this line's table, "" if it has none.
     challenge_dice: str = ""
+    # GL-05: the widest complication range the line allows (5: faces 16–20).
+    complication_max: int = FACES
 
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
             raise ValueError(f"{self.key}: unknown personal spend {self.personal_spend!r}")
+        if not 1 <= self.complication_max <= FACES:
+            raise ValueError(f"{self.key}: the complication range is 1 to {FACES} faces")
         cap = self.group_cap
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
             raise ValueError(f"{self.key}: the group cap must be a whole number from 1")
@@ -78,6 +83,13 @@ class GameLine:
     @property
     def has_challenge_dice(self) -> bool:
         return bool(self.challenge_dice)
+
+    def roll_range(self, gm_range: int, own: int | None = None) -> int:
+        """GL-05: the complication range a roll uses. The GM's range (the scene's, else the
+        campaign's) is a floor a roll's own range may widen but never narrow, and the
+        line's bound caps both (a campaign moved to a narrower line keeps its setting)."""
+        wanted = gm_range if own is None else max(gm_range, own)
+        return min(self.complication_max, wanted)
 
     def determination_dice(self, spent: bool) -> tuple[int, int]:
         """(ones, extra_dice) of rules.d20.SkillTest for a Determination spent before the
@@ -102,12 +114,14 @@ LINES: dict[str, GameLine] = {
             "Star Trek Adventures, 1st edition",
             personal_spend=BONUS_ONE,
             challenge_dice="Challenge dice",
+            complication_max=5,
         ),
         GameLine(
             "sta2",
             "Star Trek Adventures, 2nd edition",
             personal_spend=SET_ONE,
             challenge_dice="Challenge dice",
+            complication_max=5,
         ),
         GameLine(
             "conan",

@@ -8,6 +8,7 @@ players do with it, through the lock, the ledger and the event log like every co
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules import challenge, game_lines
 from rules.d20 import FACES
@@ -47,12 +48,12 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
     It lasts until the scene ends (sessions.end_scene clears it); with no scene
     running there is nothing for it to last through, so it is refused.
     """
-    if value is not None:
-        whole_range(value, "The scene's complication range")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         _require_2d20(campaign)
+        if value is not None:  # GL-05: within the line's bound (STA: 16–20 at most)
+            whole_range(value, _("The scene's complication range"), campaign)
         scene = current_scene(campaign)
         if scene is None:
             raise ServiceError("Start a scene first: the range lasts until the scene ends.")

@@ -194,3 +194,25 @@ def test_gl_03_setting_a_die_to_1_beats_rolling_it():
     assert plain.pass_chance < set_one.pass_chance < bonus.pass_chance
     assert set_one.pass_chance == Fraction(1, 2)  # the set 1 scores 2; the other die ≤ 10
     assert bonus.pass_chance == 1 - Fraction(10, 20) ** 2  # one of two rolled dice ≤ 10
+
+
+# --- GL-05: the complication range -----------------------------------------------------
+
+
+def test_gl_05_a_rolls_range_widens_the_gms_never_narrows_it():
+    seeds = LINES["seeds"]
+    assert seeds.roll_range(3) == 3
+    assert seeds.roll_range(3, 1) == 3  # the player's 1 does not beat the GM's 3
+    assert seeds.roll_range(3, 6) == 6
+    assert seeds.complication_max == 20
+
+
+def test_gl_05_star_trek_bounds_the_range_at_16_to_20():
+    """Star Trek Adventures core rulebooks (1st and 2nd edition), Complication Range: 1 to 5,
+    at most complications on 16–20."""
+    for key in ("sta1", "sta2"):
+        assert LINES[key].complication_max == 5
+        assert LINES[key].roll_range(8) == 5
+        assert LINES[key].roll_range(2, 5) == 5
+    with pytest.raises(ValueError, match="complication range"):
+        game_lines.GameLine("x", "X", complication_max=21)

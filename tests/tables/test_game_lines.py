@@ -265,11 +265,62 @@ def test_gl_05_the_scene_range_applies_to_rolls_until_the_scene_ends(
     assert after.spec["complication_range"] == 1 and after.result["complications"] == 0
 
 
-def test_gl_05_a_rolls_own_range_beats_the_scenes(d20_campaign, gm, player, kara):
+def test_gl_05_a_players_roll_cannot_narrow_the_scenes_range(d20_campaign, gm, player, kara):
+    """GL-05: the GM's scene range 4 (17–20) stands against a roll asking for 1 (only 20s)."""
     sessions.start_scene(d20_campaign.pk, gm)
     services.set_scene_complication_range(d20_campaign.pk, gm, 4)
     record = _roll(d20_campaign, player, kara, [18, 2], complication_range=1)
-    assert record.spec["complication_range"] == 1 and record.result["complications"] == 0
+    assert record.spec["complication_range"] == 4 and record.result["complications"] == 1
+
+
+def test_gl_05_a_roll_may_widen_the_gms_range(d20_campaign, gm, player, kara):
+    """GL-05: a roll's own range wider than the scene's (or the campaign's) is its own."""
+    sessions.start_scene(d20_campaign.pk, gm)
+    services.set_scene_complication_range(d20_campaign.pk, gm, 2)
+    record = _roll(d20_campaign, player, kara, [17, 2], complication_range=4)
+    assert record.spec["complication_range"] == 4 and record.result["complications"] == 1
+    Campaign.objects.filter(pk=d20_campaign.pk).update(
+        scene_complication_range=None, complication_range=3
+    )
+    d20_campaign.refresh_from_db()
+    narrow = _roll(d20_campaign, player, kara, [18, 2], complication_range=1)
+    assert narrow.spec["complication_range"] == 3  # the campaign's range is the GM's too
+
+
+def test_gl_05_sta_2nd_edition_bounds_the_range_at_5(d20_campaign, gm, player, kara):
+    """GL-05, Star Trek Adventures 2nd edition core rulebook (Complication Range: at most
+    5, complications on 16–20): a wider scene or roll range is refused, nothing changes."""
+    _line(d20_campaign, "sta2")
+    sessions.start_scene(d20_campaign.pk, gm)
+    with pytest.raises(ServiceError, match="from 1 \\(only 20s\\) to 5"):
+        services.set_scene_complication_range(d20_campaign.pk, gm, 6)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+    with pytest.raises(ServiceError, match="to 5"):
+        _roll(d20_campaign, player, kara, [18, 2], complication_range=6)
+    assert not D20Test.objects.exists()
+    services.set_scene_complication_range(d20_campaign.pk, gm, 5)
+    record = _roll(d20_campaign, player, kara, [16, 15])
+    assert record.spec["complication_range"] == 5 and record.result["complications"] == 1
+
+
+def test_gl_05_a_campaign_range_beyond_the_line_is_held_to_its_bound(d20_campaign, player, kara):
+    """GL-05: a campaign moved to STA 2e with a range of 8 rolls with 5 (16–20), not 8."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(complication_range=8)
+    _line(d20_campaign, "sta2")
+    record = _roll(d20_campaign, player, kara, [15, 16])
+    assert record.spec["complication_range"] == 5 and record.result["complications"] == 1
+
+
+def test_gl_05_the_settings_page_refuses_a_range_beyond_the_line(d20_campaign, client_for):
+    from tests.tables.test_site_permissions import settings_data
+
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    data = settings_data(d20_campaign, game_line="sta2", complication_range=6)
+    body = client_for("gm").post(url, data).content.decode()
+    assert "allows a complication range of at most 5" in body
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.game_line, d20_campaign.complication_range) == ("seeds", 1)
 
 
 def test_gl_05_the_composer_sends_the_per_roll_range(d20_campaign, client_for, kara, monkeypatch):

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
@@ -125,20 +127,25 @@ def _assistants(
 # --- the test ----------------------------------------------------------------------------
 
 
-def whole_range(value, what: str) -> int:
-    """A complication range (GL-05): a whole number of faces, 1 (only 20s) to 20."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
-        raise ServiceError(f"{what} is a whole number from 1 (only 20s) to {FACES}.")
+def whole_range(value, what: str, campaign: Campaign | None = None) -> int:
+    """A complication range (GL-05): a whole number of faces, 1 (only 20s) to 20, or to
+    the campaign's line's bound (STA: 5, faces 16–20)."""
+    high = FACES if campaign is None else campaign.line.complication_max
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ServiceError(
+            _("%(what)s is a whole number from 1 (only 20s) to %(high)d.")
+            % {"what": what, "high": high}
+        )
     return value
 
 
 def complication_range(campaign: Campaign, override: int | None = None) -> int:
-    """GL-05 over T-R1: a roll's own range, else the running scene's, else the campaign's."""
+    """GL-05 over T-R1: the GM's range (the running scene's, else the campaign's) is the
+    floor; a roll's own range may widen it, never narrow it; the line bounds both."""
     if override is not None:
-        return whole_range(override, "A roll's complication range")
-    if campaign.scene_complication_range is not None:
-        return campaign.scene_complication_range
-    return campaign.complication_range
+        whole_range(override, _("A roll's complication range"), campaign)
+    gm_range = campaign.scene_complication_range or campaign.complication_range
+    return campaign.line.roll_range(gm_range, override)
 
 
 def _determination_dice(campaign: Campaign, spend: bool, opposer: bool) -> tuple[int, int]:
