@@ -40,11 +40,21 @@ from dataclasses import dataclass
 from .d20 import FACES
 from .pools import GROUP_POOL_MAX
 
-# What spending one point of the personal pool does.
-REROLL = "reroll"  # T-04: after the roll, with the GM's leave, reroll chosen own dice
-BONUS_ONE = "bonus_one"  # GL-02: before the roll, add a d20 that shows 1 (beyond MO-08's 3)
-SET_ONE = "set_one"  # GL-03: before the roll, one of the pool's d20s shows 1 instead
+# What spending one point of the personal pool does before the roll (`personal_spend`).
+REROLL = "reroll"  # nothing before the roll: the pool is spent after it (T-04)
+BONUS_ONE = "bonus_one"  # GL-02: add a d20 that shows 1, within MO-08's three bonus dice
+SET_ONE = "set_one"  # GL-02: one of the pool's d20s shows 1 instead of being rolled
 PERSONAL_SPENDS = (REROLL, BONUS_ONE, SET_ONE)
+
+# What it does after the roll (`after_roll`): "" nothing.
+CHOSEN_DICE = "reroll"  # T-04: with the GM's leave, reroll chosen dice of one's own pool
+AFTER_ROLL = ("", CHOSEN_DICE)
+
+# When the personal pool goes back to its starting amount (`refill_at`): "" never (the
+# seeds say nothing), at each session start, or at the GM's "new mission" (the line's word).
+SESSION = "session"
+MISSION, ADVENTURE, QUEST = "mission", "adventure", "quest"
+REFILLS = ("", SESSION, MISSION, ADVENTURE, QUEST)
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,16 @@ class GameLine:
     gm_pool: str = "Threat"
     personal_pool: str = "Determination"
     personal_spend: str = REROLL
+    after_roll: str = CHOSEN_DICE
+    # The 2d20 core's re-roll rule (Dune): a die rerolled once keeps its second result.
+    reroll_once: bool = False
+    # GL-02: the most the personal pool holds (None: no cap) and what it is set to at
+    # `refill_at`; `personal_attribute` (Fallout: LCK) names the sheet attribute that is
+    # both instead.
+    personal_cap: int | None = None
+    personal_start: int = 0
+    refill_at: str = ""
+    personal_attribute: tuple[str, ...] = ()
     # The d6 damage/effect dice (GL-04): their name at this line's table, "" if it has none.
     challenge_dice: str = ""
     # GL-05: the widest complication range the line allows (5: faces 16–20).
@@ -64,6 +84,12 @@ class GameLine:
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
             raise ValueError(f"{self.key}: unknown personal spend {self.personal_spend!r}")
+        if self.refill_at not in REFILLS:
+            raise ValueError(f"{self.key}: unknown refill {self.refill_at!r}")
+        if self.personal_cap is not None and not 0 <= self.personal_start <= self.personal_cap:
+            raise ValueError(f"{self.key}: the starting amount must fit the cap")
+        if self.after_roll not in AFTER_ROLL:
+            raise ValueError(f"{self.key}: unknown spend after the roll {self.after_roll!r}")
         if not 1 <= self.complication_max <= FACES:
             raise ValueError(f"{self.key}: the complication range is 1 to {FACES} faces")
         cap = self.group_cap
@@ -81,8 +107,28 @@ class GameLine:
         return self.personal_spend != REROLL
 
     @property
+    def rerolls_after(self) -> bool:
+        """The personal pool also buys a reroll after the roll (T-04, GL-02)."""
+        return bool(self.after_roll)
+
+    @property
     def has_challenge_dice(self) -> bool:
         return bool(self.challenge_dice)
+
+    @property
+    def refills_between_sessions(self) -> bool:
+        """The GM refills the personal pool by hand, at a new mission/adventure/quest."""
+        return self.refill_at in (MISSION, ADVENTURE, QUEST)
+
+    def personal_bounds(self, attribute_value: int | None = None) -> tuple[int | None, int]:
+        """(cap, starting amount) of one character's personal pool (GL-02). A line that
+        reads them from the sheet (`personal_attribute`) takes `attribute_value`; a sheet
+        without that attribute gets no cap and starts at 0."""
+        if self.personal_attribute:
+            if attribute_value is None:
+                return None, 0
+            return attribute_value, attribute_value
+        return self.personal_cap, self.personal_start
 
     def roll_range(self, gm_range: int, own: int | None = None) -> int:
         """GL-05: the complication range a roll uses. The GM's range (the scene's, else the
@@ -115,13 +161,18 @@ LINES: dict[str, GameLine] = {
             personal_spend=BONUS_ONE,
             challenge_dice="Challenge dice",
             complication_max=5,
+            personal_cap=3,
+            personal_start=1,
+            refill_at=SESSION,
         ),
         GameLine(
             "sta2",
             "Star Trek Adventures, 2nd edition",
             personal_spend=SET_ONE,
-            challenge_dice="Challenge dice",
-            complication_max=5,
+            complication_max=5,  # no Challenge dice: the 2nd edition's damage is fixed
+            personal_cap=3,
+            personal_start=1,
+            refill_at=MISSION,
         ),
         GameLine(
             "conan",

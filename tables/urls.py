@@ -138,4 +138,6 @@ urlpatterns += [
         line_views.scene_complication,
         name="scene_complication",
     ),
+    # GL-02: the personal pool back to its start at a new mission (adventure, quest).
+    path("campaigns/<int:pk>/gm/new-adventure/", line_views.new_adventure, name="new_adventure"),
 ]

@@ -6,6 +6,7 @@ the event's live fragments (answers.respond); the socket brings them to everyone
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.forms.game_lines import ChallengeRollForm, SceneComplicationForm
@@ -55,6 +56,24 @@ def scene_complication(request, pk: int):
             notice = "Complication range set for the scene."
         except ServiceError as refusal:
             error = str(refusal)
+    if not request.htmx:
+        return back_to_table(request, campaign, error=error, notice=notice)
+    campaign.refresh_from_db()
+    context = gm_panel_context(campaign, membership, error=error, notice=notice)
+    return respond(request, membership, PANEL, {"gmp": context}, [event])
+
+
+@login_required
+@require_POST
+def new_adventure(request, pk: int):
+    """GL-02: the GM starts a new mission (adventure, quest): personal pools refill."""
+    campaign, membership = campaign_for(request, pk, role="gm")
+    event, error, notice = None, "", ""
+    try:
+        event = services.start_new_adventure(campaign.pk, request.user)
+        notice = _("%(pool)s back to its starting amount.") % {"pool": campaign.line.personal_pool}
+    except ServiceError as refusal:
+        error = str(refusal)
     if not request.htmx:
         return back_to_table(request, campaign, error=error, notice=notice)
     campaign.refresh_from_db()

@@ -106,9 +106,12 @@ def test_gl_02_sta_1st_edition_adds_a_bonus_d20_showing_1():
     assert (result.successes, result.passed, result.complications) == (2, True, 1)
 
 
-def test_gl_02_the_bonus_die_does_not_count_against_three_bought_dice():
-    test = _spent("sta1", target=10, bought_dice=3)
-    assert test.dice == 6
+def test_gl_03_the_bonus_die_counts_within_the_three_bonus_dice():
+    """GL-03, STA 1st ed. core (Perfect Opportunity: the normal limit of bought d20s still
+    applies): 5d20 in all."""
+    assert _spent("sta1", target=10, bought_dice=2).dice == 5
+    with pytest.raises(InvalidTest, match="At most 3 bonus d20s"):
+        _spent("sta1", target=10, bought_dice=3)
 
 
 def test_gl_03_sta_2nd_edition_sets_one_of_the_pools_d20s_to_1():
@@ -162,6 +165,7 @@ def _brute(test: SkillTest):
     [
         ("sta1", 10, 1, 3, 0, 1),
         ("sta1", 14, 4, 4, 1, 2),
+        ("sta1", 9, 2, 5, 2, 5),  # 5d20: two bought and the Determination die
         ("sta2", 10, 1, 3, 0, 1),
         ("sta2", 12, 3, 4, 1, 3),
         ("sta2", 9, 1, 2, 0, 20),  # every face complicates, the set 1 too

@@ -108,17 +108,120 @@ def test_t_04_lines_that_reroll_refuse_a_spend_before_the_roll(d20_campaign, pla
     assert kara.determination == 1 and not D20Test.objects.exists()
 
 
-def test_gl_03_sta_lines_refuse_the_t_04_reroll(d20_campaign, gm, player, kara):
-    """A Star Trek table never mixes the editions up with the seeds' reroll."""
-    record = _roll(d20_campaign, player, kara, [20, 20])
+def _permit(campaign, gm, record):
     from tables.services import gm as services_gm
 
-    services_gm.permit_determination(d20_campaign.pk, gm, record.pk)
-    _line(d20_campaign, "sta2")
-    with pytest.raises(ServiceError, match="spent as you roll"):
+    services_gm.permit_determination(campaign.pk, gm, record.pk)
+
+
+@pytest.mark.parametrize("key", ["sta1", "sta2"])
+def test_gl_02_sta_moment_of_inspiration_rerolls_after_the_roll(
+    d20_campaign, gm, player, kara, key
+):
+    """GL-02, Star Trek Adventures core rulebooks (1st ed. p. 87; 2nd ed., Determination:
+    Moment of Inspiration): besides the die at 1 before the roll, 1 Determination rerolls the
+    pool after it. Ruling: the GM's leave stands for "a Value applies"; the dice are the
+    player's choice (the 2d20 re-roll rule); the die Determination set to 1 stays."""
+    _line(d20_campaign, key)
+    Character.objects.filter(pk=kara.pk).update(determination=2)
+    record = _roll(d20_campaign, player, kara, [20, 20], spend_determination=True, difficulty=3)
+    assert not record.result["passed"]
+    _permit(d20_campaign, gm, record)
+    with pytest.raises(ServiceError, match="set to 1"):
         services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0])
+    rolled = [1, 2] if key == "sta1" else [1]
+    services_d20.determination_reroll(
+        d20_campaign.pk, player, record.pk, rolled, rng=FixedDice([4] * len(rolled))
+    )
+    record.refresh_from_db()
+    assert record.result["faces"][0] == 1 and record.result["passed"]
+    kara.refresh_from_db()
+    assert kara.determination == 0  # one before the roll, one for the reroll
+
+
+def test_gl_02_sta_determination_is_capped_at_3(d20_campaign, gm, kara):
+    """GL-02, STA 1st ed. core p. 87 ("no character can have more than three points of
+    Determination"), 2nd ed. the same: a gain beyond 3 is lost, and logged so."""
+    from tables.services.sessions import adjust_pool
+
+    _line(d20_campaign, "sta2")
+    event = adjust_pool(d20_campaign.pk, gm, "determination", 5, "Value challenged", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 3
+    assert (event.payload["changes"][0]["delta"], event.payload["changes"][0]["lost"]) == (2, 3)
+    _line(d20_campaign, "seeds")
+    adjust_pool(d20_campaign.pk, gm, "determination", 5, "The seeds set no cap", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 8
+
+
+def test_gl_02_sta_1st_edition_sets_determination_to_1_each_session(d20_campaign, gm, kara, marcus):
+    """GL-02, STA 1st ed. core p. 87: "Player Characters begin each session with a single
+    point of Determination" (set to 1, not gained); NPCs keep theirs."""
+    _line(d20_campaign, "sta1")
+    Character.objects.filter(pk=kara.pk).update(determination=3)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    marcus.refresh_from_db()
+    assert (kara.determination, marcus.determination) == (1, 0)
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (-2, 1) and "New session" in line.reason
+    with pytest.raises(ServiceError, match="not refilled by a new mission"):
+        services.start_new_adventure(d20_campaign.pk, gm)
+
+
+def test_gl_02_sta_2nd_edition_sets_determination_to_1_each_mission(d20_campaign, gm, player, kara):
+    """GL-02, STA 2nd ed. core (Determination): "Each player character begins each mission
+    with 1 Determination": the GM's "New mission"; a session start leaves it alone."""
+    _line(d20_campaign, "sta2")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    with pytest.raises(PermissionDenied):
+        services.start_new_adventure(d20_campaign.pk, player)
+    event = services.start_new_adventure(d20_campaign.pk, gm)
     kara.refresh_from_db()
     assert kara.determination == 1
+    assert "New mission" in event.payload["changes"][0]["reason"]
+
+
+def test_gl_02_the_gm_panel_starts_a_new_mission(d20_campaign, kara, client_for):
+    _line(d20_campaign, "sta2")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    url = reverse("new_adventure", args=[d20_campaign.pk])
+    assert client_for("player").post(url, **HX).status_code == 403
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    body = client_for("gm").post(url, **HX).content.decode()
+    assert 'id="gm-panel"' in body and "New mission" in body
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    _line(d20_campaign, "sta1")
+    page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert url not in page  # STA 1st edition refills at the session start
+
+
+def test_gl_04_sta_2nd_edition_has_no_challenge_dice(d20_campaign, player):
+    """STA 2nd ed. core: the second edition dropped Challenge dice (damage is fixed); the
+    form is not offered and a roll is refused."""
+    _line(d20_campaign, "sta2")
+    with pytest.raises(ServiceError, match="no Challenge dice"):
+        services.roll_challenge_dice(d20_campaign.pk, player, 2, rng=FixedDice([1, 1]))
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+def test_gl_03_sta_1st_edition_the_determination_die_counts_within_5d20(d20_campaign, player, kara):
+    """GL-03, STA 1st ed. core (Perfect Opportunity: "The normal limit of additional d20s
+    bought for a Task still applies"): 3 bought dice and the Determination die are refused,
+    nothing is paid; 2 bought and the die roll 5d20."""
+    _line(d20_campaign, "sta1")
+    with pytest.raises(ServiceError, match="5d20 in all"):
+        _roll(d20_campaign, player, kara, [5] * 5, spend_determination=True, bought_dice=3)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 0 and not D20Test.objects.exists()
+    record = _roll(d20_campaign, player, kara, [5] * 4, spend_determination=True, bought_dice=2)
+    assert record.spec["dice"] == 5 and record.result["faces"][0] == 1
 
 
 def test_gl_02_a_secret_test_cannot_spend_determination_the_players_see(d20_campaign, gm, marcus):

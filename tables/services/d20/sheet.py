@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
+from rules.d20 import FACES, MAX_BOUGHT_DICE, Assistant, SkillOdds, SkillTest, skill_odds
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
@@ -148,18 +148,32 @@ def complication_range(campaign: Campaign, override: int | None = None) -> int:
     return campaign.line.roll_range(gm_range, override)
 
 
-def _determination_dice(campaign: Campaign, spend: bool, opposer: bool) -> tuple[int, int]:
+def _determination_dice(
+    campaign: Campaign, request: D20TestRequest, opposer: bool
+) -> tuple[int, int]:
     """GL-02, GL-03: (dice set to 1, extra dice) the line's personal pool buys before the
     roll, or why it cannot be spent so."""
-    line = campaign.line
+    line, spend = campaign.line, request.spend_determination
     if spend and not line.spends_before_roll:
         raise ServiceError(
-            f"In {line.title}, {line.personal_pool} rerolls dice after the roll, "
-            "with the GM's leave (T-04)."
+            _("In %(line)s, %(pool)s rerolls dice after the roll, with the GM's leave (T-04).")
+            % {"line": line.title, "pool": line.personal_pool}
         )
     if spend and opposer:
-        raise ServiceError(f"The opposer's roll only sets the Difficulty: no {line.personal_pool}.")
-    return line.determination_dice(spend)
+        raise ServiceError(
+            _("The opposer's roll only sets the Difficulty: no %(pool)s.")
+            % {"pool": line.personal_pool}
+        )
+    ones, extra = line.determination_dice(spend)
+    if extra and request.bought_dice + extra > MAX_BOUGHT_DICE:  # GL-03: 5d20 in all
+        raise ServiceError(
+            _(
+                "At most 5d20 in all: the %(pool)s die is one of the %(most)d bonus dice, "
+                "so buy at most %(left)d with it (GL-03)."
+            )
+            % {"pool": line.personal_pool, "most": MAX_BOUGHT_DICE, "left": MAX_BOUGHT_DICE - extra}
+        )
+    return ones, extra
 
 
 def _bonus_keys(campaign: Campaign, keys) -> list[str] | None:
@@ -184,7 +198,7 @@ def build_spec(
     `contest` the Difficulty is the opposer's (CT-01, CT-02); the `opposer`'s own roll
     has none, no factors and no bonus Momentum (CT-01).
     """
-    ones, extra_dice = _determination_dice(campaign, request.spend_determination, opposer)
+    ones, extra_dice = _determination_dice(campaign, request, opposer)
     value, skill_value, names = target(character, request.attribute, request.skill)
     focus_value, focus_name = focus(character, request.focus, skill_value)
     restricted = _bonus_keys(campaign, request.bonus_restricted_to)
