@@ -4,29 +4,34 @@ A campaign on the 2d20 preset picks one line (GL-01). Everything a line changes
 is a row of this table, read by the services, presenters and templates; no view
 branches on a line's name.
 
-| key     | group pool    | GM pool | personal      | spending it | d6 dice (GL-04) |
-|---------|---------------|---------|---------------|-------------|-----------------|
-| seeds   | Momentum      | Threat  | Determination | reroll T-04 | —               |
-| sta1    | Momentum      | Threat  | Determination | +d20 = 1    | Challenge dice  |
-| sta2    | Momentum      | Threat  | Determination | a d20 → 1   | Challenge dice  |
-| conan   | Momentum      | Doom    | Fortune       | reroll T-04 | Combat dice     |
-| fallout | Action Points | GM's AP | Luck          | reroll T-04 | Combat dice     |
-| dune    | Momentum      | Threat  | Determination | reroll T-04 | —               |
-| achtung | Momentum      | Threat  | Fortune       | reroll T-04 | Challenge dice  |
+| key     | personal      | before the roll | after the roll | cap; refill          | d6 dice  |
+|---------|---------------|-----------------|----------------|----------------------|----------|
+| seeds   | Determination | —               | reroll (T-04)  | —                    | —        |
+| sta1    | Determination | +d20 = 1        | reroll         | 3; 1 each session    | Challenge|
+| sta2    | Determination | a d20 → 1       | reroll         | 3; 1 each mission    | —        |
+| conan   | Fortune       | +d20 = 1        | —              | (not modelled)       | Combat   |
+| fallout | Luck          | —               | reroll (T-04)  | —                    | Combat   |
+| dune    | Determination | a d20 → 1       | reroll, once   | 3; 1 each adventure  | —        |
+| achtung | Fortune       | a d20 → 1       | —              | (not modelled)       | Challenge|
+
+Group and GM pools: Momentum and Threat, but Conan's Doom and Fallout's Action Points
+and GM's AP (the rows below).
 
 (seeds: the seeds' 2d20; sta1/sta2: Star Trek Adventures 1st/2nd edition;
 conan: Robert E. Howard's Conan; dune: Dune, Adventures in the Imperium.)
 
-"+d20 = 1" (GL-02): before the roll, a bonus d20 showing 1 joins the pool
-(beyond MO-08's three bought dice). "a d20 → 1" (GL-03): before the roll, one
-of the pool's d20s is set to 1 instead; the pool does not grow. Every group
-pool holds at most 6 (MO-06): `group_cap` None means that default.
+Before the roll (GL-02): "+d20 = 1" adds a bonus d20 showing 1, one of MO-08's three
+bonus dice (GL-03: 5d20 in all); "a d20 → 1" sets one of the pool's d20s to 1 instead;
+the pool does not grow. After the roll: "reroll" is T-04's (chosen own dice, with the
+GM's leave, which stands for the book's "a Value / drive applies"); "once": a die
+rerolled keeps its second result. A refill sets the pool to the starting amount for
+every player character, at the session start or at the GM's "new mission" (adventure,
+quest). STA bounds the complication range at 5 (GL-05). Every group pool holds at most
+6 (MO-06): `group_cap` None means that default. Each line's tests name the book they
+follow (tests/rules/test_game_lines.py, tests/tables/test_game_lines.py).
 
-`seeds` is the default: what the table played before lines existed (the seeds
-describe Dune's rules, so `dune` plays the same with its own title). Lines
-other than Star Trek keep the seeds' reroll (T-04) for their personal pool; a
-new behaviour is a new constant below and one rules function, never a branch
-in a view.
+A new behaviour is a new constant below and one rules function, never a branch in a
+view.
 
 A line whose group pool holds more or less is one row with its `group_cap`:
 rules.pools applies it (`own_cap`), and the database constraint on Campaign is
@@ -179,6 +184,8 @@ LINES: dict[str, GameLine] = {
             "Robert E. Howard's Conan",
             gm_pool="Doom",
             personal_pool="Fortune",
+            personal_spend=BONUS_ONE,
+            after_roll="",
             challenge_dice="Combat dice",
         ),
         GameLine(
@@ -189,11 +196,21 @@ LINES: dict[str, GameLine] = {
             personal_pool="Luck",
             challenge_dice="Combat dice",
         ),
-        GameLine("dune", "Dune: Adventures in the Imperium"),
+        GameLine(
+            "dune",
+            "Dune: Adventures in the Imperium",
+            personal_spend=SET_ONE,
+            reroll_once=True,
+            personal_cap=3,
+            personal_start=1,
+            refill_at=ADVENTURE,
+        ),
         GameLine(
             "achtung",
             "Achtung! Cthulhu",
             personal_pool="Fortune",
+            personal_spend=SET_ONE,
+            after_roll="",
             challenge_dice="Challenge dice",
         ),
     )

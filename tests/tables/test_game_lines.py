@@ -99,8 +99,8 @@ def test_gl_02_no_determination_left_refuses_the_roll_and_changes_nothing(
 
 
 def test_t_04_lines_that_reroll_refuse_a_spend_before_the_roll(d20_campaign, player, kara):
-    """T-04 stays the seeds' (and Conan's …): Determination is not spent as you roll."""
-    for key in ("seeds", "conan"):
+    """T-04 stays the seeds': Determination is not spent as you roll."""
+    for key in ("seeds",):
         _line(d20_campaign, key)
         with pytest.raises(ServiceError, match="after the roll"):
             _roll(d20_campaign, player, kara, [5, 5], spend_determination=True)
@@ -222,6 +222,72 @@ def test_gl_03_sta_1st_edition_the_determination_die_counts_within_5d20(d20_camp
     assert d20_campaign.threat == 0 and not D20Test.objects.exists()
     record = _roll(d20_campaign, player, kara, [5] * 4, spend_determination=True, bought_dice=2)
     assert record.spec["dice"] == 5 and record.result["faces"][0] == 1
+
+
+def test_gl_02_conan_fortune_rolls_a_d20_counting_as_1(d20_campaign, gm, player, kara, client_for):
+    """GL-02, GL-03, Robert E. Howard's Conan core rulebook (Fortune: a bonus d20 counting
+    as a 1, within the three bonus dice; not a reroll): the roll has it, the ledger says
+    Fortune, and no reroll is offered or taken after the roll."""
+    _line(d20_campaign, "conan")
+    record = _roll(d20_campaign, player, kara, [20, 19], spend_determination=True)
+    assert record.result["faces"] == [1, 20, 19] and record.spec["dice"] == 3
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert line.reason.startswith("Kara: Fortune for a bonus d20 showing 1")
+    _permit(d20_campaign, gm, record)
+    with pytest.raises(ServiceError, match="Fortune is spent as you roll, not to reroll"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
+    url = reverse("d20_panel", args=[d20_campaign.pk, record.pk])
+    panel = client_for("gm").get(url, **HX).content.decode()
+    assert "Allow Determination" not in panel and "/reroll/" not in panel
+
+
+def test_gl_02_achtung_fortune_sets_a_d20_to_1(d20_campaign, player, kara):
+    """GL-02, Achtung! Cthulhu 2d20 core (Fortune: one d20 is a 1 instead of rolled)."""
+    _line(d20_campaign, "achtung")
+    record = _roll(d20_campaign, player, kara, [20], spend_determination=True)
+    assert record.result["faces"] == [1, 20] and record.spec["dice"] == 2
+    with pytest.raises(ServiceError, match="not to reroll"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
+
+
+def test_gl_02_dune_determination_sets_a_die_to_1_and_rerolls_each_die_once(
+    d20_campaign, gm, player, kara
+):
+    """GL-02, Dune: Adventures in the Imperium core rulebook (Determination: "Automatic 1"
+    before rolling, or re-roll the dice pool after; Re-rolls: a re-rolled die is not
+    re-rolled again). Ruling: the GM's leave stands for "the drive statement applies"."""
+    _line(d20_campaign, "dune")
+    Character.objects.filter(pk=kara.pk).update(determination=3)
+    record = _roll(
+        d20_campaign, player, kara, [20, 19], spend_determination=True, bought_dice=1, difficulty=4
+    )
+    assert record.result["faces"] == [1, 20, 19]
+    _permit(d20_campaign, gm, record)
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1], rng=FixedDice([18]))
+    with pytest.raises(ServiceError, match="second result stands"):
+        services_d20.determination_reroll(
+            d20_campaign.pk, player, record.pk, [1], rng=FixedDice([2])
+        )
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [2], rng=FixedDice([2]))
+    record.refresh_from_db()
+    assert record.result["faces"] == [1, 18, 2]
+    kara.refresh_from_db()
+    assert kara.determination == 0
+
+
+def test_gl_02_dune_determination_caps_at_3_and_starts_each_adventure_at_1(d20_campaign, gm, kara):
+    """GL-02, Dune core rulebook (Determination: "At the start of each adventure, you have a
+    single point ... never more than three"): the GM's New adventure sets it to 1."""
+    from tables.services.sessions import adjust_pool
+
+    _line(d20_campaign, "dune")
+    adjust_pool(d20_campaign.pk, gm, "determination", 4, "Drive challenged", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 3
+    event = services.start_new_adventure(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert "New adventure" in event.payload["changes"][0]["reason"]
 
 
 def test_gl_02_a_secret_test_cannot_spend_determination_the_players_see(d20_campaign, gm, marcus):
