@@ -296,12 +296,15 @@ def determination_reroll(
     rng=None,
     faces=None,
     once: bool = False,
+    most: int | None = None,
 ) -> DeterminationReroll:
     """T-04: spend 1 Determination, with the GM's leave, to reroll own dice (`once`: see
-    reroll)."""
+    reroll; `most`: the line's limit on dice per spend, Fallout's Miss Fortune 1)."""
     indices = tuple(indices)
     if not gm_permits:
         raise RerollRefused("The GM has not allowed a Determination spend on this test.")
+    if most is not None and len(indices) > most:
+        raise RerollRefused(f"One spend rerolls at most {most} {'die' if most == 1 else 'dice'}.")
     try:
         step = pools.change(DETERMINATION, determination, -1)
     except NotEnoughInPool:

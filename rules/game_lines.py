@@ -10,7 +10,7 @@ branches on a line's name.
 | sta1    | Determination | +d20 = 1        | reroll         | 3; 1 each session    | Challenge|
 | sta2    | Determination | a d20 → 1       | reroll         | 3; 1 each mission    | —        |
 | conan   | Fortune       | +d20 = 1        | —              | (not modelled)       | Combat   |
-| fallout | Luck          | —               | reroll (T-04)  | —                    | Combat   |
+| fallout | Luck          | LCK as attribute| one d20, free  | LCK; LCK each quest  | Combat   |
 | dune    | Determination | a d20 → 1       | reroll, once   | 3; 1 each adventure  | —        |
 | achtung | Fortune       | a d20 → 1       | —              | (not modelled)       | Challenge|
 
@@ -49,11 +49,13 @@ from .pools import GROUP_POOL_MAX
 REROLL = "reroll"  # nothing before the roll: the pool is spent after it (T-04)
 BONUS_ONE = "bonus_one"  # GL-02: add a d20 that shows 1, within MO-08's three bonus dice
 SET_ONE = "set_one"  # GL-02: one of the pool's d20s shows 1 instead of being rolled
-PERSONAL_SPENDS = (REROLL, BONUS_ONE, SET_ONE)
+STACKED_DECK = "stacked_deck"  # Fallout: the target uses LCK instead of the test's attribute
+PERSONAL_SPENDS = (REROLL, BONUS_ONE, SET_ONE, STACKED_DECK)
 
 # What it does after the roll (`after_roll`): "" nothing.
 CHOSEN_DICE = "reroll"  # T-04: with the GM's leave, reroll chosen dice of one's own pool
-AFTER_ROLL = ("", CHOSEN_DICE)
+ONE_DIE = "one_die"  # Fallout's Miss Fortune: reroll one d20, no leave needed
+AFTER_ROLL = ("", CHOSEN_DICE, ONE_DIE)
 
 # When the personal pool goes back to its starting amount (`refill_at`): "" never (the
 # seeds say nothing), at each session start, or at the GM's "new mission" (the line's word).
@@ -117,6 +119,16 @@ class GameLine:
         return bool(self.after_roll)
 
     @property
+    def reroll_needs_leave(self) -> bool:
+        """T-04's reroll waits for the GM's leave; Fallout's Miss Fortune does not."""
+        return self.after_roll == CHOSEN_DICE
+
+    @property
+    def reroll_most_dice(self) -> int | None:
+        """How many dice one reroll may take (None: any of one's own)."""
+        return 1 if self.after_roll == ONE_DIE else None
+
+    @property
     def has_challenge_dice(self) -> bool:
         return bool(self.challenge_dice)
 
@@ -125,13 +137,13 @@ class GameLine:
         """The GM refills the personal pool by hand, at a new mission/adventure/quest."""
         return self.refill_at in (MISSION, ADVENTURE, QUEST)
 
-    def personal_bounds(self, attribute_value: int | None = None) -> tuple[int | None, int]:
+    def personal_bounds(self, attribute_value: int | None = None) -> tuple[int | None, int | None]:
         """(cap, starting amount) of one character's personal pool (GL-02). A line that
         reads them from the sheet (`personal_attribute`) takes `attribute_value`; a sheet
-        without that attribute gets no cap and starts at 0."""
+        without that attribute has neither (no cap, and a refill leaves it alone)."""
         if self.personal_attribute:
             if attribute_value is None:
-                return None, 0
+                return None, None
             return attribute_value, attribute_value
         return self.personal_cap, self.personal_start
 
@@ -151,6 +163,8 @@ class GameLine:
             return 1, 1
         if self.personal_spend == SET_ONE:
             return 1, 0
+        if self.personal_spend == STACKED_DECK:
+            return 0, 0  # the target changes, not the dice (services read the sheet's LCK)
         raise ValueError(f"{self.title}: {self.personal_pool} is spent after the roll (T-04)")
 
 
@@ -194,6 +208,10 @@ LINES: dict[str, GameLine] = {
             group_pool="Action Points",
             gm_pool="GM's AP",
             personal_pool="Luck",
+            personal_spend=STACKED_DECK,
+            after_roll=ONE_DIE,
+            personal_attribute=("Luck", "LCK"),
+            refill_at=QUEST,
             challenge_dice="Combat dice",
         ),
         GameLine(

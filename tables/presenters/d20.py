@@ -126,6 +126,7 @@ def panel_context(
         **_panel_rights(membership, record, ledger, holder),
         # GL-02: lines whose personal pool buys nothing after the roll offer no reroll.
         "line_rerolls": campaign.line.rerolls_after,
+        "reroll_needs_leave": campaign.line.reroll_needs_leave,
         "determination": record.character.determination,
         **forms,
         "show_threat": membership.is_gm or campaign.threat_visible,

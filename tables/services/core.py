@@ -120,7 +120,7 @@ def _read_pool(campaign: Campaign, pool: str, character: Character | None, fresh
     return model, pk, current, own_cap
 
 
-def personal_bounds(campaign: Campaign, character: Character) -> tuple[int | None, int]:
+def personal_bounds(campaign: Campaign, character: Character) -> tuple[int | None, int | None]:
     """(cap, starting amount) of `character`'s Determination/Fortune/Luck in `campaign`'s
     line (GL-02): the line's numbers, or the sheet attribute it names (Fallout: LCK)."""
     line = campaign.line

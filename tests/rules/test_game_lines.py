@@ -62,6 +62,14 @@ def test_gl_01_each_line_names_its_pools():
     }
     # GL-02: Conan's and Achtung! Cthulhu's Fortune buys nothing after the roll.
     assert {k for k, line in LINES.items() if not line.rerolls_after} == {"conan", "achtung"}
+    fallout = LINES["fallout"]  # Stacked Deck before, Miss Fortune (one d20, no leave) after
+    assert (fallout.personal_spend, fallout.reroll_most_dice, fallout.reroll_needs_leave) == (
+        game_lines.STACKED_DECK,
+        1,
+        False,
+    )
+    assert fallout.personal_bounds(7) == (7, 7) and fallout.personal_bounds(None) == (None, None)
+    assert LINES["sta2"].personal_bounds(7) == (3, 1)
     assert all(line.group_max == 6 for line in LINES.values())
 
 

@@ -678,3 +678,102 @@ def test_gl_01_an_export_from_before_lines_imports_on_the_seeds_line(d20_campaig
     del document["campaign"]["game_line"], document["campaign"]["scene_complication_range"]
     copy = import_campaign(json.dumps(document))
     assert (copy.game_line, copy.scene_complication_range) == ("seeds", None)
+
+
+# --- Fallout: Luck ------------------------------------------------------------------------
+# Fallout: The Roleplaying Game core rulebook, Luck (public summary: the Roll20 compendium,
+# "Rules: Luck"): "you start each quest with a number of Luck points equal to your Luck
+# attribute"; Stacked Deck, Miss Fortune, Luck of the Draw, Lucky Timing.
+
+
+def _lucky(campaign, kara, luck=9, points=2):
+    _line(campaign, "fallout")
+    kara.attributes.create(name="Luck", value=luck)
+    Character.objects.filter(pk=kara.pk).update(determination=points)
+    kara.refresh_from_db()
+
+
+def test_gl_02_fallout_stacked_deck_uses_lck_for_the_target(d20_campaign, player, kara):
+    """Stacked Deck: 1 Luck before a skill test, LCK replaces the attribute in the target
+    number: Luck 9 + Communicate 6 = 15, not Power 7 + 6 = 13."""
+    _lucky(d20_campaign, kara)
+    record = _roll(d20_campaign, player, kara, [15, 14], spend_determination=True)
+    assert (record.spec["attribute"], record.spec["target"]) == ("Luck", 15)
+    assert record.result["faces"] == [15, 14] and record.result["successes"] == 2
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert "Stacked Deck" in PoolChange.objects.get(pool="determination").reason
+
+
+def test_gl_02_fallout_stacked_deck_odds_are_exact(d20_campaign, kara):
+    """T-05 with Stacked Deck: the preview is the rules' odds at target LCK + skill, equal
+    to enumerating all 400 rolls."""
+    from tests.rules.test_game_lines import _brute
+
+    _lucky(d20_campaign, kara)
+    request = services_d20.D20TestRequest(
+        "Power", "Communicate", focus="Persuasion", difficulty=3, spend_determination=True
+    )
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
+    test = SkillTest(target=15, difficulty=3, focus=6)
+    pass_chance, momentum, complication = _brute(test)
+    assert (odds.pass_chance, odds.momentum, odds.complication_chance) == (
+        pass_chance,
+        momentum,
+        complication,
+    )
+    plain = services_d20.preview_odds(
+        d20_campaign, kara, dataclasses.replace(request, spend_determination=False)
+    )[1]
+    assert plain.pass_chance < odds.pass_chance
+
+
+def test_gl_02_fallout_stacked_deck_needs_a_luck_attribute(d20_campaign, player, kara):
+    _line(d20_campaign, "fallout")
+    with pytest.raises(ServiceError, match="no Luck / LCK attribute"):
+        _roll(d20_campaign, player, kara, [5, 5], spend_determination=True)
+    kara.refresh_from_db()
+    assert kara.determination == 1 and not D20Test.objects.exists()
+
+
+def test_gl_02_fallout_miss_fortune_rerolls_one_d20_without_the_gms_leave(
+    d20_campaign, player, kara, client_for
+):
+    """Miss Fortune: 1 Luck after the roll rerolls one d20, no GM's leave needed; two dice
+    in one spend are refused and nothing is spent."""
+    _lucky(d20_campaign, kara)
+    record = _roll(d20_campaign, player, kara, [20, 19])
+    url = reverse("d20_panel", args=[d20_campaign.pk, record.pk])
+    panel = client_for("player").get(url, **HX).content.decode()
+    assert "needs the GM's leave" not in panel and "/reroll/" in panel
+    with pytest.raises(ServiceError, match="at most 1 die"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0, 1])
+    kara.refresh_from_db()
+    assert kara.determination == 2
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0], rng=FixedDice([3]))
+    record.refresh_from_db()
+    assert record.result["faces"] == [3, 19] and record.result["successes"] == 1
+    kara.refresh_from_db()
+    assert kara.determination == 1
+
+
+def test_gl_02_fallout_luck_is_capped_at_lck_and_refills_each_quest(d20_campaign, gm, kara):
+    """Luck points never exceed LCK; the GM's New quest sets them to LCK again; a sheet
+    without LCK is left alone."""
+    from tables.services.sessions import adjust_pool
+
+    _lucky(d20_campaign, kara, luck=6, points=1)
+    other = Character.objects.create(campaign=d20_campaign, owner=kara.owner, name="Zed")
+    Character.objects.filter(pk=other.pk).update(determination=2)
+    adjust_pool(d20_campaign.pk, gm, "determination", 9, "Lucky find", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 6
+    adjust_pool(d20_campaign.pk, gm, "determination", -5, "Spent", kara.pk)
+    event = services.start_new_adventure(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    other.refresh_from_db()
+    assert (kara.determination, other.determination) == (6, 2)
+    assert "New quest" in event.payload["changes"][0]["reason"]
+    sessions.start_session(d20_campaign.pk, gm)  # a session is not a quest
+    kara.refresh_from_db()
+    assert kara.determination == 6

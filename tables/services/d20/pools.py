@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
 
-from rules.game_lines import BONUS_ONE, SET_ONE
+from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
 from rules.momentum import GroupPool, Threat, buy_d20s
 from tables.models import Campaign, Character, Membership, PoolChange
@@ -21,6 +21,7 @@ NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0
 BEFORE_ROLL_WORDS = {
     BONUS_ONE: "a bonus d20 showing 1 (GL-02)",
     SET_ONE: "one d20 set to 1 (GL-03)",
+    STACKED_DECK: "Stacked Deck: LCK instead of the attribute (GL-02)",
 }
 
 

@@ -16,13 +16,16 @@ def refill_personal_pools(campaign: Campaign, occasion: str) -> list[Change]:
     ledger line each, even when already there, so the log shows it happened (PM-13).
 
     `occasion` names it in the reason ("New session", "New mission"). NPCs keep theirs:
-    the books give the starting amount to player characters.
+    the books give the starting amount to player characters (Fallout's notable NPCs have
+    Luck of their own, which the GM keeps by hand).
     """
     line = campaign.line
     changes = []
     characters = campaign.characters.filter(is_npc=False).prefetch_related("attributes")
     for character in characters.order_by("name"):
         start = personal_bounds(campaign, character)[1]
+        if start is None:  # Fallout: a sheet without LCK has no Luck to refill to
+            continue
         reason = _("%(occasion)s: %(pool)s set to %(start)d (%(line)s, GL-02)") % {
             "occasion": occasion,
             "pool": line.personal_pool,

@@ -31,6 +31,7 @@ def determination_reroll(
         character = record.character
         require_control(membership, character, f"{character.name} is not yours to play.")
         _check_rerollable(campaign, record)
+        line = campaign.line
         character.refresh_from_db(fields=["determination"])
         before = record.result
         indices = [int(i) for i in indices]
@@ -40,9 +41,11 @@ def determination_reroll(
                 indices,
                 determination=character.determination,
                 holder=character.name,
-                gm_permits=record.determination_permitted,
+                # Fallout's Miss Fortune needs no leave (GL-02).
+                gm_permits=record.determination_permitted or not line.reroll_needs_leave,
                 rng=rng,
-                once=campaign.line.reroll_once,
+                once=line.reroll_once,
+                most=line.reroll_most_dice,
             )
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
         keep_secret(campaign, record.hidden, changes, "Reveal the test first.")

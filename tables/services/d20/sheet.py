@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from rules.d20 import FACES, MAX_BOUGHT_DICE, Assistant, SkillOdds, SkillTest, skill_odds
+from rules.game_lines import STACKED_DECK
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
@@ -176,6 +177,19 @@ def _determination_dice(
     return ones, extra
 
 
+def _stacked_deck_attribute(campaign: Campaign, character: Character) -> str:
+    """Fallout's Stacked Deck (GL-02): the sheet's name for LCK, which replaces the test's
+    attribute in the target number."""
+    names = campaign.line.personal_attribute
+    for name in names:
+        if named(character.attributes.all(), name) is not None:
+            return name
+    raise ServiceError(
+        _("%(name)s has no %(attribute)s attribute for Stacked Deck.")
+        % {"name": character.name, "attribute": " / ".join(names)}
+    )
+
+
 def _bonus_keys(campaign: Campaign, keys) -> list[str] | None:
     """MO-05: the spends bonus Momentum is kept for (None: any), each on the list."""
     restricted = sorted(set(keys)) if keys else None
@@ -199,7 +213,10 @@ def build_spec(
     has none, no factors and no bonus Momentum (CT-01).
     """
     ones, extra_dice = _determination_dice(campaign, request, opposer)
-    value, skill_value, names = target(character, request.attribute, request.skill)
+    attribute = request.attribute
+    if request.spend_determination and campaign.line.personal_spend == STACKED_DECK:
+        attribute = _stacked_deck_attribute(campaign, character)
+    value, skill_value, names = target(character, attribute, request.skill)
     focus_value, focus_name = focus(character, request.focus, skill_value)
     restricted = _bonus_keys(campaign, request.bonus_restricted_to)
     difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
