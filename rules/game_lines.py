@@ -57,6 +57,14 @@ CHOSEN_DICE = "reroll"  # T-04: with the GM's leave, reroll chosen dice of one's
 ONE_DIE = "one_die"  # Fallout's Miss Fortune: reroll one d20, no leave needed
 AFTER_ROLL = ("", CHOSEN_DICE, ONE_DIE)
 
+# Narrative spends of the personal pool (`narrative_spends`): what they do is told at the
+# table, so only their cost is kept (Fallout's Luck of the Draw and Lucky Timing).
+LUCK_OF_THE_DRAW = "luck_of_the_draw"  # a helpful fact; the GM may ask for more points
+LUCKY_TIMING = "lucky_timing"  # act now, out of the initiative order (combat)
+NARRATIVE_SPENDS = (LUCK_OF_THE_DRAW, LUCKY_TIMING)
+# Those the GM may price at more than one point.
+NARRATIVE_PRICED_BY_GM = frozenset({LUCK_OF_THE_DRAW})
+
 # When the personal pool goes back to its starting amount (`refill_at`): "" never (the
 # seeds say nothing), at each session start, or at the GM's "new mission" (the line's word).
 SESSION = "session"
@@ -83,6 +91,7 @@ class GameLine:
     personal_start: int = 0
     refill_at: str = ""
     personal_attribute: tuple[str, ...] = ()
+    narrative_spends: tuple[str, ...] = ()
     # The d6 damage/effect dice (GL-04): their name at this line's table, "" if it has none.
     challenge_dice: str = ""
     # GL-05: the widest complication range the line allows (5: faces 16–20).
@@ -95,6 +104,8 @@ class GameLine:
             raise ValueError(f"{self.key}: unknown refill {self.refill_at!r}")
         if self.personal_cap is not None and not 0 <= self.personal_start <= self.personal_cap:
             raise ValueError(f"{self.key}: the starting amount must fit the cap")
+        if any(use not in NARRATIVE_SPENDS for use in self.narrative_spends):
+            raise ValueError(f"{self.key}: unknown narrative spend in {self.narrative_spends!r}")
         if self.after_roll not in AFTER_ROLL:
             raise ValueError(f"{self.key}: unknown spend after the roll {self.after_roll!r}")
         if not 1 <= self.complication_max <= FACES:
@@ -146,6 +157,18 @@ class GameLine:
                 return None, None
             return attribute_value, attribute_value
         return self.personal_cap, self.personal_start
+
+    def narrative_cost(self, use: str, points: int = 1) -> int:
+        """What a narrative spend costs (GL-02): 1, or what the GM asked for one priced by
+        the GM (Luck of the Draw); ValueError for a use the line has not, or a price it
+        does not allow."""
+        if use not in self.narrative_spends:
+            raise ValueError(f"{self.title} has no spend {use!r}")
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise ValueError("A spend costs a whole number of points, at least 1")
+        if points > 1 and use not in NARRATIVE_PRICED_BY_GM:
+            raise ValueError("This spend costs 1 point")
+        return points
 
     def roll_range(self, gm_range: int, own: int | None = None) -> int:
         """GL-05: the complication range a roll uses. The GM's range (the scene's, else the
@@ -212,6 +235,7 @@ LINES: dict[str, GameLine] = {
             after_roll=ONE_DIE,
             personal_attribute=("Luck", "LCK"),
             refill_at=QUEST,
+            narrative_spends=(LUCK_OF_THE_DRAW, LUCKY_TIMING),
             challenge_dice="Combat dice",
         ),
         GameLine(

@@ -102,12 +102,17 @@ def start_new_adventure(campaign_id: int, actor) -> TableEvent:
                 _("In %(line)s, %(pool)s is not refilled by a new mission.")
                 % {"line": line.title, "pool": line.personal_pool}
             )
-        changes = refill_personal_pools(campaign, str(NEW_ADVENTURE[line.refill_at]))
+        occasion = str(NEW_ADVENTURE[line.refill_at])
+        changes = refill_personal_pools(campaign, occasion)
+        summary = _("%(occasion)s: every player character's %(pool)s back to its start.") % {
+            "occasion": occasion,
+            "pool": line.personal_pool,
+        }
         return append_event(
             campaign,
             events.POOL_ADJUSTED,
             actor,
-            {"pool": DETERMINATION, "character_id": None},
+            {"pool": DETERMINATION, "character_id": None, "summary": summary},
             changes=changes,
         )
 

@@ -777,3 +777,62 @@ def test_gl_02_fallout_luck_is_capped_at_lck_and_refills_each_quest(d20_campaign
     sessions.start_session(d20_campaign.pk, gm)  # a session is not a quest
     kara.refresh_from_db()
     assert kara.determination == 6
+
+
+def test_gl_02_fallout_luck_of_the_draw_and_lucky_timing_cost_luck(
+    d20_campaign, player, player2, kara
+):
+    """Luck of the Draw (a helpful fact: 1 Luck, or more if the GM asks) and Lucky Timing
+    (act now in combat: 1 Luck) are told at the table: the app keeps their cost, with a
+    ledger line and a card that says what was bought."""
+    from tables.services.d20.narrative import spend_narrative
+
+    _lucky(d20_campaign, kara, luck=8, points=4)
+    event = spend_narrative(
+        d20_campaign.pk, player, kara.pk, "luck_of_the_draw", points=2, note="a key"
+    )
+    assert event.payload["summary"] == "Kara spends 2 Luck: Luck of the Draw."
+    from tables.wording import pool_adjusted  # the Discord card's words too
+
+    assert pool_adjusted(event.payload) == event.payload["summary"]
+    assert event.payload["changes"][0]["reason"] == "Kara: Luck of the Draw (a key)"
+    spend_narrative(d20_campaign.pk, player, kara.pk, "lucky_timing")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    with pytest.raises(ServiceError, match="not at that price"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "lucky_timing", points=2)
+    with pytest.raises(ServiceError, match="Not enough"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "luck_of_the_draw", points=2)
+    with pytest.raises(PermissionDenied):
+        spend_narrative(d20_campaign.pk, player2, kara.pk, "lucky_timing")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert PoolChange.objects.filter(pool="determination").count() == 2
+
+
+def test_gl_02_narrative_spends_are_fallouts_only(d20_campaign, player, kara):
+    from tables.services.d20.narrative import spend_narrative
+
+    _line(d20_campaign, "sta2")
+    with pytest.raises(ServiceError, match="no such Determination spend"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "luck_of_the_draw")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+
+
+def test_gl_02_the_luck_form_spends_and_answers_with_the_card(d20_campaign, kara, client_for):
+    _lucky(d20_campaign, kara, luck=8, points=3)
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert 'id="narrative-spends"' in page and "Luck of the Draw" in page
+    url = reverse("narrative_spend", args=[d20_campaign.pk])
+    data = {"character": kara.pk, "use": "lucky_timing", "points": 1, "note": ""}
+    assert client_for("observer").post(url, data, **HX).status_code == 403
+    body = client_for("player").post(url, data, **HX).content.decode()
+    assert "Kara spends 1 Luck: Lucky Timing." in body
+    body = client_for("player").post(url, {**data, "use": "dance"}, **HX).content.decode()
+    assert 'role="alert"' in body
+    kara.refresh_from_db()
+    assert kara.determination == 2
+    _line(d20_campaign, "seeds")
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert 'id="narrative-spends"' not in page
