@@ -155,8 +155,11 @@ class D20RollForm(forms.Form):
             if not ones:  # Fallout's Stacked Deck
                 buys = _("Stacked Deck, LCK instead of the attribute")
             else:
-                buys = "a bonus d20 showing 1" if extra else "one d20 set to 1"
-            self.fields["spend_determination"].label = f"Spend 1 {line.personal_pool}: {buys}"
+                buys = _("a bonus d20 showing 1") if extra else _("one d20 set to 1")
+            self.fields["spend_determination"].label = _("Spend 1 %(pool)s: %(buys)s") % {
+                "pool": line.personal_pool,
+                "buys": buys,
+            }
         else:
             del self.fields["spend_determination"]
 
