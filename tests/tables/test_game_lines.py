@@ -836,3 +836,17 @@ def test_gl_02_the_luck_form_spends_and_answers_with_the_card(d20_campaign, kara
     _line(d20_campaign, "seeds")
     page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
     assert 'id="narrative-spends"' not in page
+
+
+def test_gl_05_a_called_test_is_held_to_the_lines_bound(d20_campaign, gm, kara):
+    """GL-05: the GM cannot call an STA 2e test with complications on 15–20."""
+    from tables.models import CalledTest
+    from tables.services import calls
+
+    _line(d20_campaign, "sta2")
+    kw = {"attribute": "Power", "skill": "Communicate", "difficulty": 1}
+    with pytest.raises(ServiceError, match="to 5"):
+        calls.call_test(d20_campaign.pk, gm, character_id=kara.pk, complication_range=6, **kw)
+    assert not CalledTest.objects.exists()
+    calls.call_test(d20_campaign.pk, gm, character_id=kara.pk, complication_range=5, **kw)
+    assert CalledTest.objects.get().complication_range == 5
