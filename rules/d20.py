@@ -87,7 +87,8 @@ class SkillTest:
     assistance_needs_leader_success: bool = True
     opposed: bool = False
     # Determination spent before the roll (rules.game_lines): `ones` dice of the pool show
-    # 1 unrolled, first in the faces (GL-02, GL-03); `extra_dice` joins beyond MO-08 (GL-02).
+    # 1 unrolled, first in the faces (GL-02); `extra_dice` joins the pool as one of MO-08's
+    # three bonus dice (GL-03: 5d20 in all, whatever adds them).
     ones: int = 0
     extra_dice: int = 0
 
@@ -100,6 +101,11 @@ class SkillTest:
         high = None if self.opposed else MAX_SET_DIFFICULTY
         _whole(self.difficulty, "Difficulty", 0, high)
         _whole(self.bought_dice, "number of bought dice", 0, MAX_BOUGHT_DICE)
+        if self.bought_dice + self.extra_dice > MAX_BOUGHT_DICE:  # GL-03
+            raise InvalidTest(
+                f"At most {MAX_BOUGHT_DICE} bonus d20s in all: a die added by "
+                f"Determination is one of them (GL-03)."
+            )
         _whole(self.bonus_momentum, "bonus Momentum", 0)
         object.__setattr__(self, "factors", tuple(self.factors))
         object.__setattr__(self, "assistants", tuple(self.assistants))
@@ -230,12 +236,15 @@ def roll_test(test: SkillTest, rng=None) -> SkillTestResult:
     return score_test(test, faces, assistance)
 
 
-def reroll(result: SkillTestResult, indices, *, rng=None, faces=None) -> SkillTestResult:
+def reroll(
+    result: SkillTestResult, indices, *, rng=None, faces=None, once: bool = False
+) -> SkillTestResult:
     """T-04: reroll chosen dice of the roller's own pool; returns a new result.
 
     Dice are numbered from 0: the roller's pool first, then assistance dice,
     which can never be rerolled. `faces` gives the new faces (one per index,
-    in order); otherwise they are rolled with `rng`.
+    in order); otherwise they are rolled with `rng`. `once` (the 2d20 core's re-roll
+    rule, as Dune prints it): a die already rerolled keeps its second result.
     """
     indices = tuple(indices)
     own = len(result.faces)
@@ -253,6 +262,8 @@ def reroll(result: SkillTestResult, indices, *, rng=None, faces=None) -> SkillTe
             )
         if i < result.test.ones:
             raise RerollRefused("A die set to 1 by Determination is not rerolled.")
+        if once and i in result.rerolled:
+            raise RerollRefused(f"Die #{i} has been rerolled already: its second result stands.")
     if faces is None:
         rng = _rng(rng)
         faces = tuple(rng.randint(1, FACES) for _ in indices)
@@ -284,16 +295,21 @@ def determination_reroll(
     gm_permits: bool,
     rng=None,
     faces=None,
+    once: bool = False,
+    most: int | None = None,
 ) -> DeterminationReroll:
-    """T-04: spend 1 Determination, with the GM's leave, to reroll own dice."""
+    """T-04: spend 1 Determination, with the GM's leave, to reroll own dice (`once`: see
+    reroll; `most`: the line's limit on dice per spend, Fallout's Miss Fortune 1)."""
     indices = tuple(indices)
     if not gm_permits:
         raise RerollRefused("The GM has not allowed a Determination spend on this test.")
+    if most is not None and len(indices) > most:
+        raise RerollRefused(f"One spend rerolls at most {most} {'die' if most == 1 else 'dice'}.")
     try:
         step = pools.change(DETERMINATION, determination, -1)
     except NotEnoughInPool:
         raise NotEnoughInPool(f"{holder} has no Determination left to spend.") from None
-    new = reroll(result, indices, rng=rng, faces=faces)
+    new = reroll(result, indices, rng=rng, faces=faces, once=once)
     entry = LedgerEntry(
         DETERMINATION,
         holder,

@@ -7,7 +7,8 @@ Caps and floors (each defined here and nowhere else):
 - Threat: 0 or more, no cap (MO-13);
 - a character's Momentum: 0–6 (PM-04), and 3 at each session start (PM-01);
 - a character's Resolve: 0 to that character's maximum, read from the sheet (RS-01);
-- a character's Determination: 0 or more; RULES.md sets no cap (T-04).
+- a character's Determination: 0 or more; the seeds set no cap (T-04), a game line may
+  (GL-02: STA and Dune 3, Fallout the character's LCK), passed as `own_cap`.
 
 `change()` is the only place a gain is clamped to a cap (the excess is lost
 and reported, MO-04, PM-04) or a spend is refused below 0. rules.ledger.Pool
@@ -35,8 +36,9 @@ SESSION_START_MOMENTUM = 3  # PM-01
 
 # The cap lives on the character's sheet (Resolve: resolve_max, RS-01).
 PER_CHARACTER = "per character"
-# Pools whose cap a 2d20 game line may set (GL-01); CAPS holds the default (MO-06).
+# Pools whose cap a 2d20 game line may set (GL-01, GL-02); CAPS holds the default.
 LINE_CAPPED = frozenset({GROUP_MOMENTUM})
+LINE_CAPPED_PERSONAL = frozenset({DETERMINATION})
 
 CAPS: dict[str, int | str | None] = {
     GROUP_MOMENTUM: GROUP_POOL_MAX,
@@ -72,7 +74,7 @@ def cap_of(pool: str, own_cap: int | None = None) -> int | None:
         if own_cap is None:
             raise ValueError(f"the {pool} pool's cap is the character's: pass it")
         return own_cap
-    if pool in LINE_CAPPED and own_cap is not None:
+    if (pool in LINE_CAPPED or pool in LINE_CAPPED_PERSONAL) and own_cap is not None:
         return own_cap  # rules.game_lines.GameLine checks its cap
     return cap
 

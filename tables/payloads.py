@@ -106,6 +106,9 @@ class SceneEnded(SceneStarted):
 class PoolAdjusted(Payload):
     pool: str
     character_id: int | None
+    # The sentence for a pool moved by a command other than the GM's hand change (a new
+    # mission's refill, a narrative spend, GL-02), written in the actor's words.
+    summary: str | None = None
 
 
 class CharacterCreated(Payload):

@@ -138,4 +138,7 @@ urlpatterns += [
         line_views.scene_complication,
         name="scene_complication",
     ),
+    # GL-02: the personal pool back to its start at a new mission (adventure, quest).
+    path("campaigns/<int:pk>/gm/new-adventure/", line_views.new_adventure, name="new_adventure"),
+    path("campaigns/<int:pk>/d20/narrative/", line_views.narrative_spend, name="narrative_spend"),
 ]

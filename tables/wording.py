@@ -87,6 +87,8 @@ def pool_label(pool: str) -> str:
 def pool_adjusted(payload: dict) -> str:
     """The GM's hand change (PM-13): whose pool, by its name; the change line below
     the summary gives the amount, the value after and the reason."""
+    if payload.get("summary"):  # a refill or a narrative spend (GL-02) says what it was
+        return str(payload["summary"])
     label = pool_label(str(payload.get("pool", "")))
     changes = payload.get("changes") or []
     who = changes[0].get("character") if changes and isinstance(changes[0], dict) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
@@ -150,9 +151,15 @@ class D20RollForm(forms.Form):
         """GL-02, GL-03: Determination spent as the test is rolled, on lines that do."""
         line = self.campaign.line
         if line.spends_before_roll:
-            _, extra = line.determination_dice(True)
-            buys = "a bonus d20 showing 1" if extra else "one d20 set to 1"
-            self.fields["spend_determination"].label = f"Spend 1 {line.personal_pool}: {buys}"
+            ones, extra = line.determination_dice(True)
+            if not ones:  # Fallout's Stacked Deck
+                buys = _("Stacked Deck, LCK instead of the attribute")
+            else:
+                buys = _("a bonus d20 showing 1") if extra else _("one d20 set to 1")
+            self.fields["spend_determination"].label = _("Spend 1 %(pool)s: %(buys)s") % {
+                "pool": line.personal_pool,
+                "buys": buys,
+            }
         else:
             del self.fields["spend_determination"]
 
@@ -206,7 +213,7 @@ class D20RollForm(forms.Form):
 
         def first(name):
             choices = self.fields[name].choices
-            known = [value for value, _ in choices]
+            known = [value for value, _label in choices]
             if self.initial.get(name) in known:
                 return self.initial[name]  # kept from the last roll
             return choices[0][0] if choices else ""

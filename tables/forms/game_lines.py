@@ -4,9 +4,11 @@ complication range (GL-05). Input only; tables/services/game_lines.py decides.""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from rules.challenge import MAX_DICE
 from rules.d20 import FACES
+from rules.game_lines import NARRATIVE_SPENDS
 from tables.models.limits import NOTE_MAX
 
 
@@ -42,6 +44,25 @@ class SceneComplicationForm(forms.Form):
 
     def value(self) -> int | None:
         return None if self.cleaned_data.get("clear") else self.cleaned_data["range"]
+
+
+class NarrativeSpendForm(forms.Form):
+    """GL-02: a narrative spend of the personal pool (Fallout: Luck of the Draw, Lucky
+    Timing): whose, which, at what price (the GM's), and a note."""
+
+    character = forms.IntegerField(label=_("Who"))
+    use = forms.ChoiceField(choices=[(u, u) for u in NARRATIVE_SPENDS], label=_("Spend"))
+    points = forms.IntegerField(min_value=1, max_value=20, initial=1, label=_("Points"))
+    note = forms.CharField(max_length=NOTE_MAX, required=False, label=_("What for (optional)"))
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "character_id": data["character"],
+            "use": data["use"],
+            "points": data["points"],
+            "note": data.get("note") or "",
+        }
 
 
 def challenge_form(form: ChallengeRollForm | None = None) -> ChallengeRollForm:

@@ -10,7 +10,9 @@ from datetime import datetime, timedelta
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
+from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
 from tables.models import (
     SETTINGS_FIELDS,
@@ -83,6 +85,14 @@ class CampaignSettingsForm(forms.ModelForm):
             value = cleaned.get(name)
             if value is not None and not value.strip():
                 self.add_error(name, "This cannot be blank.")
+        line = game_lines.line_of(cleaned.get("game_line") or self.instance.game_line)
+        chosen = cleaned.get("complication_range")
+        if chosen is not None and chosen > line.complication_max:  # GL-05: the line's bound
+            self.add_error(
+                "complication_range",
+                _("%(line)s allows a complication range of at most %(high)d.")
+                % {"line": line.title, "high": line.complication_max},
+            )
         return cleaned
 
 

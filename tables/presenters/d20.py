@@ -124,6 +124,9 @@ def panel_context(
         "spends_made": (record.ledger or {}).get("spends", []),
         "kinds": _spend_kinds(ledger, spends),
         **_panel_rights(membership, record, ledger, holder),
+        # GL-02: lines whose personal pool buys nothing after the roll offer no reroll.
+        "line_rerolls": campaign.line.rerolls_after,
+        "reroll_needs_leave": campaign.line.reroll_needs_leave,
         "determination": record.character.determination,
         **forms,
         "show_threat": membership.is_gm or campaign.threat_visible,

@@ -43,3 +43,26 @@ def challenge_context(campaign, membership, *, form=None, error: str = "") -> di
         "characters": controllable(campaign, membership) if shown else [],
         "error": error,
     }
+
+
+def narrative_context(campaign, membership, *, error: str = "", notice: str = "") -> dict:
+    """The line's narrative spends of the personal pool (GL-02, Fallout's Luck of the Draw
+    and Lucky Timing): shown on lines that have them, to members who play."""
+    from tables.services.d20.narrative import USE_NAMES
+
+    line = campaign.line
+    shown = (
+        campaign.uses_group_economy
+        and not campaign.uses_d6
+        and bool(line.narrative_spends)
+        and has_role(membership, "player")
+    )
+    return {
+        "campaign": campaign,
+        "shown": shown,
+        "pool": line.personal_pool,
+        "uses": [(use, USE_NAMES[use]) for use in line.narrative_spends],
+        "characters": controllable(campaign, membership) if shown else [],
+        "error": error,
+        "notice": notice,
+    }

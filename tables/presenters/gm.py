@@ -17,6 +17,7 @@ from tables.models import (
 from tables.policy.access import still_secret
 from tables.presenters.d20 import campaign_plays_d20
 from tables.services import sessions
+from tables.services.game_lines import NEW_ADVENTURE
 
 
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
@@ -28,6 +29,9 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
         "membership": membership,
         "is_gm": membership.is_gm,
         "plays_d20": campaign_plays_d20(campaign),
+        # GL-02: the line's "new mission" button, "" where its pool refills otherwise.
+        "new_adventure": campaign_plays_d20(campaign)
+        and NEW_ADVENTURE.get(campaign.line.refill_at, ""),
         **gm_panel_forms(campaign, pools),
         "custom_spends": CustomSpend.objects.filter(campaign=campaign),
         "open_contests": Contest.objects.filter(

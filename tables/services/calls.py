@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from rules.d20 import FACES
 from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
@@ -39,6 +39,7 @@ from tables.services.core import (
     playing_member,
     require_gm,
 )
+from tables.services.d20.sheet import whole_range
 from tables.services.momenta import RollRequest
 
 DIFFICULTY_MAX = 5  # T-R2
@@ -106,15 +107,15 @@ def _d20_terms(campaign, call, character, skill, focus, difficulty, complication
     services_d20.require_d20(campaign)
     if difficulty is None or isinstance(difficulty, bool) or not 0 <= difficulty <= DIFFICULTY_MAX:
         raise ServiceError(f"The Difficulty is a whole number from 0 to {DIFFICULTY_MAX} (T-R2).")
-    if complication_range is not None and not 1 <= complication_range <= FACES:
-        raise ServiceError(f"A complication range is a whole number from 1 to {FACES}.")
+    if complication_range is not None:  # GL-05: within the line's bound
+        whole_range(complication_range, _("A complication range"), campaign)
     call.skill, call.focus = (skill or "").strip(), (focus or "").strip()
     call.difficulty, call.complication_range = difficulty, complication_range
     if not call.attribute or not call.skill:
         raise ServiceError("Name the attribute and the skill to test.")
     if character is not None:
         # The sheet's own names (and its refusal in words) from the rules' reading of it.
-        _, skill_value, names = services_d20.target(character, call.attribute, call.skill)
+        _target, skill_value, names = services_d20.target(character, call.attribute, call.skill)
         call.attribute, call.skill = names["attribute"], names["skill"]
         if call.focus:
             call.focus = services_d20.focus(character, call.focus, skill_value)[1]

@@ -111,7 +111,27 @@ def _read_pool(campaign: Campaign, pool: str, character: Character | None, fresh
         current = model.objects.values_list(pool, flat=True).get(pk=pk)
     if pool in pools.LINE_CAPPED:
         own_cap = campaign.group_cap  # the game line's (GL-01); None: MO-06
+    elif pool in pools.LINE_CAPPED_PERSONAL:
+        own_cap = personal_bounds(campaign, character)[0]
+        if own_cap is not None:
+            # A pool filled before its line had a cap (or above a lowered LCK) still
+            # spends; it just gains nothing until it is back under the cap.
+            own_cap = max(own_cap, current)
     return model, pk, current, own_cap
+
+
+def personal_bounds(campaign: Campaign, character: Character) -> tuple[int | None, int | None]:
+    """(cap, starting amount) of `character`'s Determination/Fortune/Luck in `campaign`'s
+    line (GL-02): the line's numbers, or the sheet attribute it names (Fallout: LCK)."""
+    line = campaign.line
+    value = None
+    if line.personal_attribute:
+        names = [n.casefold() for n in line.personal_attribute]
+        value = next(
+            (a.value for a in character.attributes.all() if a.name.strip().casefold() in names),
+            None,
+        )
+    return line.personal_bounds(value)
 
 
 def _rules_step(pool: str, current: int, delta: int, own_cap: int | None, label: str):

@@ -8,11 +8,13 @@ players do with it, through the lock, the ledger and the event log like every co
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import challenge, game_lines
 from rules.d20 import FACES
 from rules.errors import RulesError
-from rules.pools import GROUP_MOMENTUM, cap_of
+from rules.pools import DETERMINATION, GROUP_MOMENTUM, cap_of
 from tables import events
 from tables.models import Campaign, TableEvent
 from tables.models.limits import NOTE_MAX
@@ -27,6 +29,7 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
+from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
 from tables.services.sessions import current_scene
 
@@ -47,12 +50,12 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
     It lasts until the scene ends (sessions.end_scene clears it); with no scene
     running there is nothing for it to last through, so it is refused.
     """
-    if value is not None:
-        whole_range(value, "The scene's complication range")
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         _require_2d20(campaign)
+        if value is not None:  # GL-05: within the line's bound (STA: 16–20 at most)
+            whole_range(value, _("The scene's complication range"), campaign)
         scene = current_scene(campaign)
         if scene is None:
             raise ServiceError("Start a scene first: the range lasts until the scene ends.")
@@ -72,6 +75,45 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
                 "effective": effective,
                 "from_face": FACES + 1 - effective,  # T-R1: faces from this one up complicate
             },
+        )
+
+
+# --- the personal pool's refill (GL-02) --------------------------------------------------
+
+# The GM's button and the ledger's word for the occasion, by the line's word for it.
+NEW_ADVENTURE = {
+    game_lines.MISSION: gettext_lazy("New mission"),
+    game_lines.ADVENTURE: gettext_lazy("New adventure"),
+    game_lines.QUEST: gettext_lazy("New quest"),
+}
+
+
+def start_new_adventure(campaign_id: int, actor) -> TableEvent:
+    """GL-02: the GM starts a new mission (Dune: adventure, Fallout: quest); every player
+    character's personal pool goes back to the line's starting amount, one ledger line each.
+    Lines that refill at the session start (or never) refuse it and change nothing."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        _require_2d20(campaign)
+        line = campaign.line
+        if not line.refills_between_sessions:
+            raise ServiceError(
+                _("In %(line)s, %(pool)s is not refilled by a new mission.")
+                % {"line": line.title, "pool": line.personal_pool}
+            )
+        occasion = str(NEW_ADVENTURE[line.refill_at])
+        changes = refill_personal_pools(campaign, occasion)
+        summary = _("%(occasion)s: every player character's %(pool)s back to its start.") % {
+            "occasion": occasion,
+            "pool": line.personal_pool,
+        }
+        return append_event(
+            campaign,
+            events.POOL_ADJUSTED,
+            actor,
+            {"pool": DETERMINATION, "character_id": None, "summary": summary},
+            changes=changes,
         )
 
 

@@ -6,7 +6,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from rules import game_lines
 from rules.pools import SESSION_START_MOMENTUM  # PM-01
 from tables import events
 from tables.models import (
@@ -27,12 +29,14 @@ from tables.services.core import (
     lock_campaign,
     require_gm,
 )
+from tables.services.d20.refills import refill_personal_pools
 
 # --- Sessions, scenes, pools -------------------------------------------------
 
 
 def start_session(campaign_id: int, actor) -> PlaySession:
-    """Start a play session: every character's Momentum resets to 3 (PM-01).
+    """Start a play session: every character's Momentum resets to 3 (PM-01); on a 2d20
+    line that says so (STA 1e), Determination goes back to its starting amount (GL-02).
 
     Unspent Momentum does not carry over. The reset applies in the personal
     economy only; each character gets a ledger line, even when already at 3,
@@ -58,6 +62,8 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                         character=character,
                     )
                 )
+        elif not campaign.uses_d6 and campaign.line.refill_at == game_lines.SESSION:
+            changes += refill_personal_pools(campaign, _("New session"))  # GL-02 (STA 1e)
         append_event(
             campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=changes
         )

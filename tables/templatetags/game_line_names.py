@@ -21,3 +21,11 @@ def challenge_dice_context(context):
     if context.get("ch") is not None:
         return context["ch"]
     return game_lines.challenge_context(context["campaign"], context["membership"])
+
+
+@register.simple_tag(takes_context=True)
+def narrative_spends_context(context):
+    """The narrative spends' context (GL-02), unless the view passed it as `ns`."""
+    if context.get("ns") is not None:
+        return context["ns"]
+    return game_lines.narrative_context(context["campaign"], context["membership"])

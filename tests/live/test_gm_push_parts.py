@@ -401,7 +401,7 @@ def play_d20(page, c, gm, player, kara, marcus, faces):
     answer = step("answered", lambda: services_d20.roll_d20_test(pk, player, kara.pk, answering))
     step("contest resolved", lambda: services_d20.resolve_test(pk, player, answer.pk))
     step("shown", lambda: services_gm.set_threat_visible(pk, gm, True))
-    step("line", lambda: campaigns.update_campaign_settings(pk, gm, {"game_line": "sta2"}))
+    step("line", lambda: campaigns.update_campaign_settings(pk, gm, {"game_line": "sta1"}))
     step("scene", lambda: sessions.start_scene(pk, gm, "The bridge"))
     step("range", lambda: services_lines.set_scene_complication_range(pk, gm, 3))
     step("range cleared", lambda: services_lines.set_scene_complication_range(pk, gm, None))

@@ -51,11 +51,25 @@ def test_gl_01_each_line_names_its_pools():
         "Action Points",
         "Luck",
     )
-    assert LINES["sta1"].personal_spend == BONUS_ONE
-    assert LINES["sta2"].personal_spend == SET_ONE
-    assert {LINES[k].personal_spend for k in ("seeds", "conan", "fallout", "dune", "achtung")} == {
-        REROLL
+    assert {k for k, line in LINES.items() if line.personal_spend == BONUS_ONE} == {
+        "sta1",
+        "conan",
     }
+    assert {k for k, line in LINES.items() if line.personal_spend == SET_ONE} == {
+        "sta2",
+        "dune",
+        "achtung",
+    }
+    # GL-02: Conan's and Achtung! Cthulhu's Fortune buys nothing after the roll.
+    assert {k for k, line in LINES.items() if not line.rerolls_after} == {"conan", "achtung"}
+    fallout = LINES["fallout"]  # Stacked Deck before, Miss Fortune (one d20, no leave) after
+    assert (fallout.personal_spend, fallout.reroll_most_dice, fallout.reroll_needs_leave) == (
+        game_lines.STACKED_DECK,
+        1,
+        False,
+    )
+    assert fallout.personal_bounds(7) == (7, 7) and fallout.personal_bounds(None) == (None, None)
+    assert LINES["sta2"].personal_bounds(7) == (3, 1)
     assert all(line.group_max == 6 for line in LINES.values())
 
 
@@ -106,9 +120,12 @@ def test_gl_02_sta_1st_edition_adds_a_bonus_d20_showing_1():
     assert (result.successes, result.passed, result.complications) == (2, True, 1)
 
 
-def test_gl_02_the_bonus_die_does_not_count_against_three_bought_dice():
-    test = _spent("sta1", target=10, bought_dice=3)
-    assert test.dice == 6
+def test_gl_03_the_bonus_die_counts_within_the_three_bonus_dice():
+    """GL-03, STA 1st ed. core (Perfect Opportunity: the normal limit of bought d20s still
+    applies): 5d20 in all."""
+    assert _spent("sta1", target=10, bought_dice=2).dice == 5
+    with pytest.raises(InvalidTest, match="At most 3 bonus d20s"):
+        _spent("sta1", target=10, bought_dice=3)
 
 
 def test_gl_03_sta_2nd_edition_sets_one_of_the_pools_d20s_to_1():
@@ -135,7 +152,7 @@ def test_gl_03_a_die_set_to_1_must_show_1_and_is_not_rerolled():
 def test_gl_01_t_04_the_reroll_lines_spend_nothing_before_the_roll():
     assert LINES["seeds"].determination_dice(False) == (0, 0)
     with pytest.raises(ValueError, match="after the roll"):
-        LINES["conan"].determination_dice(True)
+        LINES["seeds"].determination_dice(True)
 
 
 def _brute(test: SkillTest):
@@ -162,9 +179,14 @@ def _brute(test: SkillTest):
     [
         ("sta1", 10, 1, 3, 0, 1),
         ("sta1", 14, 4, 4, 1, 2),
+        ("sta1", 9, 2, 5, 2, 5),  # 5d20: two bought and the Determination die
         ("sta2", 10, 1, 3, 0, 1),
         ("sta2", 12, 3, 4, 1, 3),
         ("sta2", 9, 1, 2, 0, 20),  # every face complicates, the set 1 too
+        ("conan", 11, 3, 3, 1, 1),  # Fortune: a d20 counting as 1, within the bonus dice
+        ("conan", 8, 1, 5, 2, 2),
+        ("achtung", 10, 2, 3, 1, 1),  # Fortune: one d20 declared a 1
+        ("dune", 12, 4, 4, 2, 1),  # Determination: Automatic 1
     ],
 )
 def test_gl_02_gl_03_t_05_exact_odds_equal_brute_force(
@@ -194,3 +216,62 @@ def test_gl_03_setting_a_die_to_1_beats_rolling_it():
     assert plain.pass_chance < set_one.pass_chance < bonus.pass_chance
     assert set_one.pass_chance == Fraction(1, 2)  # the set 1 scores 2; the other die ≤ 10
     assert bonus.pass_chance == 1 - Fraction(10, 20) ** 2  # one of two rolled dice ≤ 10
+
+
+# --- GL-05: the complication range -----------------------------------------------------
+
+
+def test_gl_05_a_rolls_range_widens_the_gms_never_narrows_it():
+    seeds = LINES["seeds"]
+    assert seeds.roll_range(3) == 3
+    assert seeds.roll_range(3, 1) == 3  # the player's 1 does not beat the GM's 3
+    assert seeds.roll_range(3, 6) == 6
+    assert seeds.complication_max == 20
+
+
+def test_gl_05_star_trek_bounds_the_range_at_16_to_20():
+    """Star Trek Adventures core rulebooks (1st and 2nd edition), Complication Range: 1 to 5,
+    at most complications on 16–20."""
+    for key in ("sta1", "sta2"):
+        assert LINES[key].complication_max == 5
+        assert LINES[key].roll_range(8) == 5
+        assert LINES[key].roll_range(2, 5) == 5
+    with pytest.raises(ValueError, match="complication range"):
+        game_lines.GameLine("x", "X", complication_max=21)
+
+
+# --- Conan, Achtung! Cthulhu, Dune ------------------------------------------------------
+
+
+def test_gl_02_conan_fortune_adds_a_d20_counting_as_1_within_the_bonus_dice():
+    """GL-02, GL-03, Robert E. Howard's Conan core rulebook (Fortune: a bonus d20 that
+    counts as having rolled a 1; bonus d20s, however gained, stop at three)."""
+    test = _spent("conan", target=9, difficulty=3, bought_dice=2)
+    assert test.dice == 5
+    result = roll_test(test, FakeRandom([20, 10, 9, 3]))
+    assert result.faces == (1, 20, 10, 9, 3)
+    assert (result.successes, result.momentum) == (4, 1)  # 1 → 2, 20 and 10 miss, 9 and 3 hit
+    with pytest.raises(InvalidTest, match="At most 3"):
+        _spent("conan", target=9, bought_dice=3)
+
+
+def test_gl_02_achtung_fortune_declares_one_d20_a_1_instead_of_rolling_it():
+    """GL-02, Achtung! Cthulhu 2d20 core (Fortune: one d20 counts as a 1, not rolled):
+    the pool stays 2d20, one rolled."""
+    test = _spent("achtung", target=8, difficulty=3)
+    rng = FakeRandom([8])
+    result = roll_test(test, rng)
+    assert (result.faces, rng.calls, result.successes, result.passed) == ((1, 8), 1, 3, True)
+
+
+def test_gl_02_dune_a_rerolled_die_is_not_rerolled_again():
+    """Dune: Adventures in the Imperium core rulebook (Re-rolls: "Once you've re-rolled a
+    die, you may not re-roll it again: the second result stands")."""
+    test = _spent("dune", target=10, difficulty=2, bought_dice=1)
+    first = score_test(test, (1, 15, 20))
+    once = LINES["dune"].reroll_once
+    second = reroll(first, [2], faces=[18], once=once)
+    with pytest.raises(RerollRefused, match="second result stands"):
+        reroll(second, [2], faces=[3], once=once)
+    assert reroll(second, [1], faces=[3], once=once).faces == (1, 3, 18)
+    assert reroll(second, [2], faces=[3]).faces == (1, 15, 3)  # the seeds' T-04 allows it

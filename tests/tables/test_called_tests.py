@@ -155,7 +155,10 @@ def test_only_gms_call_and_withdraw(request, d20_campaign, gm, kara, role):
         ({"difficulty": 6}, "Difficulty is a whole number from 0 to 5"),
         ({"difficulty": -1}, "Difficulty is a whole number from 0 to 5"),
         ({"difficulty": None}, "Difficulty is a whole number from 0 to 5"),
-        ({"complication_range": 21}, "complication range is a whole number from 1 to 20"),
+        (
+            {"complication_range": 21},
+            "complication range is a whole number from 1 (only 20s) to 20",
+        ),
         ({"skill": "Juggling"}, "Kara has no skill called “Juggling”"),
         ({"attribute": "Cunning"}, "Kara has no attribute called “Cunning”"),
         ({"focus": "Knives"}, "Kara has no focus called “Knives”"),

@@ -251,7 +251,7 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     called = calls.call_test(d20.pk, gm, character_id=None, **kw)
     calls.answer_d20_call(d20.pk, player, called.pk, kara.pk, rng=FixedDice([2, 5]))
     # 2d20 game lines (services/game_lines.py): a line with Challenge dice, a scene's range.
-    campaigns.update_campaign_settings(d20.pk, gm, {"game_line": "sta2"})
+    campaigns.update_campaign_settings(d20.pk, gm, {"game_line": "sta1"})
     sessions.start_scene(d20.pk, gm, "The bridge")
     services_lines.set_scene_complication_range(d20.pk, gm, 3)
     dice = FixedDice([1, 5])

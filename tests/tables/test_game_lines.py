@@ -99,8 +99,8 @@ def test_gl_02_no_determination_left_refuses_the_roll_and_changes_nothing(
 
 
 def test_t_04_lines_that_reroll_refuse_a_spend_before_the_roll(d20_campaign, player, kara):
-    """T-04 stays the seeds' (and Conan's …): Determination is not spent as you roll."""
-    for key in ("seeds", "conan"):
+    """T-04 stays the seeds': Determination is not spent as you roll."""
+    for key in ("seeds",):
         _line(d20_campaign, key)
         with pytest.raises(ServiceError, match="after the roll"):
             _roll(d20_campaign, player, kara, [5, 5], spend_determination=True)
@@ -108,17 +108,186 @@ def test_t_04_lines_that_reroll_refuse_a_spend_before_the_roll(d20_campaign, pla
     assert kara.determination == 1 and not D20Test.objects.exists()
 
 
-def test_gl_03_sta_lines_refuse_the_t_04_reroll(d20_campaign, gm, player, kara):
-    """A Star Trek table never mixes the editions up with the seeds' reroll."""
-    record = _roll(d20_campaign, player, kara, [20, 20])
+def _permit(campaign, gm, record):
     from tables.services import gm as services_gm
 
-    services_gm.permit_determination(d20_campaign.pk, gm, record.pk)
-    _line(d20_campaign, "sta2")
-    with pytest.raises(ServiceError, match="spent as you roll"):
+    services_gm.permit_determination(campaign.pk, gm, record.pk)
+
+
+@pytest.mark.parametrize("key", ["sta1", "sta2"])
+def test_gl_02_sta_moment_of_inspiration_rerolls_after_the_roll(
+    d20_campaign, gm, player, kara, key
+):
+    """GL-02, Star Trek Adventures core rulebooks (1st ed. p. 87; 2nd ed., Determination:
+    Moment of Inspiration): besides the die at 1 before the roll, 1 Determination rerolls the
+    pool after it. Ruling: the GM's leave stands for "a Value applies"; the dice are the
+    player's choice (the 2d20 re-roll rule); the die Determination set to 1 stays."""
+    _line(d20_campaign, key)
+    Character.objects.filter(pk=kara.pk).update(determination=2)
+    record = _roll(d20_campaign, player, kara, [20, 20], spend_determination=True, difficulty=3)
+    assert not record.result["passed"]
+    _permit(d20_campaign, gm, record)
+    with pytest.raises(ServiceError, match="set to 1"):
         services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0])
+    rolled = [1, 2] if key == "sta1" else [1]
+    services_d20.determination_reroll(
+        d20_campaign.pk, player, record.pk, rolled, rng=FixedDice([4] * len(rolled))
+    )
+    record.refresh_from_db()
+    assert record.result["faces"][0] == 1 and record.result["passed"]
+    kara.refresh_from_db()
+    assert kara.determination == 0  # one before the roll, one for the reroll
+
+
+def test_gl_02_sta_determination_is_capped_at_3(d20_campaign, gm, kara):
+    """GL-02, STA 1st ed. core p. 87 ("no character can have more than three points of
+    Determination"), 2nd ed. the same: a gain beyond 3 is lost, and logged so."""
+    from tables.services.sessions import adjust_pool
+
+    _line(d20_campaign, "sta2")
+    event = adjust_pool(d20_campaign.pk, gm, "determination", 5, "Value challenged", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 3
+    assert (event.payload["changes"][0]["delta"], event.payload["changes"][0]["lost"]) == (2, 3)
+    _line(d20_campaign, "seeds")
+    adjust_pool(d20_campaign.pk, gm, "determination", 5, "The seeds set no cap", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 8
+
+
+def test_gl_02_sta_1st_edition_sets_determination_to_1_each_session(d20_campaign, gm, kara, marcus):
+    """GL-02, STA 1st ed. core p. 87: "Player Characters begin each session with a single
+    point of Determination" (set to 1, not gained); NPCs keep theirs."""
+    _line(d20_campaign, "sta1")
+    Character.objects.filter(pk=kara.pk).update(determination=3)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    marcus.refresh_from_db()
+    assert (kara.determination, marcus.determination) == (1, 0)
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (-2, 1) and "New session" in line.reason
+    with pytest.raises(ServiceError, match="not refilled by a new mission"):
+        services.start_new_adventure(d20_campaign.pk, gm)
+
+
+def test_gl_02_sta_2nd_edition_sets_determination_to_1_each_mission(d20_campaign, gm, player, kara):
+    """GL-02, STA 2nd ed. core (Determination): "Each player character begins each mission
+    with 1 Determination": the GM's "New mission"; a session start leaves it alone."""
+    _line(d20_campaign, "sta2")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    with pytest.raises(PermissionDenied):
+        services.start_new_adventure(d20_campaign.pk, player)
+    event = services.start_new_adventure(d20_campaign.pk, gm)
     kara.refresh_from_db()
     assert kara.determination == 1
+    assert "New mission" in event.payload["changes"][0]["reason"]
+
+
+def test_gl_02_the_gm_panel_starts_a_new_mission(d20_campaign, kara, client_for):
+    _line(d20_campaign, "sta2")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    url = reverse("new_adventure", args=[d20_campaign.pk])
+    assert client_for("player").post(url, **HX).status_code == 403
+    kara.refresh_from_db()
+    assert kara.determination == 0
+    body = client_for("gm").post(url, **HX).content.decode()
+    assert 'id="gm-panel"' in body and "New mission" in body
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    _line(d20_campaign, "sta1")
+    page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert url not in page  # STA 1st edition refills at the session start
+
+
+def test_gl_04_sta_2nd_edition_has_no_challenge_dice(d20_campaign, player):
+    """STA 2nd ed. core: the second edition dropped Challenge dice (damage is fixed); the
+    form is not offered and a roll is refused."""
+    _line(d20_campaign, "sta2")
+    with pytest.raises(ServiceError, match="no Challenge dice"):
+        services.roll_challenge_dice(d20_campaign.pk, player, 2, rng=FixedDice([1, 1]))
+    assert not TableEvent.objects.filter(kind="challenge_roll").exists()
+
+
+def test_gl_03_sta_1st_edition_the_determination_die_counts_within_5d20(d20_campaign, player, kara):
+    """GL-03, STA 1st ed. core (Perfect Opportunity: "The normal limit of additional d20s
+    bought for a Task still applies"): 3 bought dice and the Determination die are refused,
+    nothing is paid; 2 bought and the die roll 5d20."""
+    _line(d20_campaign, "sta1")
+    with pytest.raises(ServiceError, match="5d20 in all"):
+        _roll(d20_campaign, player, kara, [5] * 5, spend_determination=True, bought_dice=3)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 0 and not D20Test.objects.exists()
+    record = _roll(d20_campaign, player, kara, [5] * 4, spend_determination=True, bought_dice=2)
+    assert record.spec["dice"] == 5 and record.result["faces"][0] == 1
+
+
+def test_gl_02_conan_fortune_rolls_a_d20_counting_as_1(d20_campaign, gm, player, kara, client_for):
+    """GL-02, GL-03, Robert E. Howard's Conan core rulebook (Fortune: a bonus d20 counting
+    as a 1, within the three bonus dice; not a reroll): the roll has it, the ledger says
+    Fortune, and no reroll is offered or taken after the roll."""
+    _line(d20_campaign, "conan")
+    record = _roll(d20_campaign, player, kara, [20, 19], spend_determination=True)
+    assert record.result["faces"] == [1, 20, 19] and record.spec["dice"] == 3
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert line.reason.startswith("Kara: Fortune for a bonus d20 showing 1")
+    _permit(d20_campaign, gm, record)
+    with pytest.raises(ServiceError, match="Fortune is spent as you roll, not to reroll"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
+    url = reverse("d20_panel", args=[d20_campaign.pk, record.pk])
+    panel = client_for("gm").get(url, **HX).content.decode()
+    assert "Allow Determination" not in panel and "/reroll/" not in panel
+
+
+def test_gl_02_achtung_fortune_sets_a_d20_to_1(d20_campaign, player, kara):
+    """GL-02, Achtung! Cthulhu 2d20 core (Fortune: one d20 is a 1 instead of rolled)."""
+    _line(d20_campaign, "achtung")
+    record = _roll(d20_campaign, player, kara, [20], spend_determination=True)
+    assert record.result["faces"] == [1, 20] and record.spec["dice"] == 2
+    with pytest.raises(ServiceError, match="not to reroll"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
+
+
+def test_gl_02_dune_determination_sets_a_die_to_1_and_rerolls_each_die_once(
+    d20_campaign, gm, player, kara
+):
+    """GL-02, Dune: Adventures in the Imperium core rulebook (Determination: "Automatic 1"
+    before rolling, or re-roll the dice pool after; Re-rolls: a re-rolled die is not
+    re-rolled again). Ruling: the GM's leave stands for "the drive statement applies"."""
+    _line(d20_campaign, "dune")
+    Character.objects.filter(pk=kara.pk).update(determination=3)
+    record = _roll(
+        d20_campaign, player, kara, [20, 19], spend_determination=True, bought_dice=1, difficulty=4
+    )
+    assert record.result["faces"] == [1, 20, 19]
+    _permit(d20_campaign, gm, record)
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1], rng=FixedDice([18]))
+    with pytest.raises(ServiceError, match="second result stands"):
+        services_d20.determination_reroll(
+            d20_campaign.pk, player, record.pk, [1], rng=FixedDice([2])
+        )
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [2], rng=FixedDice([2]))
+    record.refresh_from_db()
+    assert record.result["faces"] == [1, 18, 2]
+    kara.refresh_from_db()
+    assert kara.determination == 0
+
+
+def test_gl_02_dune_determination_caps_at_3_and_starts_each_adventure_at_1(d20_campaign, gm, kara):
+    """GL-02, Dune core rulebook (Determination: "At the start of each adventure, you have a
+    single point ... never more than three"): the GM's New adventure sets it to 1."""
+    from tables.services.sessions import adjust_pool
+
+    _line(d20_campaign, "dune")
+    adjust_pool(d20_campaign.pk, gm, "determination", 4, "Drive challenged", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 3
+    event = services.start_new_adventure(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert "New adventure" in event.payload["changes"][0]["reason"]
 
 
 def test_gl_02_a_secret_test_cannot_spend_determination_the_players_see(d20_campaign, gm, marcus):
@@ -265,11 +434,62 @@ def test_gl_05_the_scene_range_applies_to_rolls_until_the_scene_ends(
     assert after.spec["complication_range"] == 1 and after.result["complications"] == 0
 
 
-def test_gl_05_a_rolls_own_range_beats_the_scenes(d20_campaign, gm, player, kara):
+def test_gl_05_a_players_roll_cannot_narrow_the_scenes_range(d20_campaign, gm, player, kara):
+    """GL-05: the GM's scene range 4 (17–20) stands against a roll asking for 1 (only 20s)."""
     sessions.start_scene(d20_campaign.pk, gm)
     services.set_scene_complication_range(d20_campaign.pk, gm, 4)
     record = _roll(d20_campaign, player, kara, [18, 2], complication_range=1)
-    assert record.spec["complication_range"] == 1 and record.result["complications"] == 0
+    assert record.spec["complication_range"] == 4 and record.result["complications"] == 1
+
+
+def test_gl_05_a_roll_may_widen_the_gms_range(d20_campaign, gm, player, kara):
+    """GL-05: a roll's own range wider than the scene's (or the campaign's) is its own."""
+    sessions.start_scene(d20_campaign.pk, gm)
+    services.set_scene_complication_range(d20_campaign.pk, gm, 2)
+    record = _roll(d20_campaign, player, kara, [17, 2], complication_range=4)
+    assert record.spec["complication_range"] == 4 and record.result["complications"] == 1
+    Campaign.objects.filter(pk=d20_campaign.pk).update(
+        scene_complication_range=None, complication_range=3
+    )
+    d20_campaign.refresh_from_db()
+    narrow = _roll(d20_campaign, player, kara, [18, 2], complication_range=1)
+    assert narrow.spec["complication_range"] == 3  # the campaign's range is the GM's too
+
+
+def test_gl_05_sta_2nd_edition_bounds_the_range_at_5(d20_campaign, gm, player, kara):
+    """GL-05, Star Trek Adventures 2nd edition core rulebook (Complication Range: at most
+    5, complications on 16–20): a wider scene or roll range is refused, nothing changes."""
+    _line(d20_campaign, "sta2")
+    sessions.start_scene(d20_campaign.pk, gm)
+    with pytest.raises(ServiceError, match="from 1 \\(only 20s\\) to 5"):
+        services.set_scene_complication_range(d20_campaign.pk, gm, 6)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.scene_complication_range is None
+    with pytest.raises(ServiceError, match="to 5"):
+        _roll(d20_campaign, player, kara, [18, 2], complication_range=6)
+    assert not D20Test.objects.exists()
+    services.set_scene_complication_range(d20_campaign.pk, gm, 5)
+    record = _roll(d20_campaign, player, kara, [16, 15])
+    assert record.spec["complication_range"] == 5 and record.result["complications"] == 1
+
+
+def test_gl_05_a_campaign_range_beyond_the_line_is_held_to_its_bound(d20_campaign, player, kara):
+    """GL-05: a campaign moved to STA 2e with a range of 8 rolls with 5 (16–20), not 8."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(complication_range=8)
+    _line(d20_campaign, "sta2")
+    record = _roll(d20_campaign, player, kara, [15, 16])
+    assert record.spec["complication_range"] == 5 and record.result["complications"] == 1
+
+
+def test_gl_05_the_settings_page_refuses_a_range_beyond_the_line(d20_campaign, client_for):
+    from tests.tables.test_site_permissions import settings_data
+
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    data = settings_data(d20_campaign, game_line="sta2", complication_range=6)
+    body = client_for("gm").post(url, data).content.decode()
+    assert "allows a complication range of at most 5" in body
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.game_line, d20_campaign.complication_range) == ("seeds", 1)
 
 
 def test_gl_05_the_composer_sends_the_per_roll_range(d20_campaign, client_for, kara, monkeypatch):
@@ -458,3 +678,175 @@ def test_gl_01_an_export_from_before_lines_imports_on_the_seeds_line(d20_campaig
     del document["campaign"]["game_line"], document["campaign"]["scene_complication_range"]
     copy = import_campaign(json.dumps(document))
     assert (copy.game_line, copy.scene_complication_range) == ("seeds", None)
+
+
+# --- Fallout: Luck ------------------------------------------------------------------------
+# Fallout: The Roleplaying Game core rulebook, Luck (public summary: the Roll20 compendium,
+# "Rules: Luck"): "you start each quest with a number of Luck points equal to your Luck
+# attribute"; Stacked Deck, Miss Fortune, Luck of the Draw, Lucky Timing.
+
+
+def _lucky(campaign, kara, luck=9, points=2):
+    _line(campaign, "fallout")
+    kara.attributes.create(name="Luck", value=luck)
+    Character.objects.filter(pk=kara.pk).update(determination=points)
+    kara.refresh_from_db()
+
+
+def test_gl_02_fallout_stacked_deck_uses_lck_for_the_target(d20_campaign, player, kara):
+    """Stacked Deck: 1 Luck before a skill test, LCK replaces the attribute in the target
+    number: Luck 9 + Communicate 6 = 15, not Power 7 + 6 = 13."""
+    _lucky(d20_campaign, kara)
+    record = _roll(d20_campaign, player, kara, [15, 14], spend_determination=True)
+    assert (record.spec["attribute"], record.spec["target"]) == ("Luck", 15)
+    assert record.result["faces"] == [15, 14] and record.result["successes"] == 2
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert "Stacked Deck" in PoolChange.objects.get(pool="determination").reason
+
+
+def test_gl_02_fallout_stacked_deck_odds_are_exact(d20_campaign, kara):
+    """T-05 with Stacked Deck: the preview is the rules' odds at target LCK + skill, equal
+    to enumerating all 400 rolls."""
+    from tests.rules.test_game_lines import _brute
+
+    _lucky(d20_campaign, kara)
+    request = services_d20.D20TestRequest(
+        "Power", "Communicate", focus="Persuasion", difficulty=3, spend_determination=True
+    )
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
+    test = SkillTest(target=15, difficulty=3, focus=6)
+    pass_chance, momentum, complication = _brute(test)
+    assert (odds.pass_chance, odds.momentum, odds.complication_chance) == (
+        pass_chance,
+        momentum,
+        complication,
+    )
+    plain = services_d20.preview_odds(
+        d20_campaign, kara, dataclasses.replace(request, spend_determination=False)
+    )[1]
+    assert plain.pass_chance < odds.pass_chance
+
+
+def test_gl_02_fallout_stacked_deck_needs_a_luck_attribute(d20_campaign, player, kara):
+    _line(d20_campaign, "fallout")
+    with pytest.raises(ServiceError, match="no Luck / LCK attribute"):
+        _roll(d20_campaign, player, kara, [5, 5], spend_determination=True)
+    kara.refresh_from_db()
+    assert kara.determination == 1 and not D20Test.objects.exists()
+
+
+def test_gl_02_fallout_miss_fortune_rerolls_one_d20_without_the_gms_leave(
+    d20_campaign, player, kara, client_for
+):
+    """Miss Fortune: 1 Luck after the roll rerolls one d20, no GM's leave needed; two dice
+    in one spend are refused and nothing is spent."""
+    _lucky(d20_campaign, kara)
+    record = _roll(d20_campaign, player, kara, [20, 19])
+    url = reverse("d20_panel", args=[d20_campaign.pk, record.pk])
+    panel = client_for("player").get(url, **HX).content.decode()
+    assert "needs the GM's leave" not in panel and "/reroll/" in panel
+    with pytest.raises(ServiceError, match="at most 1 die"):
+        services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0, 1])
+    kara.refresh_from_db()
+    assert kara.determination == 2
+    services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [0], rng=FixedDice([3]))
+    record.refresh_from_db()
+    assert record.result["faces"] == [3, 19] and record.result["successes"] == 1
+    kara.refresh_from_db()
+    assert kara.determination == 1
+
+
+def test_gl_02_fallout_luck_is_capped_at_lck_and_refills_each_quest(d20_campaign, gm, kara):
+    """Luck points never exceed LCK; the GM's New quest sets them to LCK again; a sheet
+    without LCK is left alone."""
+    from tables.services.sessions import adjust_pool
+
+    _lucky(d20_campaign, kara, luck=6, points=1)
+    other = Character.objects.create(campaign=d20_campaign, owner=kara.owner, name="Zed")
+    Character.objects.filter(pk=other.pk).update(determination=2)
+    adjust_pool(d20_campaign.pk, gm, "determination", 9, "Lucky find", kara.pk)
+    kara.refresh_from_db()
+    assert kara.determination == 6
+    adjust_pool(d20_campaign.pk, gm, "determination", -5, "Spent", kara.pk)
+    event = services.start_new_adventure(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    other.refresh_from_db()
+    assert (kara.determination, other.determination) == (6, 2)
+    assert "New quest" in event.payload["changes"][0]["reason"]
+    sessions.start_session(d20_campaign.pk, gm)  # a session is not a quest
+    kara.refresh_from_db()
+    assert kara.determination == 6
+
+
+def test_gl_02_fallout_luck_of_the_draw_and_lucky_timing_cost_luck(
+    d20_campaign, player, player2, kara
+):
+    """Luck of the Draw (a helpful fact: 1 Luck, or more if the GM asks) and Lucky Timing
+    (act now in combat: 1 Luck) are told at the table: the app keeps their cost, with a
+    ledger line and a card that says what was bought."""
+    from tables.services.d20.narrative import spend_narrative
+
+    _lucky(d20_campaign, kara, luck=8, points=4)
+    event = spend_narrative(
+        d20_campaign.pk, player, kara.pk, "luck_of_the_draw", points=2, note="a key"
+    )
+    assert event.payload["summary"] == "Kara spends 2 Luck: Luck of the Draw."
+    from tables.wording import pool_adjusted  # the Discord card's words too
+
+    assert pool_adjusted(event.payload) == event.payload["summary"]
+    assert event.payload["changes"][0]["reason"] == "Kara: Luck of the Draw (a key)"
+    spend_narrative(d20_campaign.pk, player, kara.pk, "lucky_timing")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    with pytest.raises(ServiceError, match="not at that price"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "lucky_timing", points=2)
+    with pytest.raises(ServiceError, match="Not enough"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "luck_of_the_draw", points=2)
+    with pytest.raises(PermissionDenied):
+        spend_narrative(d20_campaign.pk, player2, kara.pk, "lucky_timing")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+    assert PoolChange.objects.filter(pool="determination").count() == 2
+
+
+def test_gl_02_narrative_spends_are_fallouts_only(d20_campaign, player, kara):
+    from tables.services.d20.narrative import spend_narrative
+
+    _line(d20_campaign, "sta2")
+    with pytest.raises(ServiceError, match="no such Determination spend"):
+        spend_narrative(d20_campaign.pk, player, kara.pk, "luck_of_the_draw")
+    kara.refresh_from_db()
+    assert kara.determination == 1
+
+
+def test_gl_02_the_luck_form_spends_and_answers_with_the_card(d20_campaign, kara, client_for):
+    _lucky(d20_campaign, kara, luck=8, points=3)
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert 'id="narrative-spends"' in page and "Luck of the Draw" in page
+    url = reverse("narrative_spend", args=[d20_campaign.pk])
+    data = {"character": kara.pk, "use": "lucky_timing", "points": 1, "note": ""}
+    assert client_for("observer").post(url, data, **HX).status_code == 403
+    body = client_for("player").post(url, data, **HX).content.decode()
+    assert "Kara spends 1 Luck: Lucky Timing." in body
+    body = client_for("player").post(url, {**data, "use": "dance"}, **HX).content.decode()
+    assert 'role="alert"' in body
+    kara.refresh_from_db()
+    assert kara.determination == 2
+    _line(d20_campaign, "seeds")
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert 'id="narrative-spends"' not in page
+
+
+def test_gl_05_a_called_test_is_held_to_the_lines_bound(d20_campaign, gm, kara):
+    """GL-05: the GM cannot call an STA 2e test with complications on 15–20."""
+    from tables.models import CalledTest
+    from tables.services import calls
+
+    _line(d20_campaign, "sta2")
+    kw = {"attribute": "Power", "skill": "Communicate", "difficulty": 1}
+    with pytest.raises(ServiceError, match="to 5"):
+        calls.call_test(d20_campaign.pk, gm, character_id=kara.pk, complication_range=6, **kw)
+    assert not CalledTest.objects.exists()
+    calls.call_test(d20_campaign.pk, gm, character_id=kara.pk, complication_range=5, **kw)
+    assert CalledTest.objects.get().complication_range == 5

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from rules.game_lines import BONUS_ONE, SET_ONE
+from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
 from rules.momentum import GroupPool, Threat, buy_d20s
 from tables.models import Campaign, Character, Membership, PoolChange
@@ -19,8 +21,9 @@ NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0
 
 # What one point of the personal pool buys before the roll, in the ledger's words.
 BEFORE_ROLL_WORDS = {
-    BONUS_ONE: "a bonus d20 showing 1 (GL-02)",
-    SET_ONE: "one d20 set to 1 (GL-03)",
+    BONUS_ONE: gettext_lazy("a bonus d20 showing 1 (GL-02)"),
+    SET_ONE: gettext_lazy("one d20 set to 1 (GL-03)"),
+    STACKED_DECK: gettext_lazy("Stacked Deck: LCK instead of the attribute (GL-02)"),
 }
 
 
@@ -133,7 +136,11 @@ def buy_dice(
 def determination_before_roll(campaign: Campaign, character: Character) -> Change:
     """GL-02, GL-03: 1 point of the line's personal pool, spent as the test is rolled."""
     line = campaign.line
-    reason = f"{character.name}: {line.personal_pool} for {BEFORE_ROLL_WORDS[line.personal_spend]}"
+    reason = _("%(name)s: %(pool)s for %(what)s") % {
+        "name": character.name,
+        "pool": line.personal_pool,
+        "what": BEFORE_ROLL_WORDS[line.personal_spend],
+    }
     if character.determination < 1:
         raise ServiceError(f"{character.name} has no {line.personal_pool} left to spend.")
     return change_pool(campaign, DETERMINATION, -1, reason, character=character)

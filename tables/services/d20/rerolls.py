@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.d20 import determination_reroll as rules_determination_reroll
 from tables import events
@@ -30,6 +31,7 @@ def determination_reroll(
         character = record.character
         require_control(membership, character, f"{character.name} is not yours to play.")
         _check_rerollable(campaign, record)
+        line = campaign.line
         character.refresh_from_db(fields=["determination"])
         before = record.result
         indices = [int(i) for i in indices]
@@ -39,8 +41,11 @@ def determination_reroll(
                 indices,
                 determination=character.determination,
                 holder=character.name,
-                gm_permits=record.determination_permitted,
+                # Fallout's Miss Fortune needs no leave (GL-02).
+                gm_permits=record.determination_permitted or not line.reroll_needs_leave,
                 rng=rng,
+                once=line.reroll_once,
+                most=line.reroll_most_dice,
             )
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
         keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
@@ -70,13 +75,14 @@ def determination_reroll(
 
 
 def _check_rerollable(campaign: Campaign, record: D20Test) -> None:
-    """T-04, GL-02, GL-03: an own test, in a line that rerolls, before Momentum is spent."""
+    """T-04, GL-02: an own test, in a line that rerolls, before Momentum is spent."""
     if record.role == D20Test.Role.OPPOSER:
         raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
     line = campaign.line
-    if line.spends_before_roll:  # GL-02, GL-03: that line spends it as the test is rolled
+    if not line.rerolls_after:  # GL-02: that line spends it only as the test is rolled
         raise ServiceError(
-            f"In {line.title}, {line.personal_pool} is spent as you roll, not to reroll."
+            _("In %(line)s, %(pool)s is spent as you roll, not to reroll.")
+            % {"line": line.title, "pool": line.personal_pool}
         )
     if record.state != D20Test.State.ROLLED:
         raise ServiceError(

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
+from django.utils.translation import gettext as _
+
+from rules.d20 import FACES, MAX_BOUGHT_DICE, Assistant, SkillOdds, SkillTest, skill_odds
+from rules.game_lines import STACKED_DECK
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
@@ -125,34 +128,66 @@ def _assistants(
 # --- the test ----------------------------------------------------------------------------
 
 
-def whole_range(value, what: str) -> int:
-    """A complication range (GL-05): a whole number of faces, 1 (only 20s) to 20."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
-        raise ServiceError(f"{what} is a whole number from 1 (only 20s) to {FACES}.")
+def whole_range(value, what: str, campaign: Campaign | None = None) -> int:
+    """A complication range (GL-05): a whole number of faces, 1 (only 20s) to 20, or to
+    the campaign's line's bound (STA: 5, faces 16–20)."""
+    high = FACES if campaign is None else campaign.line.complication_max
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ServiceError(
+            _("%(what)s is a whole number from 1 (only 20s) to %(high)d.")
+            % {"what": what, "high": high}
+        )
     return value
 
 
 def complication_range(campaign: Campaign, override: int | None = None) -> int:
-    """GL-05 over T-R1: a roll's own range, else the running scene's, else the campaign's."""
+    """GL-05 over T-R1: the GM's range (the running scene's, else the campaign's) is the
+    floor; a roll's own range may widen it, never narrow it; the line bounds both."""
     if override is not None:
-        return whole_range(override, "A roll's complication range")
-    if campaign.scene_complication_range is not None:
-        return campaign.scene_complication_range
-    return campaign.complication_range
+        whole_range(override, _("A roll's complication range"), campaign)
+    gm_range = campaign.scene_complication_range or campaign.complication_range
+    return campaign.line.roll_range(gm_range, override)
 
 
-def _determination_dice(campaign: Campaign, spend: bool, opposer: bool) -> tuple[int, int]:
+def _determination_dice(
+    campaign: Campaign, request: D20TestRequest, opposer: bool
+) -> tuple[int, int]:
     """GL-02, GL-03: (dice set to 1, extra dice) the line's personal pool buys before the
     roll, or why it cannot be spent so."""
-    line = campaign.line
+    line, spend = campaign.line, request.spend_determination
     if spend and not line.spends_before_roll:
         raise ServiceError(
-            f"In {line.title}, {line.personal_pool} rerolls dice after the roll, "
-            "with the GM's leave (T-04)."
+            _("In %(line)s, %(pool)s rerolls dice after the roll, with the GM's leave (T-04).")
+            % {"line": line.title, "pool": line.personal_pool}
         )
     if spend and opposer:
-        raise ServiceError(f"The opposer's roll only sets the Difficulty: no {line.personal_pool}.")
-    return line.determination_dice(spend)
+        raise ServiceError(
+            _("The opposer's roll only sets the Difficulty: no %(pool)s.")
+            % {"pool": line.personal_pool}
+        )
+    ones, extra = line.determination_dice(spend)
+    if extra and request.bought_dice + extra > MAX_BOUGHT_DICE:  # GL-03: 5d20 in all
+        raise ServiceError(
+            _(
+                "At most 5d20 in all: the %(pool)s die is one of the %(most)d bonus dice, "
+                "so buy at most %(left)d with it (GL-03)."
+            )
+            % {"pool": line.personal_pool, "most": MAX_BOUGHT_DICE, "left": MAX_BOUGHT_DICE - extra}
+        )
+    return ones, extra
+
+
+def _stacked_deck_attribute(campaign: Campaign, character: Character) -> str:
+    """Fallout's Stacked Deck (GL-02): the sheet's name for LCK, which replaces the test's
+    attribute in the target number."""
+    names = campaign.line.personal_attribute
+    for name in names:
+        if named(character.attributes.all(), name) is not None:
+            return name
+    raise ServiceError(
+        _("%(name)s has no %(attribute)s attribute for Stacked Deck.")
+        % {"name": character.name, "attribute": " / ".join(names)}
+    )
 
 
 def _bonus_keys(campaign: Campaign, keys) -> list[str] | None:
@@ -177,8 +212,11 @@ def build_spec(
     `contest` the Difficulty is the opposer's (CT-01, CT-02); the `opposer`'s own roll
     has none, no factors and no bonus Momentum (CT-01).
     """
-    ones, extra_dice = _determination_dice(campaign, request.spend_determination, opposer)
-    value, skill_value, names = target(character, request.attribute, request.skill)
+    ones, extra_dice = _determination_dice(campaign, request, opposer)
+    attribute = request.attribute
+    if request.spend_determination and campaign.line.personal_spend == STACKED_DECK:
+        attribute = _stacked_deck_attribute(campaign, character)
+    value, skill_value, names = target(character, attribute, request.skill)
     focus_value, focus_name = focus(character, request.focus, skill_value)
     restricted = _bonus_keys(campaign, request.bonus_restricted_to)
     difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
