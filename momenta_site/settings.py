@@ -91,6 +91,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "momenta_site.middleware.ContentSecurityPolicyMiddleware",
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
+    # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
+    "momenta_site.middleware.UnreadableFormMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
