@@ -12,8 +12,9 @@ class LoginFailure(models.Model):
     (tables/policy/logins.py); a success deletes the name's."""
 
     username = models.CharField(max_length=USERNAME_MAX)  # casefolded: one count per name
-    # The client's address, an IPv6 one as its /64 network; blank when unknown.
-    address = models.CharField(max_length=ADDRESS_MAX, blank=True, default="")
+    # The client's address, an IPv6 one as its /64 network; blank when unknown. A
+    # database default too: during a rolling restart, old code inserts rows without it.
+    address = models.CharField(max_length=ADDRESS_MAX, blank=True, default="", db_default="")
     at = models.DateTimeField()
 
     class Meta:
