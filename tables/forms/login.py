@@ -8,12 +8,16 @@ Django's auth signals (tables/login_signals.py), whichever form checked them.
 A password check hashes for a good part of a second of CPU. One process checks
 LOGIN_CHECKS_AT_ONCE at a time, lockout read included, so a storm of guesses
 queues here instead of taking every core from the other pages, and a guess
-waiting its turn sees the failures of those before it.
+waiting its turn sees the failures of those before it. The check runs in a thread
+of its own (momenta_site/http_handler.py), which is given a lower CPU priority
+(Linux), so the pages go first when the cores are busy.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import threading
 
 from django.conf import settings
@@ -46,12 +50,26 @@ def _give_back_connections() -> None:
             connection.close()
 
 
+def _yield_cpu_to_pages() -> None:
+    """Lower this thread's CPU priority, if it is a request's own thread (discarded
+    with its request: the priority cannot be raised back without privileges)."""
+    if threading.current_thread() is threading.main_thread():
+        return  # e.g. the test client's: the whole process would run lower
+    with contextlib.suppress(AttributeError, OSError):  # not Linux
+        # On Linux, PRIO_PROCESS with a thread's id sets that thread's nice value.
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PASSWORD_CHECK_NICE)
+
+
+PASSWORD_CHECK_NICE = 10
+
+
 class LockoutMixin:
     """The lockout every login form shares; mixed in before an AuthenticationForm."""
 
     def clean(self):
         _give_back_connections()
         with _checks(settings.LOGIN_CHECKS_AT_ONCE):
+            _yield_cpu_to_pages()
             self._refuse_if_locked()
             return super().clean()
 
