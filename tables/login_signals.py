@@ -12,7 +12,7 @@ from tables.services import logins
 
 def _failed(sender, credentials, request=None, **kwargs) -> None:
     username = credentials.get("username") or ""
-    logins.record_failure(username, client_address(request) if request is not None else "")
+    logins.record_failure(username, client_address(request))
 
 
 def _logged_in(sender, request, user, **kwargs) -> None:

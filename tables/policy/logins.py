@@ -36,9 +36,10 @@ def login_name(username: str) -> str:
 
 def client_address(request) -> str:
     """The address failures are counted by: the client's, an IPv6 one as its /64
-    network; "" when there is none (a request without a peer)."""
+    network; "" when there is none (no request, or one without a peer)."""
+    meta = getattr(request, "META", {})
     try:
-        address = ipaddress.ip_address((request.META.get("REMOTE_ADDR") or "").strip())
+        address = ipaddress.ip_address((meta.get("REMOTE_ADDR") or "").strip())
     except ValueError:
         return ""
     if address.version == 6 and address.ipv4_mapped is None:
