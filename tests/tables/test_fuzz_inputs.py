@@ -19,8 +19,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
+from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -455,6 +457,9 @@ async def test_no_websocket_path_answers_500(momenta_campaign, gm, caplog):
                 continue
             if accepted:
                 failures.append((path, "accepted"))
+    # The consumers' thread keeps its connection: closed, or PostgreSQL cannot drop
+    # the test database at the end.
+    await database_sync_to_async(connections.close_all)()
     errors = [r.getMessage()[:120] for r in caplog.records if r.levelno >= logging.ERROR]
     assert not failures, failures
     assert not errors, errors
