@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import os
 import re
+import shutil
 import statistics
 import sys
 import time
@@ -207,15 +208,19 @@ def main(argv) -> None:
     print(
         f"Login storm: {args.guesses} wrong passwords, {args.guessers} clients at once;"
         f" {args.members} members open a page every {args.interval} s; one uvicorn"
-        f" process on {HOST}, SQLite in {tmp}; {os.cpu_count()} CPUs,"
+        f" process on {HOST}, SQLite in {tmp} (removed after); {os.cpu_count()} CPUs,"
         f" load average {os.getloadavg()[0]:.1f}"
     )
     trees = [("this tree", ROOT)] + (
         [("--compare " + str(args.compare), args.compare)] * bool(args.compare)
     )
-    for label, tree in trees:
-        result = run_side(tree, env, tmp, campaign_id, keys, args, settings.SESSION_COOKIE_NAME)
-        report(f"{label}: {tree}", result, args)
+    try:
+        for label, tree in trees:
+            cookie = settings.SESSION_COOKIE_NAME
+            result = run_side(tree, env, tmp, campaign_id, keys, args, cookie)
+            report(f"{label}: {tree}", result, args)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

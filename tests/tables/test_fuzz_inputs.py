@@ -417,6 +417,24 @@ def test_no_form_charset_answers_500(world, settings):
     )
 
 
+def test_a_utf16_form_to_the_login_or_the_talk_view_is_a_400(momenta_campaign, player):
+    """The audit's two cases, by name, with the CSRF check on as a browser meets it:
+    they answered 500 (issue 26)."""
+    talk = f"/campaigns/{momenta_campaign.pk}/table/talk/"
+    for user, url in ((None, "/login/"), (player, talk)):
+        client = Client(enforce_csrf_checks=True)
+        client.raise_request_exception = False
+        client.get("/login/")  # the CSRF cookie
+        if user:
+            client.force_login(user)
+        token = client.cookies[django_settings.CSRF_COOKIE_NAME].value
+        body = "text=hello&username=gm".encode("utf-16")
+        content_type = "application/x-www-form-urlencoded; charset=utf-16"
+        response = client.generic("POST", url, body, content_type, HTTP_X_CSRFTOKEN=token)
+        assert response.status_code == 400, (url, response.status_code)
+        assert "UTF-8 only" in response.content.decode()
+
+
 def _websocket_paths(campaign_pk: int) -> list[str]:
     """The websocket URLconf's routes with hostile arguments, and paths none routes."""
     from tables.live.routing import websocket_urlpatterns
