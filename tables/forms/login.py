@@ -36,6 +36,10 @@ LOCKOUT_MESSAGES = {
 }
 
 
+# How much lower than the pages a password check runs (a nice value, Linux).
+PASSWORD_CHECK_NICE = 10
+
+
 @functools.cache
 def _checks(at_once: int) -> threading.BoundedSemaphore:
     """The process's turns for password checks (one per setting value, for tests)."""
@@ -58,9 +62,6 @@ def _yield_cpu_to_pages() -> None:
     with contextlib.suppress(AttributeError, OSError):  # not Linux
         # On Linux, PRIO_PROCESS with a thread's id sets that thread's nice value.
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PASSWORD_CHECK_NICE)
-
-
-PASSWORD_CHECK_NICE = 10
 
 
 class LockoutMixin:
