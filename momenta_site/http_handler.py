@@ -16,24 +16,60 @@ tests/deploy/test_asgi_http.py runs both and holds them to the same answers.
 The price: one process runs one request's Python at a time, which the GIL did anyway;
 a slow request (an export) delays the others of its process. More processes
 (`manage.py serve --workers N`) are the way to more throughput.
+
+Except the doors that check a password (OWN_THREAD_VIEWS): a hash is a good part of
+a second of CPU, which releases the GIL, so those requests go to Django's own
+handler, in a thread of their own, and the other pages keep the shared thread
+(issue 26; tables/forms/login.py bounds how many hash at once).
 """
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
+from functools import cached_property
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
 from django.http import FileResponse
+from django.urls import reverse
+
+# URL names whose requests hash a password (a login, a new account's password).
+OWN_THREAD_VIEWS = ("login", "admin:login", "signup")
+
+
+class OwnThreadASGIHandler(ASGIHandler):
+    """Django's handler: each request in a thread of its own, whose database
+    connections are closed with it (one kept open would outlive its thread)."""
+
+    async def __call__(self, scope, receive, send):
+        async with ThreadSensitiveContext():
+            try:
+                await self.handle(scope, receive, send)
+            finally:
+                await sync_to_async(_close_connections)()
+
+
+def _close_connections() -> None:
+    for connection in connections.all(initialized_only=True):
+        connection.close()
 
 
 class SyncChainASGIHandler(ASGIHandler):
     def __init__(self):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        self.own_thread = OwnThreadASGIHandler()
+
+    @cached_property
+    def own_thread_paths(self) -> frozenset[str]:
+        return frozenset(reverse(name) for name in OWN_THREAD_VIEWS)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        if scope["path"] in self.own_thread_paths:
+            return await self.own_thread(scope, receive, send)
         # No ThreadSensitiveContext: the sync work goes to the process's one sync thread.
         await self.handle(scope, receive, send)
 

@@ -6,8 +6,9 @@ import contextlib
 import logging
 
 from django.db import InterfaceError, OperationalError, connections
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,35 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         return response
+
+
+class UnreadableFormMiddleware:
+    """A form body Django refuses to read (urlencoded in another charset than UTF-8)
+    answers 400 here, before anything reads it.
+
+    Django raises BadRequest from request.POST for it without marking the body as
+    read, so its own 400 answer, which checks the CSRF token and reads request.POST
+    again, raised once more and answered 500 (issue 26).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # The condition Django's HttpRequest._load_post_and_files refuses on.
+        charset = request.encoding
+        if (
+            request.method == "POST"
+            and request.content_type == "application/x-www-form-urlencoded"
+            and charset is not None
+            and charset.lower() != "utf-8"
+        ):
+            return HttpResponseBadRequest(
+                gettext("Forms are read in UTF-8 only; this one was sent in %(charset)s.")
+                % {"charset": charset[:40]},
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)
 
 
 # Statements that change nothing: outside a transaction they commit nothing either.

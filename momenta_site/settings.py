@@ -60,6 +60,14 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
 # database rows, so the lockout holds across server processes.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+# And this many from one client address, whatever usernames they name (0: no limit).
+# The address is the one uvicorn reports (tables/policy/logins.py): behind a proxy,
+# only with `manage.py serve --forwarded-allow-ips` naming it, or every client
+# would share the proxy's address and its count.
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+# Password checks one process runs at once (tables/forms/login.py): hashing is CPU
+# the other pages need; more guesses wait their turn.
+LOGIN_CHECKS_AT_ONCE = env_int("LOGIN_CHECKS_AT_ONCE", 1)
 
 INSTALLED_APPS = [
     "daphne",
@@ -83,6 +91,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "momenta_site.middleware.ContentSecurityPolicyMiddleware",
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
+    # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
+    "momenta_site.middleware.UnreadableFormMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from tables.forms.login import ThrottledAdminAuthenticationForm
 from tables.forms.site import PoolAdjustForm
 from tables.models import (
     Asset,
@@ -38,6 +39,9 @@ from tables.models import (
 )
 from tables.services import sessions
 from tables.services.core import ServiceError
+
+# The admin's login door has the site's lockout (issue 26).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -350,9 +354,9 @@ class CustomSpendAdmin(admin.ModelAdmin):
 class LoginFailureAdmin(admin.ModelAdmin):
     """Wrong passwords behind a login lockout; deleting a name's rows lifts it at once."""
 
-    list_display = ["username", "at"]
-    search_fields = ["username"]
-    readonly_fields = ["username", "at"]
+    list_display = ["username", "address", "at"]
+    search_fields = ["username", "address"]
+    readonly_fields = ["username", "address", "at"]
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -8,11 +8,13 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from tables import login_signals
         from tables.discord.notify import notify
         from tables.live.broadcast import announce, end_session
         from tables.services import publish
 
         user_logged_out.connect(end_session, dispatch_uid="tables-end-session")
+        login_signals.connect()
         # After each committed event: ring the live doorbell, then queue the Discord post.
         publish.subscribe(announce)
         publish.subscribe(notify)

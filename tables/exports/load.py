@@ -52,7 +52,7 @@ def parse(text: str | bytes) -> schema.CampaignExport:
     if not isinstance(data, dict) or data.get("format") != schema.FORMAT:
         raise ImportRefused([f"the file is not a campaign export (no format {schema.FORMAT!r})"])
     version = data.get("version")
-    if isinstance(version, int) and not isinstance(version, bool) and version > schema.VERSION:
+    if type(version) is int and version > schema.VERSION:  # as schema.exact_version reads it
         raise ImportRefused(
             [
                 f"the file is version {version}, made by a newer Momenta Table; this one "

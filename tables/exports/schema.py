@@ -25,7 +25,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from tables.exports import event_schema
 
@@ -35,6 +36,20 @@ FORMAT = "momenta-table.campaign"
 VERSION = 1
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "campaign-export.schema.json"
+
+
+def exact_version(value: Any) -> Any:
+    """The version as the schema says it (`const 1`, an integer): 1.0 and true are not
+    1, though Python (and so a Literal) finds them equal. load.py's newer-version
+    check reads it the same way (issue 26)."""
+    if type(value) is not int:
+        raise PydanticCustomError(
+            "literal_error", "Input should be {expected}", {"expected": VERSION}
+        )
+    return value
+
+
+Version = Annotated[Literal[1], BeforeValidator(exact_version)]
 
 Ref = Annotated[int, Field(ge=1, description="A row's id within this document.")]
 Seq = Annotated[int, Field(ge=1, description="An event's sequence number in the campaign.")]
@@ -277,7 +292,7 @@ class CampaignExport(Strict):
     """One campaign, whole: a GM's backup, secret rolls included."""
 
     format: Literal["momenta-table.campaign"]
-    version: Literal[1]
+    version: Version
     campaign: CampaignSettings
     members: list[Member]
     characters: list[Character]

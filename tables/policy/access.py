@@ -25,7 +25,9 @@ def membership_of(user, campaign: Campaign | int) -> Membership | None:
     if not getattr(user, "is_authenticated", False):
         return None
     campaign_id = campaign.pk if isinstance(campaign, Campaign) else campaign
-    return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
+    # campaign__pk, not campaign_id: an id beyond the column's range (a socket's path)
+    # finds none instead of raising OverflowError.
+    return Membership.objects.filter(campaign__pk=campaign_id, user=user).first()
 
 
 def has_role(membership: Membership | None, role: str) -> bool:

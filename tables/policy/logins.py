@@ -1,12 +1,21 @@
-"""Whether a username may try to log in now (issue 12): a read, never a write.
+"""Whether a login may be tried now (issues 12, 26): a read, never a write.
 
 After LOGIN_FAILURE_LIMIT wrong passwords for one username within
-LOGIN_LOCKOUT_SECONDS, the username is locked until the window ends. The
-failures are recorded and cleared by tables/services/logins.py.
+LOGIN_LOCKOUT_SECONDS, the username is locked until the window ends; after
+LOGIN_ADDRESS_FAILURE_LIMIT from one client address (whatever usernames they
+named), so is the address. The failures are recorded and cleared by
+tables/services/logins.py.
+
+The client address is REMOTE_ADDR, never X-Forwarded-For: behind the proxy,
+`manage.py serve` runs uvicorn with --proxy-headers and --forwarded-allow-ips,
+so uvicorn puts the proxy's X-Forwarded-For there only for connections that come
+from the proxy. Read here, the header would let a guesser name any address it
+likes. An IPv6 client counts by its /64 network: one host is given a whole one.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from datetime import datetime, timedelta
 
@@ -25,22 +34,48 @@ def login_name(username: str) -> str:
     return username.casefold()[:USERNAME_MAX]
 
 
+def client_address(request) -> str:
+    """The address failures are counted by: the client's, an IPv6 one as its /64
+    network; "" when there is none (no request, or one without a peer)."""
+    meta = getattr(request, "META", {})
+    try:
+        address = ipaddress.ip_address((meta.get("REMOTE_ADDR") or "").strip())
+    except ValueError:
+        return ""
+    if address.version == 6 and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(getattr(address, "ipv4_mapped", None) or address)
+
+
 def window() -> timedelta:
     return timedelta(seconds=settings.LOGIN_LOCKOUT_SECONDS)
 
 
-def locked_until(username: str) -> datetime | None:
-    """When this username's lockout ends, or None if it may try now (one query)."""
-    now, limit = clock(), settings.LOGIN_FAILURE_LIMIT
+def _locked_until(limit: int, **match) -> datetime | None:
+    now = clock()
     # Locked while `limit` failures lie within the window: until the oldest of
     # the last `limit` leaves it.
     nth_latest = (
-        LoginFailure.objects.filter(username=login_name(username), at__gt=now - window())
+        LoginFailure.objects.filter(at__gt=now - window(), **match)
         .order_by("-at")
         .values_list("at", flat=True)[limit - 1 : limit]
     )
     at = next(iter(nth_latest), None)
     return None if at is None else at + window()
+
+
+def locked_until(username: str) -> datetime | None:
+    """When this username's lockout ends, or None if it may try now (one query)."""
+    return _locked_until(settings.LOGIN_FAILURE_LIMIT, username=login_name(username))
+
+
+def address_locked_until(address: str) -> datetime | None:
+    """When this client address's lockout ends, or None if it may try now (one query;
+    none without an address or with LOGIN_ADDRESS_FAILURE_LIMIT 0)."""
+    limit = settings.LOGIN_ADDRESS_FAILURE_LIMIT
+    if not address or limit <= 0:
+        return None
+    return _locked_until(limit, address=address)
 
 
 def minutes_left(until: datetime) -> int:

@@ -14,7 +14,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,7 +35,7 @@ from tables.forms.site import (
     sheet_formsets,
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
-from tables.services import campaigns, characters, logins, sessions
+from tables.services import campaigns, characters, sessions
 from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
@@ -60,21 +59,16 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429;
-    each wrong password is recorded, a success clears them (services/logins.py)."""
+    """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429.
+    Wrong passwords are counted, and a success clears them, from Django's auth
+    signals (tables/login_signals.py), as on the admin's login."""
 
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
 
-    def form_valid(self, form):
-        logins.clear_failures(form.attempted_username())
-        return super().form_valid(form)
-
     def form_invalid(self, form):
-        if form.wrong_password():
-            logins.record_failure(form.attempted_username())
         response = super().form_invalid(form)
-        if form.has_error(NON_FIELD_ERRORS, "locked_out"):
+        if form.locked_out():
             response.status_code = 429
         return response
 

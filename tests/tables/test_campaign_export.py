@@ -207,6 +207,10 @@ def _drop(path):
     [
         (_drop(["events"]), "events: Field required"),
         (_set(["version"], 0), "version: Input should be 1"),
+        # The schema says `const 1`: not a number equal to it (issue 26).
+        (_set(["version"], 1.0), "version: Input should be 1"),
+        (_set(["version"], True), "version: Input should be 1"),
+        (_set(["version"], 2.0), "version: Input should be 1"),
         (_set(["characters", 0, "momentum"], "3"), "characters[0].momentum: Input should be"),
         (_set(["characters", 0, "resolve"], -1), "characters[0].resolve: Input should be greater"),
         (_set(["characters", 0, "colour"], "red"), "characters[0].colour: Extra inputs"),

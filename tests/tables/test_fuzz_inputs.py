@@ -1,20 +1,28 @@
-"""No input answers 500 (issue 12): every URL of the app, hostile values in every field.
+"""No input answers 500 (issues 12, 26): every URL of the app, hostile values in every field.
 
 The URLs come from the URLconf, so a new endpoint is covered without touching this
 file; its fields come from the forms and htmx controls the pages draw (what a
 browser would send), with one field at a time replaced by a hostile value. Roles:
 GM, player, observer and anonymous, with DEBUG off. A refusal (4xx) changes nothing:
-no event, no pool moved.
+no event, no pool moved. Every URL also gets form bodies in other charsets, with the
+CSRF check on as a browser meets it, and the websocket URLconf gets hostile and
+unrouted paths. CI's second stage runs this file on PostgreSQL and Redis too.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -331,6 +339,148 @@ def test_a_scene_title_with_a_nul_is_refused_with_a_message(world, client_for, s
         and "Null characters are not allowed" in response.content.decode()
     )
     assert _state() == before
+
+
+# Form bodies a browser would not send: Django reads urlencoded forms in UTF-8 only.
+FORM_FIELDS = "username=gm&password=x&title=D\u00e9j\u00e0&text=\u00bd&next=/"
+CHARSETS = ["utf-16", "utf-16-be", "latin-1", "shift_jis", "cp1252", "utf-8", "x-no-such"]
+BOUNDARY = "fuzzboundary"
+
+
+def _charset_bodies():
+    """(content type, body, unreadable) triples: urlencoded in each charset (Django
+    reads only UTF-8, and an unknown charset as UTF-8), and multipart whose parts
+    say charsets of their own."""
+    for charset in CHARSETS:
+        codec = charset if charset != "x-no-such" else "utf-8"
+        yield (
+            f"application/x-www-form-urlencoded; charset={charset}",
+            FORM_FIELDS.encode(codec, errors="replace"),
+            charset not in ("utf-8", "x-no-such"),
+        )
+    for charset in ("utf-16", "x-no-such"):
+        codec = charset if charset != "x-no-such" else "utf-8"
+        part = (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="title"\r\n'
+            f"Content-Type: text/plain; charset={charset}\r\n\r\n"
+        ).encode() + "D\u00e9j\u00e0".encode(codec)
+        yield (
+            f"multipart/form-data; boundary={BOUNDARY}; charset={charset}",
+            part + f"\r\n--{BOUNDARY}--\r\n".encode(),
+            False,
+        )
+
+
+def test_no_form_charset_answers_500(world, settings):
+    """Every URL (and one that is not), every body, with the CSRF check on and a valid
+    token in the header (htmx's way): a body Django cannot read is a 400, never a 500
+    from the error page reading it again (issue 26)."""
+    settings.DEBUG = False
+    routes = list(_patterns())
+    ids = _ids(*world)
+    urls = sorted(
+        {_fill(r, a) for r, n in routes for a in ids.values() if n not in LAST}
+        | {"/no/such/page/", "/admin/login/", "/login/", "/signup/"}
+    )
+    failures, refused_changes, sent = [], [], 0
+    for role in ("gm", "anonymous"):
+        client = Client(enforce_csrf_checks=True)
+        client.raise_request_exception = False
+        client.get("/login/")  # the CSRF cookie, as the page sets it
+        if role != "anonymous":
+            client.force_login(Membership.objects.filter(role=role).first().user)
+        token = client.cookies[django_settings.CSRF_COOKIE_NAME].value
+        for url in urls:
+            for content_type, body, unreadable in _charset_bodies():
+                before = _state()
+                sent += 1
+                try:
+                    response = client.generic(
+                        "POST", url, body, content_type, HTTP_X_CSRFTOKEN=token, **HX
+                    )
+                except Exception as error:  # raised past Django's error answers: a 500
+                    failures.append((role, url, content_type, repr(error)[:80]))
+                    continue
+                code = response.status_code
+                if code >= 500:
+                    failures.append((role, url, content_type, code))
+                elif code >= 400 and _state() != before:
+                    refused_changes.append((role, url, content_type, code))
+                if unreadable and code != 400 and code < 500:
+                    failures.append((role, url, content_type, code))
+    print(f"fuzz charsets: {sent} requests, {len(failures)} wrong")
+    assert not failures, f"{len(failures)} of {sent} requests:\n" + "\n".join(
+        map(str, failures[:40])
+    )
+    assert not refused_changes, "refused but changed state:\n" + "\n".join(
+        map(str, refused_changes[:20])
+    )
+
+
+def test_a_utf16_form_to_the_login_or_the_talk_view_is_a_400(momenta_campaign, player):
+    """The audit's two cases, by name, with the CSRF check on as a browser meets it:
+    they answered 500 (issue 26)."""
+    talk = f"/campaigns/{momenta_campaign.pk}/table/talk/"
+    for user, url in ((None, "/login/"), (player, talk)):
+        client = Client(enforce_csrf_checks=True)
+        client.raise_request_exception = False
+        client.get("/login/")  # the CSRF cookie
+        if user:
+            client.force_login(user)
+        token = client.cookies[django_settings.CSRF_COOKIE_NAME].value
+        body = "text=hello&username=gm".encode("utf-16")
+        content_type = "application/x-www-form-urlencoded; charset=utf-16"
+        response = client.generic("POST", url, body, content_type, HTTP_X_CSRFTOKEN=token)
+        assert response.status_code == 400, (url, response.status_code)
+        assert "UTF-8 only" in response.content.decode()
+
+
+def _websocket_paths(campaign_pk: int) -> list[str]:
+    """The websocket URLconf's routes with hostile arguments, and paths none routes."""
+    from tables.live.routing import websocket_urlpatterns
+
+    paths = ["/ws/", "/ws/campaigns/x/", "/ws/campaigns/", "/ws/campaigns/1", "/", "/login/"]
+    paths += [f"/ws/campaigns/{campaign_pk}/extra/", "/ws/campaigns/%00/", "/ws/\u00b2/"]
+    for entry in websocket_urlpatterns:
+        route = str(entry.pattern)
+        for value in ["99999999999999999999", "0", "-1", "\u00b2", "\u0661", "x" * 300]:
+            paths.append(
+                _fill(route, {arg: value for arg in re.findall(r"<(?:\w+:)?(\w+)>", route)})
+            )
+    return paths
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_no_websocket_path_answers_500(momenta_campaign, gm, caplog):
+    """Refused (403) or closed by the consumer, never an exception: the server
+    answered "No route found" with a 500 and an error in the log (issue 26)."""
+    from momenta_site.asgi import application
+
+    browser = Client()
+    await sync_to_async(browser.force_login)(gm)
+    cookie = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+    ]
+    failures = []
+    with caplog.at_level(logging.ERROR):
+        for path in _websocket_paths(momenta_campaign.pk):
+            communicator = WebsocketCommunicator(application, path, headers=headers)
+            try:
+                accepted, _code = await communicator.connect(timeout=10)
+                await communicator.disconnect()
+            except Exception as error:  # the app raised: a 500 from a real server
+                failures.append((path, repr(error)[:120]))
+                continue
+            if accepted:
+                failures.append((path, "accepted"))
+    # The consumers' thread keeps its connection: closed, or PostgreSQL cannot drop
+    # the test database at the end.
+    await database_sync_to_async(connections.close_all)()
+    errors = [r.getMessage()[:120] for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failures, failures
+    assert not errors, errors
 
 
 def _short(data: dict) -> dict:
