@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0015_tableevent_kind_choices_callable"),
+        ("tables", "0016_campaign_discord_hooks"),
     ]
 
     operations = [
