@@ -28,7 +28,7 @@ import time
 
 from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
-from redis.exceptions import ConnectionError, TimeoutError
+from redis import exceptions as redis_errors
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_S = 2.0
 # Keys left stale by skipped writes, at most (a key per session touched in an outage).
 STALE_MAX = 100_000
-UNREACHABLE = (ConnectionError, TimeoutError)  # redis-py's; max clients is a ConnectionError
+UNREACHABLE = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+)  # redis-py's; max clients is a ConnectionError
 
 # (servers, options) -> the process's one client for them.
 _clients: dict[tuple[tuple[str, ...], str], django_redis.RedisCacheClient] = {}

@@ -9,15 +9,29 @@ sequence number once their socket or the doorbell is back.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import aiohttp
 import pytest
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
+from django.db import connections
 from django.test import Client
 
+from momenta_site import settings as configured
 from tables.devtools.server import free_port
-from tables.models import TableEvent
+from tables.models import Character, TableEvent
 
 from ..conftest import PASSWORD
+from .test_two_processes import Uvicorn, cookies_of, logged_in, open_socket
 
 HX = {"HTTP_HX_REQUEST": "true"}
 ROLL = {"attribute": "WITS", "kind": "action", "play": "narrative"} | {
@@ -59,3 +73,144 @@ def test_with_the_cache_unreachable_a_member_logs_in_plays_and_logs_out(
     browser.post("/logout/")
     assert not Session.objects.filter(session_key=session_key).exists()
     assert browser.get(table + "table/").status_code == 302  # to the login page
+
+
+# --- Two server processes and a Redis of the test's own, stopped and started again ---
+
+needs_stack = pytest.mark.skipif(
+    not configured.REDIS_URL or shutil.which("redis-server") is None,
+    reason="the Redis stack (CI's second run) and a redis-server to stop",
+)
+
+
+class OwnRedis:
+    """A redis-server on a free loopback port that the test may stop and start again."""
+
+    def __init__(self, folder: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log = folder / f"redis-{self.port}.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--logfile", str(self.log)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                redis.Redis(port=self.port, socket_connect_timeout=1).ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def servers_on_own_redis(tmp_path, own_redis):
+    servers = [Uvicorn(tmp_path, REDIS_URL=own_redis.url) for _ in range(2)]
+    yield servers
+    for server in servers:
+        server.stop()
+    await sync_to_async(connections.close_all)()  # persistent; PostgreSQL drops the test DB
+
+
+class Browser:
+    """A logged-in page's HTTP side on one server: GETs pages, posts rolls like htmx."""
+
+    def __init__(self, server, client: Client):
+        self.server = server
+        self.jar = aiohttp.CookieJar(unsafe=True)  # cookies for 127.0.0.1
+        self.jar.update_cookies(cookies_of(client))
+
+    async def get(self, path: str) -> tuple[int, str]:
+        async with aiohttp.ClientSession(base_url=self.server.base, cookie_jar=self.jar) as web:
+            async with web.get(path) as answer:
+                return answer.status, await answer.text()
+
+    async def roll(self, campaign, hero) -> int:
+        status, _ = await self.get(f"/campaigns/{campaign.pk}/table/")
+        assert status == 200
+        token = next(c.value for c in self.jar if c.key == django_settings.CSRF_COOKIE_NAME)
+        async with aiohttp.ClientSession(base_url=self.server.base, cookie_jar=self.jar) as web:
+            async with web.post(
+                f"/campaigns/{campaign.pk}/momenta/roll/",
+                data=ROLL | {"character": hero.pk},
+                headers={"X-CSRFToken": token, "HX-Request": "true", "Referer": self.server.base},
+            ) as answer:
+                return answer.status
+
+
+async def next_event(socket, *, pinging: bool, bound: float = 45) -> dict:
+    """The next event frame on `socket`; pinging: a heartbeat every 2 s as a page's (every
+    25 s, within the flood limit), so a lost doorbell is healed by the hub's head check."""
+    pinged = 0.0
+    async with asyncio.timeout(bound):
+        while True:
+            if pinging and time.monotonic() - pinged > 2:
+                pinged = time.monotonic()
+                await socket.send(json.dumps({"type": "ping"}))
+            try:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 1))
+            except TimeoutError:
+                continue
+            if message["type"] == "event":
+                return message
+
+
+def roll_seqs(campaign) -> list[int]:
+    rolls = TableEvent.objects.filter(campaign=campaign, kind="momenta_roll").order_by("seq")
+    return list(rolls.values_list("seq", flat=True))
+
+
+@needs_stack
+@pytest.mark.django_db(transaction=True)
+async def test_a_roll_while_redis_is_stopped_succeeds_and_reaches_pages_when_it_is_back(
+    own_redis, servers_on_own_redis, momenta_campaign, gm, player
+):
+    hero = await sync_to_async(Character.objects.create)(
+        campaign=momenta_campaign, owner=player, name="Iska"
+    )
+    await sync_to_async(hero.attributes.create)(name="WITS", value=3)
+    gm_client, player_client = await sync_to_async(lambda: (logged_in(gm), logged_in(player)))()
+    gm_cookie = gm_client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    first, second = servers_on_own_redis
+    # The GM watches on the other process: one page idle through the outage, one whose
+    # heartbeat runs on, and one on the rolling process.
+    idle = await open_socket(second, momenta_campaign, gm_cookie)
+    beating = await open_socket(second, momenta_campaign, gm_cookie)
+    local = await open_socket(first, momenta_campaign, gm_cookie)
+    player_page = Browser(first, player_client)
+
+    own_redis.stop()
+    for server in servers_on_own_redis:  # the proxy keeps both processes
+        status, body = await Browser(server, player_client).get("/healthz")
+        assert (status, body) == (200, "degraded: cache, channel layer\n")
+    assert await player_page.roll(momenta_campaign, hero) == 200
+    (seq,) = await sync_to_async(roll_seqs)(momenta_campaign)
+    # Without Redis a heartbeat still heals the lost doorbell from the database.
+    assert (await next_event(beating, pinging=True))["seq"] == seq
+
+    own_redis.start()
+    for socket in (idle, local):
+        assert (await next_event(socket, pinging=True))["seq"] == seq
+    # The doorbell rings again: the next roll arrives with no heartbeat.
+    assert await player_page.roll(momenta_campaign, hero) == 200
+    seqs = await sync_to_async(roll_seqs)(momenta_campaign)
+    for socket in (idle, beating, local):
+        assert (await next_event(socket, pinging=False))["seq"] == seqs[-1]
+        await socket.close()
