@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -214,3 +216,42 @@ async def test_a_roll_while_redis_is_stopped_succeeds_and_reaches_pages_when_it_
     for socket in (idle, beating, local):
         assert (await next_event(socket, pinging=False))["seq"] == seqs[-1]
         await socket.close()
+
+
+def sockets_of(html: str, username: str) -> int:
+    """How many sockets a presence fragment counts for `username` (0: not there)."""
+    found = re.search(rf'data-user="{username}" data-sockets="(\d+)"', html)
+    return int(found.group(1)) if found else 0
+
+
+async def presence_until(socket, condition, bound: float = 30) -> str:
+    """Presence fragments on `socket`, with no heartbeat, until one meets `condition`."""
+    async with asyncio.timeout(bound):
+        while True:
+            message = json.loads(await socket.recv())
+            if message["type"] == "presence" and condition(message["html"]):
+                return message["html"]
+
+
+@needs_stack
+@pytest.mark.django_db(transaction=True)
+async def test_a_crashed_process_stops_counting_at_the_table_within_seconds(
+    own_redis, servers_on_own_redis, momenta_campaign, gm, player
+):
+    """Nobody says goodbye for a killed process's sockets: its lease lapses (3 s) and
+    the other process's hub, re-reading the roster every 2 s, tells its pages."""
+    gm_client, player_client = await sync_to_async(lambda: (logged_in(gm), logged_in(player)))()
+    cookie = {
+        name: client.cookies[django_settings.SESSION_COOKIE_NAME].value
+        for name, client in (("gm", gm_client), ("player", player_client))
+    }
+    doomed, surviving = servers_on_own_redis
+    await open_socket(doomed, momenta_campaign, cookie["gm"])
+    await open_socket(surviving, momenta_campaign, cookie["gm"])
+    watcher = await open_socket(surviving, momenta_campaign, cookie["player"])
+    await presence_until(watcher, lambda html: sockets_of(html, "gm") == 2)
+
+    doomed.process.send_signal(signal.SIGKILL)
+    html = await presence_until(watcher, lambda html: sockets_of(html, "gm") == 1)
+    assert sockets_of(html, "player") == 1
+    await watcher.close()
