@@ -25,6 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
+from django.core.cache import cache
 from django.db import connections
 from django.test import Client
 
@@ -255,3 +256,31 @@ async def test_a_crashed_process_stops_counting_at_the_table_within_seconds(
     html = await presence_until(watcher, lambda html: sockets_of(html, "gm") == 1)
     assert sockets_of(html, "player") == 1
     await watcher.close()
+
+
+@needs_stack
+@pytest.mark.django_db
+def test_a_session_ended_while_redis_stalls_is_not_served_from_it_when_it_answers(
+    settings, own_redis, player
+):
+    """A paused Redis keeps its data: the copy of a session logged out meanwhile is
+    deleted once Redis answers, not served again (redis_cache.py)."""
+    settings.CACHES = redis_cache(own_redis.url)
+    browser = Client()
+    browser.force_login(player)  # the session is now in the database and in Redis
+    session_key = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+    admin = redis.Redis(port=own_redis.port)
+    assert any(session_key in key.decode() for key in admin.keys("*"))
+
+    # For 5 s nothing answers and nothing is lost (Redis 7.0 blocks UNPAUSE too); the
+    # logout's cache delete gives up after its 1 s socket timeout, well within that.
+    admin.execute_command("CLIENT", "PAUSE", 5_000, "ALL")
+    assert browser.post("/logout/").status_code == 302
+    assert not Session.objects.filter(session_key=session_key).exists()
+    admin.ping()  # answered once the pause is over
+    assert any(session_key in key.decode() for key in admin.keys("*"))  # the stale copy
+
+    cache.probe("healthz:probe")  # Redis answers again (as /healthz finds out)
+    assert not any(session_key in key.decode() for key in admin.keys("*"))
+    browser.cookies[django_settings.SESSION_COOKIE_NAME] = session_key  # a stolen cookie
+    assert browser.get("/").status_code == 302  # to the login page
