@@ -117,7 +117,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self._sender = asyncio.create_task(self._send_loop())
         self._put(("resync", self.last_seq))
         await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+        with _layer_away(self.campaign_id):  # Redis gone since the join: the socket stays
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def disconnect(self, code):
         if self.hub is None or self._left:

@@ -1,0 +1,145 @@
+"""What a Redis outage costs a page and a command (issue 26): figures, no assertions.
+
+Run from the project root: `.venv/bin/python bench/redis_outage.py [--requests N]`.
+One uvicorn process on a fresh SQLite file and a throwaway redis-server; a
+logged-in player GETs the table page and posts Momenta rolls (as htmx does)
+in three phases, each against the first, measured in the same run:
+
+- up: Redis answers;
+- stopped: redis-server is stopped (connections refused at once);
+- stalled: a listener on Redis's port accepts and never answers (a hung or
+  unreachable Redis: the client's timeouts decide, settings.py).
+
+Printed per phase: median, 95th percentile and slowest request, and the share
+of answers that were not 200 (should be none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from seed import make_table, setup_django  # bench/seed.py, a sibling
+from servers import HOST, Process, free_port, server_argv, start_redis, wait_http
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def stalled_listener(port: int) -> socket.socket:
+    """Accepts connections on `port` and never answers, like a Redis that hangs."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((HOST, port))
+    listener.listen(1000)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    return listener
+
+
+def measure(base: str, cookie: str, campaign: int, hero: int, n: int) -> dict:
+    opener = urllib.request.build_opener()
+    opener.addheaders = [("Cookie", cookie)]
+    times, failed = [], 0
+    for i in range(n):
+        if i % 2:
+            body = f"character={hero}&attribute=WITS&kind=action&play=narrative"
+            body += "&expected_momentum=0&expected_resolve=0"
+            request = urllib.request.Request(
+                f"{base}/campaigns/{campaign}/momenta/roll/",
+                data=body.encode(),
+                headers={"HX-Request": "true", "X-CSRFToken": CSRF, "Referer": base},
+            )
+        else:
+            request = urllib.request.Request(f"{base}/campaigns/{campaign}/table/")
+        start = time.perf_counter()
+        try:
+            with opener.open(request, timeout=30) as answer:
+                answer.read()
+                failed += answer.status != 200
+        except urllib.error.HTTPError:
+            failed += 1
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return {
+        "median_ms": 1000 * statistics.median(times),
+        "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
+        "max_ms": 1000 * times[-1],
+        "failed": failed / n,
+    }
+
+
+CSRF = "b" * 32
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=60, help="per phase (half rolls)")
+    args = parser.parse_args()
+
+    tmp = setup_django()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    User = get_user_model()
+    gm = User.objects.create_user("gm", password="x" * 12)
+    player = User.objects.create_user("player", password="x" * 12)
+    campaign, seats = make_table("Outage", gm, [player])
+    client = Client()
+    client.force_login(player)  # the session is in the database: the server reads it there
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session}; {settings.CSRF_COOKIE_NAME}={CSRF}"
+
+    redis, url = start_redis(tmp)
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=url, DEBUG="0", ALLOWED_HOSTS=HOST)
+    server = Process(
+        "app",
+        server_argv("uvicorn", "momenta_site.asgi:application", port),
+        env,
+        ROOT,
+        tmp / "app.log",
+    )
+    listener = None
+    try:
+        wait_http(server, port)
+        base = f"http://{HOST}:{port}"
+        hero = seats[0][1]
+        measure(base, cookie, campaign, hero, 10)  # warm up
+        figures = {"up": measure(base, cookie, campaign, hero, args.requests)}
+        redis.stop()
+        figures["stopped"] = measure(base, cookie, campaign, hero, args.requests)
+        listener = stalled_listener(int(url.rsplit(":", 1)[1].split("/")[0]))
+        figures["stalled"] = measure(base, cookie, campaign, hero, args.requests)
+    finally:
+        server.stop()
+        redis.stop()
+        if listener is not None:
+            listener.close()
+    up = figures["up"]["median_ms"]
+    print(f"{args.requests} requests per phase (half table pages, half rolls), one process")
+    for phase, f in figures.items():
+        print(
+            f"{phase:>8}: median {f['median_ms']:7.1f} ms ({f['median_ms'] / up:4.1f}× up)"
+            f"  p95 {f['p95_ms']:7.1f} ms  max {f['max_ms']:7.1f} ms  not 200: {f['failed']:.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
