@@ -132,8 +132,9 @@ class RedisPresence:
         loop = asyncio.get_running_loop()
         task = self._renewers.get(loop)
         if task is None or task.done():
-            await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
+            # The renewer first: if Redis is away now, it writes our entries when it is back.
             self._renewers[loop] = loop.create_task(self._renew())
+            await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
 
     async def _renew(self) -> None:
         while True:

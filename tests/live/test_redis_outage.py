@@ -32,6 +32,7 @@ from django.test import Client
 
 from momenta_site import settings as configured
 from tables.devtools.server import free_port
+from tables.live import presence
 from tables.live.broadcast import group_name
 from tables.models import Character, TableEvent
 
@@ -89,6 +90,7 @@ needs_stack = pytest.mark.skipif(
 
 
 PREFIX = "outage"  # the servers' channel-layer prefix
+CAMPAIGN = 987_655  # no such campaign: the presence store does not care
 
 
 class OwnRedis:
@@ -304,3 +306,24 @@ def test_a_session_ended_while_redis_stalls_is_not_served_from_it_when_it_answer
     assert not any(session_key in key.decode() for key in admin.keys("*"))
     browser.cookies[django_settings.SESSION_COOKIE_NAME] = session_key  # a stolen cookie
     assert browser.get("/").status_code == 302  # to the login page
+
+
+@needs_stack
+async def test_presence_is_not_known_while_redis_is_away_and_whole_again_after_it_restarts(
+    own_redis,
+):
+    """A restarted Redis is empty: each process writes its own sockets' entries again."""
+    store = presence.RedisPresence(own_redis.url, prefix="outage:presence:")
+    await store.join(CAMPAIGN, "tab-1", 7)
+    await store.join(CAMPAIGN, "tab-2", 8)
+    assert await store.roster(CAMPAIGN) == {7: 1, 8: 1}
+
+    own_redis.stop()
+    assert await store.roster(CAMPAIGN) is None
+    await store.leave(CAMPAIGN, "tab-2", 8)  # said while Redis is away: not lost
+    await store.join(CAMPAIGN, "tab-3", 9)
+
+    own_redis.start()
+    async with asyncio.timeout(30):
+        while await store.roster(CAMPAIGN) != {7: 1, 9: 1}:
+            await asyncio.sleep(0.2)
