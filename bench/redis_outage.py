@@ -10,8 +10,8 @@ in three phases, each against the first, measured in the same run:
 - stalled: a listener on Redis's port accepts and never answers (a hung or
   unreachable Redis: the client's timeouts decide, settings.py).
 
-Printed per phase: median, 95th percentile and slowest request, and the share
-of answers that were not 200 (should be none).
+Printed per phase, for pages and rolls apart: median, 95th percentile and slowest
+request, and the share of answers that were not 200 (should be none).
 """
 
 from __future__ import annotations
@@ -53,11 +53,13 @@ def stalled_listener(port: int) -> socket.socket:
 
 
 def measure(base: str, cookie: str, campaign: int, hero: int, n: int) -> dict:
+    """{"page": figures, "roll": figures}: n/2 table pages and n/2 rolls, alternated."""
     opener = urllib.request.build_opener()
     opener.addheaders = [("Cookie", cookie)]
-    times, failed = [], 0
+    times, failed = {"page": [], "roll": []}, {"page": 0, "roll": 0}
     for i in range(n):
-        if i % 2:
+        kind = "roll" if i % 2 else "page"
+        if kind == "roll":
             body = f"character={hero}&attribute=WITS&kind=action&play=narrative"
             body += "&expected_momentum=0&expected_resolve=0"
             request = urllib.request.Request(
@@ -71,17 +73,20 @@ def measure(base: str, cookie: str, campaign: int, hero: int, n: int) -> dict:
         try:
             with opener.open(request, timeout=30) as answer:
                 answer.read()
-                failed += answer.status != 200
+                failed[kind] += answer.status != 200
         except urllib.error.HTTPError:
-            failed += 1
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return {
-        "median_ms": 1000 * statistics.median(times),
-        "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
-        "max_ms": 1000 * times[-1],
-        "failed": failed / n,
-    }
+            failed[kind] += 1
+        times[kind].append(time.perf_counter() - start)
+    figures = {}
+    for kind, ts in times.items():
+        ts.sort()
+        figures[kind] = {
+            "median_ms": 1000 * statistics.median(ts),
+            "p95_ms": 1000 * ts[int(0.95 * (len(ts) - 1))],
+            "max_ms": 1000 * ts[-1],
+            "failed": failed[kind] / len(ts),
+        }
+    return figures
 
 
 CSRF = "b" * 32
@@ -132,13 +137,15 @@ def main() -> None:
         redis.stop()
         if listener is not None:
             listener.close()
-    up = figures["up"]["median_ms"]
     print(f"{args.requests} requests per phase (half table pages, half rolls), one process")
-    for phase, f in figures.items():
-        print(
-            f"{phase:>8}: median {f['median_ms']:7.1f} ms ({f['median_ms'] / up:4.1f}× up)"
-            f"  p95 {f['p95_ms']:7.1f} ms  max {f['max_ms']:7.1f} ms  not 200: {f['failed']:.0%}"
-        )
+    for kind in ("page", "roll"):
+        up = figures["up"][kind]["median_ms"]
+        for phase, by_kind in figures.items():
+            f = by_kind[kind]
+            print(
+                f"{kind} {phase:>8}: median {f['median_ms']:7.1f} ms ({f['median_ms'] / up:4.1f}× up)"
+                f"  p95 {f['p95_ms']:7.1f} ms  max {f['max_ms']:7.1f} ms  not 200: {f['failed']:.0%}"
+            )
 
 
 if __name__ == "__main__":

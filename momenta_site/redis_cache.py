@@ -13,16 +13,19 @@ a fork, so sharing it is sound.
 Degrading: everything in this cache is a copy of the database (sessions are
 `cached_db`), so when Redis does not answer, reads miss and writes are skipped
 instead of raising, and every page works from the database (issue 26). After a
-failure the process leaves Redis alone for RETRY_AFTER_S, so a dead Redis costs
-one request per process that long at most its timeouts (settings.py) and the
-others nothing. A skipped write or delete would leave Redis holding an old copy
-(a session logged out during the outage would come back with Redis): those keys
-are remembered and deleted before anything else once Redis answers again.
+failure no request asks Redis any more: a thread of the process tries it every
+PROBE_EVERY_S, and requests use it again once it answers. So a dead or hung
+Redis costs the one request that found it so at most its timeouts
+(settings.py), and the others nothing. A skipped write or delete would leave
+Redis holding an old copy (a session logged out during the outage would come
+back with Redis): those keys are remembered, and deleted before requests use
+Redis again.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -32,8 +35,9 @@ from redis import exceptions as redis_errors
 
 log = logging.getLogger(__name__)
 
-# After a failed command, this process does not try Redis again for this long.
-RETRY_AFTER_S = 2.0
+# While Redis is away, the process's prober asks it this often whether it is back.
+PROBE_EVERY_S = 1.0
+PROBE_KEY = "redis-cache:probe"  # read, never written
 # Keys left stale by skipped writes, at most (a key per session touched in an outage).
 STALE_MAX = 100_000
 UNREACHABLE = (
@@ -56,7 +60,8 @@ class _DegradingClient(_Base):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._retry_at = 0.0  # time.monotonic() before which Redis is not asked; 0: it answers
+        self._away = False  # Redis did not answer; requests leave it to the prober
+        self._prober: tuple[int, threading.Thread] | None = None  # (pid, thread)
         self._stale: set[str] = set()  # keys whose write or delete was skipped
         self._state = threading.Lock()
 
@@ -68,19 +73,17 @@ class _DegradingClient(_Base):
 
     def _run(self, command, fallback, skipped=()):
         """command() if Redis answers, else `fallback`; the `skipped` keys are then stale."""
-        if time.monotonic() < self._retry_at:
+        if self._away:
             self._mark(skipped)
+            self._probe_in_background()
             return fallback
         try:
             self._heal()
-            result = command()
+            return command()
         except UNREACHABLE as error:
-            self._failed(error)
             self._mark(skipped)
+            self._failed(error)
             return fallback
-        if self._retry_at:
-            self._recovered()
-        return result
 
     def _mark(self, keys) -> None:
         if not keys:
@@ -106,26 +109,44 @@ class _DegradingClient(_Base):
 
     def _failed(self, error) -> None:
         with self._state:
-            first = not self._retry_at
-            self._retry_at = time.monotonic() + RETRY_AFTER_S
+            first, self._away = not self._away, True
         if first:  # once per outage, not once per request
             log.warning("cache: Redis unreachable (%r); reads miss, writes skipped", error)
+        self._probe_in_background()
 
-    def _recovered(self) -> None:
+    def _probe_in_background(self) -> None:
         with self._state:
-            self._retry_at = 0.0
-        log.warning("cache: Redis answers again")
+            # A forked child inherits _away but not the thread: it starts its own.
+            if self._prober is not None and self._prober[0] == os.getpid():
+                if self._prober[1].is_alive():
+                    return
+            thread = threading.Thread(target=self._probe_until_back, daemon=True)
+            self._prober = (os.getpid(), thread)
+        thread.start()
+
+    def _probe_until_back(self) -> None:
+        while self._away:
+            time.sleep(PROBE_EVERY_S)
+            try:
+                self.probe(PROBE_KEY)
+            except UNREACHABLE:
+                continue
+            except Exception:  # not an outage: say so, and keep the site on the database
+                log.exception("cache: probing Redis failed")
 
     def probe(self, key) -> None:
-        """A real read, whatever the back-off: raises if Redis does not answer (/healthz)."""
+        """A real read, stale keys deleted first: raises if Redis does not answer.
+        Requests use Redis again once it succeeds (/healthz calls it too)."""
         try:
             self._heal()
             _Base.get(self, key, None)
         except UNREACHABLE as error:
             self._failed(error)
             raise
-        if self._retry_at:
-            self._recovered()
+        with self._state:
+            back, self._away = self._away, False
+        if back:
+            log.warning("cache: Redis answers again")
 
     # --- Django's client API: reads miss, writes are skipped -----------------------
 

@@ -197,10 +197,10 @@ if REDIS_URL:
                     {
                         "address": REDIS_URL,
                         # A doorbell is published in the command's request after commit:
-                        # a dead Redis must cost it well under a second, not 30 (no read
-                        # here blocks longer than the reader's 0.1 s poll).
+                        # a dead Redis must cost it a second at most, not 30 (no read here
+                        # blocks longer than the reader's 0.1 s poll; broadcast.py).
                         "socket_connect_timeout": 0.5,
-                        "socket_timeout": 2,
+                        "socket_timeout": 1,
                         "socket_keepalive": True,
                         "health_check_interval": 15,
                     }
@@ -233,8 +233,8 @@ if REDIS_URL:
     # request or socket, which left a Redis connection behind each (redis_cache.py).
     # When Redis does not answer, reads miss and writes are skipped: sessions come from
     # the database. Redis answers a session read in well under a millisecond, so half a
-    # second to connect and one to answer mean it is away, and a dead Redis costs one
-    # request per process and back-off at most that (redis_cache.RETRY_AFTER_S).
+    # second to connect and one to answer mean it is away; then a dead Redis costs the
+    # one request that found it so at most that, and later ones nothing (redis_cache.py).
     CACHES = {
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
