@@ -1,14 +1,18 @@
 """`/healthz`: may this process take traffic? For the proxy and the process manager.
 
-Answers 200 `ok` when the database answers a query, the cache a read and the
-channel layer accepts a message, 503 naming what failed otherwise, within a few
-seconds either way. Sessions are read from the cache: a Redis that refuses this
-process's connections fails every logged-in page, so it fails the probe too.
+Answers within a few seconds:
+- 200 `ok` when the database answers a query, the cache a read and the channel
+  layer accepts a message;
+- 200 `degraded: cache, channel layer` (naming what failed) when only Redis's
+  parts fail: pages and commands work from the database then (the cache misses,
+  a doorbell is lost and healed by the pages' heartbeat), so a proxy must keep
+  sending traffic; a Redis outage costs live updates for a while, never the site;
+- 503 `unavailable: database` when the database does not answer: nothing works.
 
 It is a middleware placed first, not a view: the proxy and monitors address a
 worker by its own address (`127.0.0.1:8001`), which is not in ALLOWED_HOSTS, and
 over plain HTTP, which HTTPS=1 would redirect. The answer carries nothing but
-the name of a failed dependency, so it is safe to answer any host.
+the names of failed dependencies, so it is safe to answer any host.
 """
 
 from __future__ import annotations
@@ -41,7 +45,12 @@ def check_database() -> None:
 
 
 def check_cache() -> None:
-    cache.get(PROBE_KEY)
+    # The Redis cache misses instead of raising when Redis is away: ask Redis itself.
+    probe = getattr(cache, "probe", None)
+    if probe is not None:
+        probe(PROBE_KEY)
+    else:
+        cache.get(PROBE_KEY)
 
 
 async def check_channel_layer() -> None:
@@ -59,17 +68,26 @@ async def failures() -> list[str]:
     for name, check in checks.items():
         try:
             await asyncio.wait_for(check(), TIMEOUT_SECONDS)
-        except Exception as error:  # any failure means "do not send traffic here"
+        except Exception as error:  # any failure: down or degraded (answer() says which)
             logger.warning("healthz: %s unavailable: %r", name, error)
             failed.append(name)
     return failed
 
 
+# Without these the process serves nothing; without the others it serves pages from the database.
+VITAL = frozenset({"database"})
+
+
 def answer(failed: list[str]) -> HttpResponse:
-    if failed:
-        body, status = "unavailable: " + ", ".join(failed) + "\n", 503
-    else:
-        body, status = "ok\n", 200
+    down = [name for name in failed if name in VITAL]
+    degraded = [name for name in failed if name not in VITAL]
+    lines = []
+    if down:
+        lines.append("unavailable: " + ", ".join(down))
+    if degraded:
+        lines.append("degraded: " + ", ".join(degraded))
+    body = "\n".join(lines or ["ok"]) + "\n"
+    status = 503 if down else 200
     response = HttpResponse(body, status=status, content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "no-store"
     return response

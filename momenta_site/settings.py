@@ -206,8 +206,11 @@ if REDIS_URL:
                 "hosts": [
                     {
                         "address": REDIS_URL,
-                        "socket_connect_timeout": 5,
-                        "socket_timeout": 30,
+                        # A doorbell is published in the command's request after commit:
+                        # a dead Redis must cost it a second at most, not 30 (no read here
+                        # blocks longer than the reader's 0.1 s poll; broadcast.py).
+                        "socket_connect_timeout": 0.5,
+                        "socket_timeout": 1,
                         "socket_keepalive": True,
                         "health_check_interval": 15,
                     }
@@ -238,7 +241,17 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 if REDIS_URL:
     # Django's RedisCache, with one connection pool per process rather than one per
     # request or socket, which left a Redis connection behind each (redis_cache.py).
-    CACHES = {"default": {"BACKEND": "momenta_site.redis_cache.RedisCache", "LOCATION": REDIS_URL}}
+    # When Redis does not answer, reads miss and writes are skipped: sessions come from
+    # the database. Redis answers a session read in well under a millisecond, so half a
+    # second to connect and one to answer mean it is away; then a dead Redis costs the
+    # one request that found it so at most that, and later ones nothing (redis_cache.py).
+    CACHES = {
+        "default": {
+            "BACKEND": "momenta_site.redis_cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -6,6 +6,7 @@ database by sequence number, so only the event's coordinates travel here.
 
 import hashlib
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -13,6 +14,11 @@ from channels.layers import get_channel_layer
 from tables.live import frames
 
 log = logging.getLogger(__name__)
+
+# After a doorbell fails, this process rings none for this long (their pages catch up
+# by heartbeat), so a hung Redis costs one command per second its timeout, not each.
+QUIET_AFTER_FAILURE_S = 1.0
+_quiet_until = 0.0  # time.monotonic()
 
 
 def group_name(campaign_id: int) -> str:
@@ -26,16 +32,22 @@ def announce(event) -> None:
         frames.hold(event)
     except Exception:  # then they are read again; the doorbell still rings
         log.exception("rows of %s #%s not held", group_name(event.campaign_id), event.seq)
+    global _quiet_until
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or time.monotonic() < _quiet_until:
         return
     try:
         async_to_sync(layer.group_send)(
             group_name(event.campaign_id),
             {"type": "table.event", "seq": event.seq, "event_id": event.pk},
         )
-    except Exception:  # a down Redis must not turn a committed roll into an error page
-        log.exception("doorbell for %s #%s not sent", group_name(event.campaign_id), event.seq)
+    except Exception as error:  # a down Redis must not turn a committed roll into an error page
+        # A hung Redis costs a command its timeout (settings.py): not every command's.
+        _quiet_until = time.monotonic() + QUIET_AFTER_FAILURE_S
+        # A warning, not a traceback per roll: pages catch up by heartbeat or on reconnect.
+        log.warning(
+            "doorbell for %s #%s not sent: %r", group_name(event.campaign_id), event.seq, error
+        )
 
 
 def end_session(sender, request, user, **kwargs) -> None:

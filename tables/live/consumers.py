@@ -70,6 +70,15 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number the table uses")
 
 
+@contextlib.contextmanager
+def _layer_away(campaign_id: int):
+    """A channel-layer call that may fail while Redis is away: logged, not raised."""
+    try:
+        yield
+    except Exception as error:
+        log.warning("table %s: channel layer unreachable: %r", campaign_id, error)
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     audience: str | None = None  # set once the socket is accepted
     last_seq = 0
@@ -108,7 +117,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self._sender = asyncio.create_task(self._send_loop())
         self._put(("resync", self.last_seq))
         await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+        with _layer_away(self.campaign_id):  # Redis gone since the join: the socket stays
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def disconnect(self, code):
         if self.hub is None or self._left:
@@ -120,10 +130,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
+        # With Redis away neither can be said; leaving must still finish (presence).
         if self.session_group:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            with _layer_away(self.campaign_id):
+                await self.channel_layer.group_discard(self.session_group, self.channel_name)
         await presence.store().leave(self.campaign_id, self.channel_name, self.user.pk)
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
+        with _layer_away(self.campaign_id):
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """Whatever the page (or anyone) sends, the socket survives it or closes cleanly."""

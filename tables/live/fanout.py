@@ -25,7 +25,7 @@ from typing import Protocol
 
 from channels.db import database_sync_to_async
 
-from tables.live import frames, render
+from tables.live import frames, presence, render
 from tables.live.broadcast import group_name
 from tables.services.access import private_viewer
 
@@ -35,6 +35,9 @@ HEAD_CHECK_S = 5.0  # a heartbeat reads the table's head at most this often per 
 # Arrivals and departures within this are told to the table's sockets as one roster:
 # eight sockets opening at once (a restart, a table sitting down) send 8 rosters, not 64.
 PRESENCE_DEBOUNCE_S = 0.25
+# Every this often a hub re-reads its table's roster and tells its sockets if it
+# changed: no one says goodbye for a crashed process's sockets (presence.py).
+PRESENCE_CHECK_S = 2.0
 BATCH = render.REPLAY_BATCH
 UNKNOWN = math.inf  # a doorbell without a usable seq: beyond any head, so it reads
 
@@ -123,6 +126,7 @@ class TableHub:
                 self._tasks = [
                     asyncio.create_task(self._receive()),
                     asyncio.create_task(self._answer()),
+                    asyncio.create_task(self._watch_presence()),
                 ]
         except BaseException as error:
             self._failed = error
@@ -157,6 +161,20 @@ class TableHub:
                 self._pending = seq if self._pending is None else max(self._pending, seq)
                 self._rung.set()
             elif kind == "presence.changed" and self._presence_task is None:
+                self._presence_task = asyncio.create_task(self._tell_presence())
+
+    async def _watch_presence(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_CHECK_S)
+            try:
+                roster = await presence.store().roster(self.campaign_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence of table %s not read", self.campaign_id)
+                continue
+            told = self._presence[0] if self._presence is not None else None
+            if _roster_key(roster) != told and self._presence_task is None:
                 self._presence_task = asyncio.create_task(self._tell_presence())
 
     async def _tell_presence(self) -> None:
@@ -231,13 +249,17 @@ class TableHub:
         if head > self.head:
             await self.ring(head)
 
-    async def presence_html(self, roster: dict[int, int]) -> str:
-        """Who is here, rendered once per roster however many sockets ask."""
-        key = tuple(sorted(roster.items()))
+    async def presence_html(self, roster: dict[int, int] | None) -> str:
+        """Who is here (None: not known), rendered once per roster however many sockets ask."""
+        key = _roster_key(roster)
         if self._presence is None or self._presence[0] != key:
             html = await database_sync_to_async(render.render_presence)(self.campaign_id, roster)
             self._presence = (key, html)
         return self._presence[1]
+
+
+def _roster_key(roster: dict[int, int] | None) -> tuple | None:
+    return None if roster is None else tuple(sorted(roster.items()))
 
 
 _hubs: dict[int, TableHub] = {}

@@ -12,8 +12,17 @@ present while they have at least one live entry; two tabs are two entries.
 - REDIS_URL (scale-out stack): one Redis sorted set per campaign, member
   "<user id>:<process>:<channel name>", score = expiry (Unix time), and one
   lease key per process that it renews while it runs: a crashed process's
-  sockets stop counting within LEASE_TTL_S. Adds, removals and reads are
-  single Redis commands, so processes never overwrite each other's entries.
+  sockets stop counting within LEASE_TTL_S, and each process's table hubs
+  re-read the roster every fanout.PRESENCE_CHECK_S, so pages see it within
+  LEASE_TTL_S + PRESENCE_CHECK_S (5 s) instead of a heartbeat or TTL later
+  (issue 26). Adds, removals and reads are single Redis commands, so
+  processes never overwrite each other's entries.
+
+  Redis away: joins, heartbeats and leaves are skipped (logged) and the roster
+  is None, "not known"; the sockets stay open. A process also keeps its own
+  entries in memory: when its lease was gone at a renewal (Redis restarted
+  empty, or the process was stalled so long that others swept it), it writes
+  them again, so presence is whole again within LEASE_RENEW_S of Redis's return.
 """
 
 from __future__ import annotations
@@ -28,13 +37,23 @@ from collections import Counter
 from functools import cache
 
 from django.conf import settings
+from redis import exceptions as redis_errors
 
-TTL = 75.0  # seconds without a heartbeat before a socket no longer counts
-LEASE_TTL_S = 15  # a dead process's sockets stop counting this soon (Redis stack)
-LEASE_RENEW_S = 5
+TTL = 75.0  # seconds without a heartbeat (every 25 s) before a socket no longer counts
+# A live process renews its lease every second; three seconds let it miss two renewals
+# (an event loop stalled by a big render or a GC pause) before its sockets stop counting.
+LEASE_TTL_S = 3
+LEASE_RENEW_S = 1
+# Half a second to connect to Redis, two to answer: presence is never worth a page's wait.
+CONNECT_TIMEOUT_S, ANSWER_TIMEOUT_S = 0.5, 2
 # This process, as presence entries name it: unique across hosts and restarts.
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 log = logging.getLogger(__name__)
+UNREACHABLE = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    OSError,
+)  # redis-py's, and a refused socket
 
 
 class LocalPresence:
@@ -75,6 +94,10 @@ class RedisPresence:
         self.process = PROCESS
         self._clients: dict[asyncio.AbstractEventLoop, object] = {}
         self._renewers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+        # This process's own entries, {campaign: {channel: user id}}: written again
+        # when Redis has lost them (see _renew).
+        self._mine: dict[int, dict[str, int]] = {}
+        self._away = False  # Redis did not answer the last command (logged once)
 
     def _client(self):
         # One client per event loop: a client is bound to the loop that made it.
@@ -91,8 +114,8 @@ class RedisPresence:
             # would close its socket with 1011.
             pool = redis.asyncio.BlockingConnectionPool.from_url(
                 self.url,
-                socket_connect_timeout=5,
-                socket_timeout=10,
+                socket_connect_timeout=CONNECT_TIMEOUT_S,
+                socket_timeout=ANSWER_TIMEOUT_S,
                 max_connections=20,
                 timeout=10,
             )
@@ -109,30 +132,80 @@ class RedisPresence:
         loop = asyncio.get_running_loop()
         task = self._renewers.get(loop)
         if task is None or task.done():
-            await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
+            # The renewer first: if Redis is away now, it writes our entries when it is back.
             self._renewers[loop] = loop.create_task(self._renew())
+            await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
 
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(LEASE_RENEW_S)
             try:
-                await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
-            except Exception:  # Redis away for a moment: try again next round
-                log.warning("presence lease of %s not renewed", self.process, exc_info=True)
+                held = await self._client().set(
+                    self._lease(self.process), 1, ex=LEASE_TTL_S, get=True
+                )
+                if held is None:  # lapsed: our entries may be gone or swept
+                    await self._rewrite()
+                self._answered()
+            except UNREACHABLE as error:  # Redis away: try again next round
+                self._unanswered(error)
+
+    async def _rewrite(self) -> None:
+        r = self._client()
+        expires = time.time() + TTL
+        for campaign_id, sockets in list(self._mine.items()):
+            if sockets:
+                key = self._key(campaign_id)
+                entries = {self._member(user, ch): expires for ch, user in sockets.items()}
+                await r.zadd(key, entries)
+                await r.expire(key, int(TTL * 2))
+
+    def _member(self, user_id: int, channel: str) -> str:
+        return f"{user_id}:{self.process}:{channel}"
+
+    def _answered(self) -> None:
+        if self._away:
+            self._away = False
+            log.warning("presence: Redis answers again")
+
+    def _unanswered(self, error: BaseException) -> None:
+        if not self._away:  # once per outage, not once per socket
+            self._away = True
+            log.warning("presence: Redis unreachable (%r); rosters unknown until it is back", error)
 
     async def join(self, campaign_id: int, channel: str, user_id: int) -> None:
-        await self._hold_lease()
-        key = self._key(campaign_id)
-        r = self._client()
-        await r.zadd(key, {f"{user_id}:{self.process}:{channel}": time.time() + TTL})
-        await r.expire(key, int(TTL * 2))
+        self._mine.setdefault(campaign_id, {})[channel] = user_id
+        try:
+            await self._hold_lease()
+            key = self._key(campaign_id)
+            r = self._client()
+            await r.zadd(key, {self._member(user_id, channel): time.time() + TTL})
+            await r.expire(key, int(TTL * 2))
+        except UNREACHABLE as error:  # written again when Redis is back (_renew)
+            self._unanswered(error)
+        else:
+            self._answered()
 
     touch = join
 
     async def leave(self, campaign_id: int, channel: str, user_id: int) -> None:
-        await self._client().zrem(self._key(campaign_id), f"{user_id}:{self.process}:{channel}")
+        mine = self._mine.get(campaign_id, {})
+        mine.pop(channel, None)
+        if not mine:
+            self._mine.pop(campaign_id, None)
+        try:
+            await self._client().zrem(self._key(campaign_id), self._member(user_id, channel))
+        except UNREACHABLE as error:  # the entry expires by itself (TTL)
+            self._unanswered(error)
 
-    async def roster(self, campaign_id: int) -> dict[int, int]:
+    async def roster(self, campaign_id: int) -> dict[int, int] | None:
+        """{user id: open sockets}, or None while Redis does not answer."""
+        try:
+            return await self._roster(campaign_id)
+        except UNREACHABLE as error:
+            self._unanswered(error)
+            return None
+
+    async def _roster(self, campaign_id: int) -> dict[int, int]:
         key = self._key(campaign_id)
         r = self._client()
         await r.zremrangebyscore(key, "-inf", time.time())
@@ -143,6 +216,7 @@ class RedisPresence:
         gone = [m for m in members if m.split(":", 2)[1] in dead]
         if gone:
             await r.zrem(key, *gone)
+        self._answered()
         return dict(Counter(int(m.split(":", 1)[0]) for m in members if m not in gone))
 
     async def clear(self, campaign_id: int) -> None:

@@ -1,8 +1,9 @@
 """`/healthz` for the proxy and the process manager (momenta_site/health.py).
 
-200 when the database, the cache and the channel layer answer, 503 naming the one that
-does not; answered for any Host and over plain HTTP, since the proxy probes
-each worker at its own address.
+200 `ok` when the database, the cache and the channel layer answer; 200 `degraded: …`
+naming what failed when only Redis's parts fail (pages work from the database, so the
+proxy must keep the process); 503 when the database does not answer. Answered for any
+Host and over plain HTTP, since the proxy probes each worker at its own address.
 """
 
 from __future__ import annotations
@@ -42,24 +43,19 @@ def test_healthz_is_503_when_the_database_is_unreachable(client, monkeypatch):
     assert answer.content == b"unavailable: database\n"
 
 
-def test_healthz_is_503_when_the_cache_is_unreachable(client, settings):
-    # Sessions are read from it: a Redis that takes no new client fails every login.
-    location = f"redis://127.0.0.1:{free_port()}/0"
-    settings.CACHES = {
+def dead_redis_cache() -> dict:
+    """The site's Redis cache, on a port where nothing listens."""
+    return {
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
-            "LOCATION": location,
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
             "OPTIONS": {"socket_connect_timeout": 1},
         }
     }
-    answer = client.get("/healthz")
-    assert answer.status_code == 503
-    assert answer.content == b"unavailable: cache\n"
 
 
-def test_healthz_is_503_when_the_channel_layer_is_unreachable(client, settings):
-    # Redis on a port where nothing listens.
-    settings.CHANNEL_LAYERS = {
+def dead_redis_layer() -> dict:
+    return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
@@ -69,6 +65,39 @@ def test_healthz_is_503_when_the_channel_layer_is_unreachable(client, settings):
             },
         }
     }
+
+
+def test_healthz_is_200_degraded_when_the_cache_is_unreachable(client, settings):
+    """Sessions come from the database then (redis_cache.py): the proxy keeps the process."""
+    settings.CACHES = dead_redis_cache()
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.content == b"degraded: cache\n"
+
+
+def test_healthz_is_200_degraded_when_the_channel_layer_is_unreachable(client, settings):
+    settings.CHANNEL_LAYERS = dead_redis_layer()
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.content == b"degraded: channel layer\n"
+
+
+def test_healthz_without_redis_is_degraded_not_down(client, settings):
+    settings.CACHES = dead_redis_cache()
+    settings.CHANNEL_LAYERS = dead_redis_layer()
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.content == b"degraded: cache, channel layer\n"
+
+
+def test_healthz_is_503_when_the_database_is_unreachable_whatever_else_fails(
+    client, settings, monkeypatch
+):
+    def refused():
+        raise OperationalError("connection refused")
+
+    settings.CACHES = dead_redis_cache()
+    monkeypatch.setattr(connection, "ensure_connection", refused)
     answer = client.get("/healthz")
     assert answer.status_code == 503
-    assert answer.content == b"unavailable: channel layer\n"
+    assert answer.content == b"unavailable: database\ndegraded: cache\n"

@@ -43,12 +43,13 @@ def database_env() -> dict[str, str]:
 
 
 class Uvicorn:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, **environ: str):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = folder / f"uvicorn-{self.port}.log"
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
         env.update(database_env(), DJANGO_SETTINGS_MODULE="momenta_site.settings", DEBUG="0")
+        env.update(environ)  # e.g. another REDIS_URL
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "momenta_site.asgi:application"]
