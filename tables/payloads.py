@@ -101,6 +101,24 @@ class ExpiredAsset(Part):
 
 class SceneEnded(SceneStarted):
     expired_assets: list[ExpiredAsset]
+    # The scene board (issue 23): what ended with the scene and what the GM kept.
+    ended_traits: list[str] | None = None
+    kept_traits: list[str] | None = None
+    kept_assets: list[ExpiredAsset] | None = None
+
+
+class BoardTrait(Payload):
+    """One change to the scene board (services/scene_board.py). A hidden trait's events
+    are the GM's; `text` is left out where players get the event but not the trait
+    (it was hidden)."""
+
+    trait_id: int
+    action: Literal["added", "changed", "removed", "hidden", "revealed", "kept"]
+    trait_kind: str
+    text: str | None = None
+    before: str | None = None
+    origin: str | None = None
+    summary: str
 
 
 class PoolAdjusted(Payload):
@@ -342,6 +360,16 @@ class SpendAsset(Part):
     permanent: bool
 
 
+class SpendTrait(Part):
+    """What a Create Trait spend did to the board (MO-09), or its veto undid."""
+
+    trait_id: int
+    action: Literal["create", "change", "remove"]
+    text: str
+    spend_index: int  # the spend's place in the test's ledger, which a veto names
+    before: str | None = None  # a change: the text it replaced
+
+
 class D20Spend(_Test):
     """A spend, or its refund or veto: the spend and what is left of the ledger."""
 
@@ -349,6 +377,7 @@ class D20Spend(_Test):
     ledger: Json
     summary: str
     asset: SpendAsset | None = None  # a spend that made an asset (MO-10)
+    trait: SpendTrait | None = None  # a Create Trait spend's board change (MO-09)
 
 
 class D20Resolved(_Test):

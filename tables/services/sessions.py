@@ -14,6 +14,7 @@ from tables.models import (
     Campaign,
     PlaySession,
     Scene,
+    SceneTrait,
     TableEvent,
 )
 from tables.services.access import has_role, membership_of
@@ -74,12 +75,20 @@ def current_scene(campaign: Campaign) -> Scene | None:
 
 def _new_scene(campaign: Campaign, title: str = "") -> Scene:
     last = Scene.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
-    return Scene.objects.create(
+    scene = Scene.objects.create(
         campaign=campaign,
         play_session=_current_session(campaign),
         number=(last or 0) + 1,
         title=title.strip(),
     )
+    # MO-09b: the new scene's board starts from what the GM kept at the last one's end.
+    SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True).update(scene=scene)
+    return scene
+
+
+def scene_for_play(campaign: Campaign) -> Scene:
+    """The running scene, opened now if none is (scenes need not be started by hand)."""
+    return current_scene(campaign) or _new_scene(campaign)
 
 
 def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
@@ -97,12 +106,16 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
     return scene
 
 
-def end_scene(campaign_id: int, actor) -> TableEvent:
-    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10).
+def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
+    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10),
+    and the board's traits end with it (MO-09b), all but those the GM keeps: marked
+    lasting, or named in `keep_traits` / `keep_assets` (ids) in this one step.
 
     With no scene open, one is created and ended at once, so scenes need not
     be started by hand.
     """
+    from tables.services import scene_board  # it reads this module's scenes
+
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -117,19 +130,25 @@ def end_scene(campaign_id: int, actor) -> TableEvent:
             changes.append(
                 change_pool(campaign, "group_momentum", -1, f"End of {scene}: pool loses 1 (MO-07)")
             )
-        expiring = Asset.objects.filter(character__campaign=campaign, permanent=False)
+        temporary = Asset.objects.filter(character__campaign=campaign, permanent=False)
+        keep_ids = {int(k) for k in keep_assets}
+        if keep_ids:
+            temporary.filter(pk__in=keep_ids).update(lasting=True)
+        expiring = temporary.filter(lasting=False)
         expired = [
             {"asset": a.name, "character": a.character.name}
             for a in expiring.select_related("character").order_by("character__name", "name")
         ]
+        kept_assets = [
+            {"asset": a.name, "character": a.character.name}
+            for a in temporary.filter(lasting=True).select_related("character")
+        ]
         expiring.delete()
-        return append_event(
-            campaign,
-            events.SCENE_ENDED,
-            actor,
-            {"number": scene.number, "title": scene.title, "expired_assets": expired},
-            changes=changes,
-        )
+        ended, kept = scene_board.end_with_scene(campaign, scene, keep_traits)
+        payload = {"number": scene.number, "title": scene.title, "expired_assets": expired}
+        if ended or kept or kept_assets:
+            payload.update(ended_traits=ended, kept_traits=kept, kept_assets=kept_assets)
+        return append_event(campaign, events.SCENE_ENDED, actor, payload, changes=changes)
 
 
 def pools_for(campaign: Campaign) -> dict[str, list[str]]:
