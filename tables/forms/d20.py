@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
@@ -260,8 +261,11 @@ class SpendForm(forms.Form):
     to_threat = forms.IntegerField(
         min_value=0, required=False, initial=0, label="Paid by adding to Threat"
     )
-    note = forms.CharField(max_length=120, required=False, label="Note (e.g. your question)")
+    # Create Trait (MO-09): the new trait's text may run to the board's 200 characters.
+    note = forms.CharField(max_length=200, required=False, label="Note (e.g. your question)")
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    trait = forms.IntegerField(required=False, min_value=1, label=_("Trait to change"))
+    remove_trait = forms.BooleanField(required=False, label=_("Remove that trait"))
 
     def __init__(self, *args, spends: dict, group_momentum: int, **kwargs):
         super().__init__(*args, **kwargs)

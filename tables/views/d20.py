@@ -31,6 +31,7 @@ from tables.forms.d20 import (
 from tables.models import Campaign, D20Test, Membership
 from tables.policy.access import has_role
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
+from tables.presenters.scene_board import standing_for
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -129,7 +130,7 @@ def panel_of(
         spends = services_d20.catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
-    return panel_context(
+    panel = panel_context(
         campaign,
         membership,
         record,
@@ -140,6 +141,9 @@ def panel_of(
         error=error,
         notice=notice,
     )
+    # MO-09: a Create Trait spend may change or remove one of the board's traits.
+    panel["board_traits"] = standing_for(campaign, membership.is_gm)
+    return panel
 
 
 # --- the composer ------------------------------------------------------------------------
@@ -294,6 +298,8 @@ def d20_spend(request, pk: int, tid: int):
             to_threat=data.get("to_threat") or 0,
             note=data.get("note") or "",
             expected_momentum=data.get("expected_momentum"),
+            trait_id=data.get("trait"),
+            remove_trait=bool(data.get("remove_trait")),
         )
 
     return _panel_action(request, pk, tid, call)
