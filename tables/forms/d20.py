@@ -24,6 +24,14 @@ def _int(data, name, default=None):
         return default
 
 
+class TraitMarks(forms.TypedMultipleChoiceField):
+    """Board traits marked for a roll (MO-09b). Any id is taken here: the service says
+    in words why one is refused (removed meanwhile, another scene's), not "not a choice"."""
+
+    def valid_value(self, value) -> bool:
+        return True
+
+
 class D20RollForm(forms.Form):
     """The composer: a 2d20 test before it is rolled (T-R1, T-R2, T-03, MO-05, MO-08)."""
 
@@ -57,6 +65,13 @@ class D20RollForm(forms.Form):
     )
     bonus_restricted_to = forms.MultipleChoiceField(
         required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
+    )
+    # The scene board's traits this roll leans on: one Difficulty step each (MO-09b).
+    helps = TraitMarks(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("Helps (−1)")
+    )
+    hinders = TraitMarks(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("Hinders (+1)")
     )
     secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
     # GL-05: this roll's own range, over the scene's and the campaign's; blank: theirs.
@@ -103,6 +118,7 @@ class D20RollForm(forms.Form):
             (key, kind.name) for key, kind in (spends or {}).items()
         ]
         self.initial.setdefault("expected_momentum", campaign.group_momentum)
+        self._offer_traits()
         if not membership.is_gm:
             del self.fields["secret"]
         self._offer_line_spend()
@@ -135,6 +151,30 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
+
+    def _offer_traits(self) -> None:
+        """The board's standing traits this member sees (GMs: hidden ones too)."""
+        from tables.presenters.scene_board import standing_for
+
+        self.board_traits = standing_for(self.campaign, self.membership.is_gm)
+        posted = {
+            name: set(self.data.getlist(name)) if hasattr(self.data, "getlist") else set()
+            for name in ("helps", "hinders")
+        }
+        # (trait, ticked as helping, ticked as hindering): a composer sent back keeps them.
+        self.trait_rows = [
+            (t, str(t.pk) in posted["helps"], str(t.pk) in posted["hinders"])
+            for t in self.board_traits
+        ]
+        choices = [(t.pk, t.text) for t in self.board_traits]
+        self.fields["helps"].choices = self.fields["hinders"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        both = set(data.get("helps") or ()) & set(data.get("hinders") or ())
+        if both:
+            raise forms.ValidationError(_("A trait either helps or hinders, not both."))
+        return data
 
     def _offer_assistants(self) -> None:
         others = sorted((c for c in self.everyone if c != self.chosen), key=lambda c: c.name)
@@ -245,6 +285,8 @@ class D20RollForm(forms.Form):
             "secret": bool(data.get("secret")),
             "complication_range": data.get("complication_range"),
             "spend_determination": bool(data.get("spend_determination")),
+            "traits": [(pk, -1) for pk in data.get("helps") or ()]
+            + [(pk, 1) for pk in data.get("hinders") or ()],
         }
 
 

@@ -100,8 +100,12 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
             bonus_momentum=params["bonus_momentum"],
             complication_range=params.get("complication_range"),  # GL-05
             spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
+            traits=params.get("traits", ()),  # MO-09b
+            secret=bool(params.get("secret")),
         )
-        spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
+        spec, odds = services_d20.preview_odds(
+            campaign, character, request, contest=contest, sees_hidden=form.membership.is_gm
+        )
     except (ServiceError, RulesError) as error:
         return {"error": without_ids(str(error))}  # a RulesError's message names clauses
     return odds_view(spec, odds, params, character, contest)

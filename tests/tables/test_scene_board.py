@@ -298,3 +298,101 @@ def test_mo_09b_a_trait_that_ended_with_its_scene_is_refused_by_name(d20_campaig
     sessions.end_scene(d20_campaign.pk, gm)
     with pytest.raises(ServiceError, match="ended with its scene"):
         scene_board.edit_trait(d20_campaign.pk, gm, fog, "More fog")
+
+
+# --- Rolling on the board (MO-09b) ----------------------------------------------------------
+
+
+def roll_marked(campaign, who, kara, traits, *, difficulty=1, secret=False, faces=(1, 20)):
+    return services_d20.roll_d20_test(
+        campaign.pk,
+        who,
+        kara.pk,
+        services_d20.D20TestRequest(
+            attribute="Power",
+            skill="Communicate",
+            difficulty=difficulty,
+            traits=traits,
+            secret=secret,
+        ),
+        rng=FixedDice(list(faces)),
+    )
+
+
+def test_mo_09b_a_hindering_trait_is_one_difficulty_step_harder_and_the_card_names_it(
+    d20_campaign, gm, player, kara
+):
+    fog = scene_board.add_trait(d20_campaign.pk, gm, "Fog").payload["trait_id"]
+    rain = scene_board.add_trait(d20_campaign.pk, gm, "Rain").payload["trait_id"]
+    test = roll_marked(d20_campaign, player, kara, [(fog, 1)])
+    assert test.spec["final_difficulty"] == 2
+    assert test.spec["traits"] == [{"trait_id": fog, "text": "Fog", "effect": 1}]
+    assert test.event.payload["spec"]["traits"][0]["text"] == "Fog"
+    both = roll_marked(d20_campaign, player, kara, [(fog, 1), (rain, -1)], difficulty=2)
+    assert both.spec["final_difficulty"] == 2
+    helped = roll_marked(d20_campaign, player, kara, [(rain, -1)])
+    assert helped.spec["final_difficulty"] == 0
+
+
+def test_mo_09b_the_odds_follow_the_traits_marked(d20_campaign, gm, kara):
+    fog = scene_board.add_trait(d20_campaign.pk, gm, "Fog").payload["trait_id"]
+
+    def pass_chance(traits):
+        request = services_d20.D20TestRequest(
+            attribute="Power", skill="Communicate", difficulty=1, traits=traits
+        )
+        return services_d20.preview_odds(d20_campaign, kara, request)[1].pass_chance
+
+    plain = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=2)
+    assert (
+        pass_chance([(fog, 1)])
+        == services_d20.preview_odds(d20_campaign, kara, plain)[1].pass_chance
+    )
+    assert pass_chance([(fog, 1)]) < pass_chance([]) < pass_chance([(fog, -1)])
+
+
+@pytest.mark.parametrize("gone", ["removed", "scene_ended", "other_campaign"])
+def test_mo_09b_marking_a_trait_gone_or_of_another_scene_spends_nothing(
+    d20_campaign, momenta_campaign, gm, player, kara, gone
+):
+    target = d20_campaign if gone != "other_campaign" else momenta_campaign
+    trait_id = scene_board.add_trait(target.pk, gm, "Fog").payload["trait_id"]
+    if gone == "removed":
+        scene_board.remove_trait(d20_campaign.pk, gm, trait_id)
+    elif gone == "scene_ended":
+        sessions.end_scene(d20_campaign.pk, gm)
+    d20_campaign.refresh_from_db()
+    before = state(d20_campaign), d20_campaign.threat
+    message = {
+        "removed": "removed from the board meanwhile",
+        "scene_ended": "ended with its scene",
+        "other_campaign": "not on this table's board",
+    }[gone]
+    with pytest.raises(ServiceError, match=message):
+        services_d20.roll_d20_test(
+            d20_campaign.pk,
+            player,
+            kara.pk,
+            services_d20.D20TestRequest(
+                attribute="Power",
+                skill="Communicate",
+                difficulty=1,
+                bought_dice=1,  # would add 1 to Threat: it must not
+                traits=[(trait_id, 1)],
+            ),
+            rng=FixedDice([1, 2, 3]),
+        )
+    d20_campaign.refresh_from_db()
+    assert (state(d20_campaign), d20_campaign.threat) == before
+
+
+def test_mo_09b_a_hidden_trait_is_refused_to_players_and_only_counts_on_a_secret_gm_roll(
+    d20_campaign, gm, player, kara
+):
+    spy = scene_board.add_trait(d20_campaign.pk, gm, "Spy", hidden=True).payload["trait_id"]
+    with pytest.raises(ServiceError, match="not on this table's board"):
+        roll_marked(d20_campaign, player, kara, [(spy, 1)])
+    with pytest.raises(ServiceError, match="reveal it first, or roll secretly"):
+        roll_marked(d20_campaign, gm, kara, [(spy, 1)])
+    test = roll_marked(d20_campaign, gm, kara, [(spy, 1)], secret=True)
+    assert test.spec["final_difficulty"] == 2 and test.event.audience == "gm"

@@ -155,3 +155,37 @@ def test_quick_reference_lists_the_lines_spends_with_costs(client_for, d20_campa
     html = html.content.decode()
     assert "Create Trait" in html and "2 Momentum" in html and "Doom" in html
     assert "MO-09" not in html  # players read words, not clause IDs
+
+
+def test_mo_09b_the_composer_lists_the_traits_and_the_odds_follow_the_marks(
+    client_for, d20_campaign, gm, kara
+):
+    from tests.tables.d20_posts import roll_data
+
+    fog = scene_board.add_trait(d20_campaign.pk, gm, "Fog").payload["trait_id"]
+    scene_board.add_trait(d20_campaign.pk, gm, SECRET, hidden=True)
+    html = page(client_for("player"), d20_campaign)
+    composer = html.split('id="d20-composer"', 1)[1].split("</form>", 1)[0]
+    assert f'name="hinders" value="{fog}"' in composer and SECRET not in composer
+    odds = client_for("player").get(
+        reverse("d20_odds", args=[d20_campaign.pk]), roll_data(kara, hinders=[fog])
+    )
+    assert "Difficulty <strong>2</strong>" in odds.content.decode()
+
+
+def test_mo_09b_rolling_on_a_trait_removed_meanwhile_gets_a_message_and_spends_nothing(
+    client_for, d20_campaign, gm, kara
+):
+    from tests.tables.d20_posts import roll_data
+
+    fog = scene_board.add_trait(d20_campaign.pk, gm, "Fog").payload["trait_id"]
+    scene_board.remove_trait(d20_campaign.pk, gm, fog)
+    seq = Campaign.objects.get(pk=d20_campaign.pk).last_seq
+    response = client_for("player").post(
+        reverse("d20_roll", args=[d20_campaign.pk]),
+        roll_data(kara, hinders=[fog]),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert 'role="alert"' in html and "“Fog” was removed from the board meanwhile." in html
+    assert Campaign.objects.get(pk=d20_campaign.pk).last_seq == seq

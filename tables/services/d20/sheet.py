@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
@@ -44,10 +46,14 @@ class D20TestRequest:
     secret: bool = False
     complication_range: int | None = None
     spend_determination: bool = False
+    # The scene board's traits marked for this roll (MO-09b): (trait id, +1 hinders or
+    # -1 helps), each one Difficulty step.
+    traits: tuple = ()
 
     def __post_init__(self):
         # Lists from forms and tests become tuples, so a request cannot change later.
         object.__setattr__(self, "factors", tuple(self.factors or ()))
+        object.__setattr__(self, "traits", tuple(tuple(t) for t in self.traits or ()))
         helpers = (a if isinstance(a, int | str) else tuple(a) for a in self.assistants or ())
         object.__setattr__(self, "assistants", tuple(helpers))
         if self.bonus_restricted_to is not None:
@@ -170,12 +176,14 @@ def build_spec(
     *,
     contest: Contest | None = None,
     opposer: bool = False,
+    sees_hidden: bool = True,
 ) -> tuple[dict, SkillTest]:
     """Everything decided before the roll, as plain values, and the rules' SkillTest.
 
     Reads the sheet only; used for the odds preview (T-05) and for the roll. With
     `contest` the Difficulty is the opposer's (CT-01, CT-02); the `opposer`'s own roll
-    has none, no factors and no bonus Momentum (CT-01).
+    has none, no factors and no bonus Momentum (CT-01). Each board trait marked is one
+    factor (MO-09b); `sees_hidden`: the asker is a GM, who may mark a hidden one.
     """
     ones, extra_dice = _determination_dice(campaign, request.spend_determination, opposer)
     value, skill_value, names = target(character, request.attribute, request.skill)
@@ -184,6 +192,8 @@ def build_spec(
     difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
     if contest is not None:
         difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
+    marks = marked_traits(campaign, request, sees_hidden) if not opposer else []
+    factors = tuple(factors) + tuple(m["effect"] for m in marks)
     if opposer:
         difficulty, factors, bonus, restricted = 0, (), 0, None
     helpers = _assistants(
@@ -210,7 +220,32 @@ def build_spec(
     spec = {**names, **spec_json(test), "focus_name": focus_name, "assistants": helpers}
     spec.update(game_line=campaign.line.key, final_difficulty=test.final_difficulty)
     spec["dice"] = test.dice
+    if marks:
+        spec["traits"] = marks  # the card names the traits that counted
     return spec, test
+
+
+def marked_traits(campaign: Campaign, request: D20TestRequest, sees_hidden: bool) -> list[dict]:
+    """MO-09b: the standing board traits this roll leans on, each +1 (hinders) or −1
+    (helps); a trait gone, of another scene or campaign, or marked twice is refused."""
+    from tables.services.scene_board import standing_trait  # the board reads the scenes
+
+    marks, seen = [], set()
+    for trait_id, effect in request.traits:
+        if effect not in (1, -1):
+            raise ServiceError(_("A trait helps or hinders: one step either way."))
+        trait = standing_trait(campaign, trait_id, gm=sees_hidden)
+        if trait.pk in seen:
+            raise ServiceError(
+                _("“%(text)s” is marked twice: it helps or hinders.") % {"text": trait.text}
+            )
+        if trait.hidden and not request.secret:
+            raise ServiceError(
+                _("“%(text)s” is hidden: reveal it first, or roll secretly.") % {"text": trait.text}
+            )
+        seen.add(trait.pk)
+        marks.append({"trait_id": trait.pk, "text": trait.text, "effect": effect})
+    return marks
 
 
 def preview_odds(
@@ -219,7 +254,8 @@ def preview_odds(
     request: D20TestRequest,
     *,
     contest: Contest | None = None,
+    sees_hidden: bool = True,
 ) -> tuple[dict, SkillOdds]:
     """T-05: the exact odds of the test the composer describes; changes nothing."""
-    spec, test = build_spec(campaign, character, request, contest=contest)
+    spec, test = build_spec(campaign, character, request, contest=contest, sees_hidden=sees_hidden)
     return spec, skill_odds(test)
