@@ -396,3 +396,29 @@ def test_mo_09b_a_hidden_trait_is_refused_to_players_and_only_counts_on_a_secret
         roll_marked(d20_campaign, gm, kara, [(spy, 1)])
     test = roll_marked(d20_campaign, gm, kara, [(spy, 1)], secret=True)
     assert test.spec["final_difficulty"] == 2 and test.event.audience == "gm"
+
+
+# --- Discord copies -------------------------------------------------------------------------
+
+
+def test_mo_09b_discord_copies_show_traits_made_and_removed_never_hidden_ones(d20_campaign, gm):
+    from tables.discord import embeds
+
+    Campaign.objects.filter(pk=d20_campaign.pk).update(
+        discord_webhook_url="https://discord.com/api/webhooks/1/table",
+        discord_gm_webhook_url="https://discord.com/api/webhooks/2/gm",
+    )
+    campaign = Campaign.objects.get(pk=d20_campaign.pk)
+    made = scene_board.add_trait(campaign.pk, gm, "Heavy rain")
+    gone = scene_board.remove_trait(campaign.pk, gm, made.payload["trait_id"])
+    for event in (made, gone):
+        post = embeds.post_for(event, campaign)
+        assert post.target == embeds.PUBLIC and "Heavy rain" in str(post.body)
+    spy = scene_board.add_trait(campaign.pk, gm, "Spy", hidden=True)
+    hid = scene_board.hide_trait(
+        campaign.pk, gm, scene_board.add_trait(campaign.pk, gm, "Fog").payload["trait_id"]
+    )
+    assert embeds.post_for(spy, campaign) is None  # not even the GM's channel
+    assert embeds.post_for(hid, campaign) is None
+    shown = scene_board.reveal_trait(campaign.pk, gm, spy.payload["trait_id"])
+    assert "Spy" in str(embeds.post_for(shown, campaign).body)
