@@ -217,6 +217,7 @@ class MomentaRoll(Payload):
 
     system: Literal["momenta"]
     roll_id: int
+    traits: list[Json] | None = None  # the scene board's traits that counted (MO-09b)
     character_id: int
     character: str
     attribute: str

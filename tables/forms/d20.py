@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
@@ -22,14 +23,6 @@ def _int(data, name, default=None):
         return int(data.get(name))
     except (TypeError, ValueError, AttributeError):
         return default
-
-
-class TraitMarks(forms.TypedMultipleChoiceField):
-    """Board traits marked for a roll (MO-09b). Any id is taken here: the service says
-    in words why one is refused (removed meanwhile, another scene's), not "not a choice"."""
-
-    def valid_value(self, value) -> bool:
-        return True
 
 
 class D20RollForm(forms.Form):
@@ -67,12 +60,8 @@ class D20RollForm(forms.Form):
         required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
     )
     # The scene board's traits this roll leans on: one Difficulty step each (MO-09b).
-    helps = TraitMarks(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("Helps (−1)")
-    )
-    hinders = TraitMarks(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("Hinders (+1)")
-    )
+    helps = TraitMarks(coerce=int, required=False, label=_("Helps (−1)"))
+    hinders = TraitMarks(coerce=int, required=False, label=_("Hinders (+1)"))
     secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
     # GL-05: this roll's own range, over the scene's and the campaign's; blank: theirs.
     complication_range = forms.IntegerField(
@@ -153,27 +142,11 @@ class D20RollForm(forms.Form):
             self.initial.setdefault("contest", contests[0].pk)
 
     def _offer_traits(self) -> None:
-        """The board's standing traits this member sees (GMs: hidden ones too)."""
-        from tables.presenters.scene_board import standing_for
-
-        self.board_traits = standing_for(self.campaign, self.membership.is_gm)
-        posted = {
-            name: set(self.data.getlist(name)) if hasattr(self.data, "getlist") else set()
-            for name in ("helps", "hinders")
-        }
-        # (trait, ticked as helping, ticked as hindering): a composer sent back keeps them.
-        self.trait_rows = [
-            (t, str(t.pk) in posted["helps"], str(t.pk) in posted["hinders"])
-            for t in self.board_traits
-        ]
-        choices = [(t.pk, t.text) for t in self.board_traits]
-        self.fields["helps"].choices = self.fields["hinders"].choices = choices
+        self.trait_rows = offer_traits(self, self.campaign, self.membership)
 
     def clean(self):
         data = super().clean()
-        both = set(data.get("helps") or ()) & set(data.get("hinders") or ())
-        if both:
-            raise forms.ValidationError(_("A trait either helps or hinders, not both."))
+        check_trait_marks(data)
         return data
 
     def _offer_assistants(self) -> None:
@@ -285,8 +258,7 @@ class D20RollForm(forms.Form):
             "secret": bool(data.get("secret")),
             "complication_range": data.get("complication_range"),
             "spend_determination": bool(data.get("spend_determination")),
-            "traits": [(pk, -1) for pk in data.get("helps") or ()]
-            + [(pk, 1) for pk in data.get("hinders") or ()],
+            "traits": trait_marks(data),
         }
 
 

@@ -14,10 +14,12 @@ import re
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
+from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
 
@@ -98,6 +100,9 @@ class MomentaRollForm(forms.Form):
     secret = forms.BooleanField(required=False, label="Secret (GMs only see it)")
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     expected_resolve = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The scene board's traits this roll leans on: +1d or −1d each (MO-09b).
+    helps = TraitMarks(coerce=int, required=False, label=_("Helps (+1d)"))
+    hinders = TraitMarks(coerce=int, required=False, label=_("Hinders (−1d)"))
 
     def __init__(
         self,
@@ -132,6 +137,7 @@ class MomentaRollForm(forms.Form):
             self._offer_roller(character, assists)
         if not self.is_gm:
             self._limit_player(campaign)
+        self.trait_rows = offer_traits(self, campaign, membership)
 
     def _offer_roller(self, character: Character, assists) -> None:
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
@@ -213,6 +219,7 @@ class MomentaRollForm(forms.Form):
                 )
             data["kind"] = "luck"  # D6-11: LUCK makes a luck roll
             data["play"] = data.get("play") or "narrative"
+        check_trait_marks(data)
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
                 "Give the opposition's successes or its dice, not both (D6-10)."
@@ -247,6 +254,7 @@ class MomentaRollForm(forms.Form):
             "secret": d.get("secret", False),
             "expected_momentum": d.get("expected_momentum"),
             "expected_resolve": d.get("expected_resolve"),
+            "traits": trait_marks(d),
         }
 
 

@@ -302,6 +302,29 @@ def spend_trait_done(campaign: Campaign, test_id: int, spend_index: int) -> dict
     return (found or {}).get("trait")
 
 
+def marked_traits(campaign: Campaign, pairs, *, sees_hidden: bool, secret: bool) -> list[dict]:
+    """MO-09b: the standing board traits a roll leans on, as the card names them: each
+    (trait id, +1 hinders / −1 helps) is one Difficulty step (2d20) or one die (Momenta).
+    A trait gone, of another scene or campaign, marked twice, or hidden on a roll that
+    is not secret (its card would name it) is refused, before anything is paid."""
+    marks, seen = [], set()
+    for trait_id, effect in pairs:
+        if effect not in (1, -1):
+            raise ServiceError(_("A trait helps or hinders: one step either way."))
+        trait = standing_trait(campaign, trait_id, gm=sees_hidden)
+        if trait.pk in seen:
+            raise ServiceError(
+                _("“%(text)s” is marked twice: it helps or hinders.") % {"text": trait.text}
+            )
+        if trait.hidden and not secret:
+            raise ServiceError(
+                _("“%(text)s” is hidden: reveal it first, or roll secretly.") % {"text": trait.text}
+            )
+        seen.add(trait.pk)
+        marks.append({"trait_id": trait.pk, "text": trait.text, "effect": effect})
+    return marks
+
+
 def end_with_scene(campaign: Campaign, scene: Scene, keep=()) -> tuple[list[str], list[str]]:
     """Scene end (MO-09b): the traits not kept leave the board; ([ended], [kept]) texts.
     `keep`: trait ids the GM keeps in the end-scene step, besides those marked lasting."""

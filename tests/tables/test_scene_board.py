@@ -422,3 +422,46 @@ def test_mo_09b_discord_copies_show_traits_made_and_removed_never_hidden_ones(d2
     assert embeds.post_for(hid, campaign) is None
     shown = scene_board.reveal_trait(campaign.pk, gm, spy.payload["trait_id"])
     assert "Spy" in str(embeds.post_for(shown, campaign).body)
+
+
+def test_mo_09b_in_momenta_a_marked_trait_is_one_die_and_the_card_names_it(
+    momenta_campaign, gm, player, hero
+):
+    from tables.services import momenta
+    from tables.services.momenta import RollRequest
+
+    fog = scene_board.add_trait(momenta_campaign.pk, gm, "Fog").payload["trait_id"]
+    rain = scene_board.add_trait(momenta_campaign.pk, gm, "Rain").payload["trait_id"]
+    plain = momenta.roll_momenta(
+        momenta_campaign.pk, player, hero.pk, RollRequest(attribute="WITS"),
+        rng=FixedDice([6, 5, 2, 2]),
+    )  # fmt: skip
+    helped = momenta.roll_momenta(
+        momenta_campaign.pk, player, hero.pk, RollRequest(attribute="WITS", traits=[(fog, -1)]),
+        rng=FixedDice([6, 5, 2, 2, 1]),
+    )  # fmt: skip
+    hindered = momenta.roll_momenta(
+        momenta_campaign.pk, player, hero.pk,
+        RollRequest(attribute="WITS", traits=[(fog, 1), (rain, 1)]),
+        rng=FixedDice([6, 5]),
+    )  # fmt: skip
+    pool = plain.event.payload["pool"]
+    assert helped.event.payload["pool"] == pool + 1
+    assert hindered.event.payload["pool"] == pool - 2
+    assert helped.event.payload["traits"] == [{"trait_id": fog, "text": "Fog", "effect": -1}]
+    assert "traits" not in plain.event.payload
+
+
+def test_mo_09b_in_momenta_a_trait_removed_meanwhile_is_refused(momenta_campaign, gm, player, hero):
+    from tables.services import momenta
+    from tables.services.momenta import RollRequest
+
+    fog = scene_board.add_trait(momenta_campaign.pk, gm, "Fog").payload["trait_id"]
+    scene_board.remove_trait(momenta_campaign.pk, gm, fog)
+    before = state(momenta_campaign)
+    with pytest.raises(ServiceError, match="removed from the board meanwhile"):
+        momenta.roll_momenta(
+            momenta_campaign.pk, player, hero.pk, RollRequest(attribute="WITS", traits=[(fog, 1)]),
+            rng=FixedDice([6, 5, 2]),
+        )  # fmt: skip
+    assert state(momenta_campaign) == before

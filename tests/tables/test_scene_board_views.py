@@ -189,3 +189,19 @@ def test_mo_09b_rolling_on_a_trait_removed_meanwhile_gets_a_message_and_spends_n
     html = response.content.decode()
     assert 'role="alert"' in html and "“Fog” was removed from the board meanwhile." in html
     assert Campaign.objects.get(pk=d20_campaign.pk).last_seq == seq
+
+
+def test_mo_09b_the_momenta_composer_lists_the_traits_and_its_odds_count_a_die_each(
+    client_for, momenta_campaign, gm, hero
+):
+    from tests.tables.test_play_momenta_views import roll_data as momenta_roll
+
+    fog = scene_board.add_trait(momenta_campaign.pk, gm, "Fog").payload["trait_id"]
+    html = page(client_for("player"), momenta_campaign)
+    assert f'name="helps" value="{fog}"' in html
+    odds = client_for("player").get(
+        reverse("momenta_odds", args=[momenta_campaign.pk]),
+        momenta_roll(hero, helps=[fog]),
+        HTTP_HX_REQUEST="true",
+    )
+    assert "<strong>5d</strong>" in odds.content.decode()  # WITS 4 + Fog

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
-
 from rules.d20 import FACES, Assistant, SkillOdds, SkillTest, skill_odds
 from rules.momentum import d20_purchase_cost
 from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
 from tables.services.d20.checks import catalogue, refused_by_rules
 from tables.services.d20.records import spec_json
+from tables.services.scene_board import marked_traits
 
 
 @dataclass(frozen=True)
@@ -192,7 +191,11 @@ def build_spec(
     difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
     if contest is not None:
         difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
-    marks = marked_traits(campaign, request, sees_hidden) if not opposer else []
+    marks = []
+    if not opposer:
+        marks = marked_traits(
+            campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
+        )
     factors = tuple(factors) + tuple(m["effect"] for m in marks)
     if opposer:
         difficulty, factors, bonus, restricted = 0, (), 0, None
@@ -223,29 +226,6 @@ def build_spec(
     if marks:
         spec["traits"] = marks  # the card names the traits that counted
     return spec, test
-
-
-def marked_traits(campaign: Campaign, request: D20TestRequest, sees_hidden: bool) -> list[dict]:
-    """MO-09b: the standing board traits this roll leans on, each +1 (hinders) or −1
-    (helps); a trait gone, of another scene or campaign, or marked twice is refused."""
-    from tables.services.scene_board import standing_trait  # the board reads the scenes
-
-    marks, seen = [], set()
-    for trait_id, effect in request.traits:
-        if effect not in (1, -1):
-            raise ServiceError(_("A trait helps or hinders: one step either way."))
-        trait = standing_trait(campaign, trait_id, gm=sees_hidden)
-        if trait.pk in seen:
-            raise ServiceError(
-                _("“%(text)s” is marked twice: it helps or hinders.") % {"text": trait.text}
-            )
-        if trait.hidden and not request.secret:
-            raise ServiceError(
-                _("“%(text)s” is hidden: reveal it first, or roll secretly.") % {"text": trait.text}
-            )
-        seen.add(trait.pk)
-        marks.append({"trait_id": trait.pk, "text": trait.text, "effect": effect})
-    return marks
 
 
 def preview_odds(
