@@ -34,8 +34,11 @@ def visible_traits(traits, is_gm: bool) -> list[SceneTrait]:
 
 def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None) -> dict:
     rows = rows or board_rows(campaign)
+    traits = visible_traits(rows.traits, is_gm)
     return {
-        "board_traits": visible_traits(rows.traits, is_gm),
+        "board_traits": traits,
+        # The composers' list (composer_traits.html), pushed with the board, nothing ticked.
+        "board_trait_rows": [(t, False, False) for t in traits],
         "board_assets": rows.assets,
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,

@@ -67,6 +67,9 @@ async def test_mo_09_a_create_trait_spend_pushes_the_board_to_everyone(
         await socket.until(lambda m: m.get("seq") == made.seq)
         board = socket.html[made.seq].split('id="scene-board"', 1)
         assert len(board) == 2 and "The guards are Distracted" in board[1]
+        # The composers' trait list comes with it, so the next roll can lean on it.
+        assert 'id="composer-traits" class="composer-traits" hx-swap-oob="true"' in board[1]
+        assert 'name="hinders"' in board[1]
         # A spend that leaves the board alone does not push it, and a roll never does.
         assert 'id="scene-board"' not in socket.html[plain.seq]
         assert 'id="scene-board"' not in socket.html[test.event.seq]
