@@ -19,10 +19,12 @@ class TraitMarks(forms.TypedMultipleChoiceField):
         return True
 
 
-def offer_traits(form: forms.Form, campaign, membership) -> list[tuple]:
+def offer_traits(form: forms.Form, campaign, membership, traits=None) -> list[tuple]:
     """The standing traits the member sees (GMs: hidden ones too), as (trait, ticked as
-    helping, ticked as hindering): a composer sent back keeps what was ticked."""
-    traits = standing_for(campaign, membership.is_gm)
+    helping, ticked as hindering): a composer sent back keeps what was ticked. `traits`:
+    the list another form of this request read (a roll leaves the board as it was)."""
+    if traits is None:
+        traits = standing_for(campaign, membership.is_gm)
     data = form.data
     posted = {
         name: set(data.getlist(name)) if hasattr(data, "getlist") else set()

@@ -81,6 +81,7 @@ class D20RollForm(forms.Form):
         initial: dict | None = None,
         everyone: list[Character] | None = None,
         contests: list[Contest] | None = None,
+        board_traits: list | None = None,
     ):
         """`everyone`: the campaign's characters with their owners, if the caller read
         them for this request (another form's `everyone`); else they are read here.
@@ -107,7 +108,7 @@ class D20RollForm(forms.Form):
             (key, kind.name) for key, kind in (spends or {}).items()
         ]
         self.initial.setdefault("expected_momentum", campaign.group_momentum)
-        self._offer_traits()
+        self.trait_rows = offer_traits(self, campaign, membership, board_traits)
         if not membership.is_gm:
             del self.fields["secret"]
         self._offer_line_spend()
@@ -140,9 +141,6 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
-
-    def _offer_traits(self) -> None:
-        self.trait_rows = offer_traits(self, self.campaign, self.membership)
 
     def clean(self):
         data = super().clean()
@@ -203,6 +201,7 @@ class D20RollForm(forms.Form):
             everyone=self.everyone,
             # The contests read for this roll, less the one it answered (now rolled).
             contests=[c for c in self.contests if c.pk != record.contest_id],
+            board_traits=self.board_traits,  # a roll leaves the board as it was
         )
 
     def resent(self, campaign: Campaign, spends) -> D20RollForm:

@@ -113,6 +113,7 @@ class MomentaRollForm(forms.Form):
         characters: list[Character],
         templates=(),
         assists=None,
+        board_traits=None,
         **kwargs,
     ):
         """`characters`: those the member controls, as the view read them (policy
@@ -137,7 +138,7 @@ class MomentaRollForm(forms.Form):
             self._offer_roller(character, assists)
         if not self.is_gm:
             self._limit_player(campaign)
-        self.trait_rows = offer_traits(self, campaign, membership)
+        self.trait_rows = offer_traits(self, campaign, membership, board_traits)
 
     def _offer_roller(self, character: Character, assists) -> None:
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
@@ -499,6 +500,7 @@ def roll_form(
     characters: list[Character],
     templates=None,
     assists=None,
+    board_traits=None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
     (a RollSheet's templates, the roller's accepted Assists) is not read again. Its hidden
@@ -522,6 +524,7 @@ def roll_form(
         templates=templates,
         characters=characters,
         assists=assists,
+        board_traits=board_traits,
     )
 
 
@@ -558,6 +561,7 @@ def as_submitted(form: MomentaRollForm) -> MomentaRollForm:
         character=form.roller,
         characters=form.characters,
         templates=form.templates,
+        board_traits=form.board_traits,
     )
 
 

@@ -120,10 +120,11 @@ def panel_of(
     fresh: bool = False,
     error: str = "",
     notice: str = "",
+    board_traits: list | None = None,
 ) -> dict:
     """spend_panel.html's `panel` for one test and one viewer. `fresh`: the caller
     holds the campaign and the test as its own command committed them (not read again);
-    `spends`: the catalogue, if the caller read it."""
+    `spends`: the catalogue, `board_traits` the viewer's standing traits, if read."""
     if not fresh:
         # last_seq is the panel's data-seq: a live push about this test with a later
         # seq makes the page fetch the panel again. Read before the test, so the test
@@ -146,7 +147,9 @@ def panel_of(
         notice=notice,
     )
     # MO-09: a Create Trait spend may change or remove one of the board's traits.
-    panel["board_traits"] = standing_for(campaign, membership.is_gm)
+    if board_traits is None:
+        board_traits = standing_for(campaign, membership.is_gm)
+    panel["board_traits"] = board_traits
     return panel
 
 
@@ -210,7 +213,9 @@ def d20_roll(request, pk: int):
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
     campaign = record.campaign  # locked, written and committed by this command
-    panel = panel_of(campaign, membership, record, spends=spends, fresh=True)
+    panel = panel_of(
+        campaign, membership, record, spends=spends, fresh=True, board_traits=form.board_traits
+    )
     context = composer_of(campaign, membership, form=form.after_roll(record, spends), panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
