@@ -205,3 +205,24 @@ def test_mo_09b_the_momenta_composer_lists_the_traits_and_its_odds_count_a_die_e
         HTTP_HX_REQUEST="true",
     )
     assert "<strong>5d</strong>" in odds.content.decode()  # WITS 4 + Fog
+
+
+def test_mo_09b_the_gm_records_a_rolls_complication_on_the_board(
+    client_for, d20_campaign, gm, player, kara
+):
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
+        rng=FixedDice([1, 20]),  # a 20: one complication
+    )
+    card = f'id="event-{test.event.seq}"'
+    gm_log = page(client_for("gm"), d20_campaign).split(card, 1)[1].split("</li>", 1)[0]
+    assert 'name="kind" value="complication"' in gm_log
+    player_log = page(client_for("player"), d20_campaign).split(card, 1)[1].split("</li>", 1)[0]
+    assert "board-complication" not in player_log
+    board_post(client_for("gm"), d20_campaign, action="add", kind="complication", text="Alarm")
+    trait = SceneTrait.objects.get()
+    assert (trait.kind, trait.text) == ("complication", "Alarm")
+    assert "Complication" in board_of(page(client_for("player"), d20_campaign))
