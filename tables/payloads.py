@@ -113,12 +113,16 @@ class BoardTrait(Payload):
     (it was hidden)."""
 
     trait_id: int
-    action: Literal["added", "changed", "removed", "hidden", "revealed", "kept"]
+    action: Literal["added", "changed", "removed", "hidden", "revealed", "kept", "settled"]
     trait_kind: str
     text: str | None = None
     before: str | None = None
     origin: str | None = None
     summary: str
+    # "settled": the GM rules a test impossible or unnecessary by this trait, no dice rolled.
+    verdict: Literal["impossible", "unnecessary"] | None = None
+    character_id: int | None = None
+    character: str | None = None
 
 
 class PoolAdjusted(Payload):

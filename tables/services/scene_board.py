@@ -22,7 +22,13 @@ from tables import events
 from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
 from tables.services.access import has_role
-from tables.services.core import ServiceError, append_event, lock_campaign, require_role
+from tables.services.core import (
+    ServiceError,
+    append_event,
+    character_in,
+    lock_campaign,
+    require_role,
+)
 from tables.services.sessions import scene_for_play
 
 KINDS = {k.value for k in SceneTrait.Kind}
@@ -216,6 +222,44 @@ def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
         trait.save(update_fields=["lasting"])
         verb = _("keeps past the scene") if trait.lasting else _("lets end with the scene")
         return _append(campaign, actor, trait, "kept", _summary(verb, trait, "GM"))
+
+
+VERDICTS = ("impossible", "unnecessary")
+
+
+def settle_test(
+    campaign_id: int, actor, trait_id, character_id, verdict: str, what: str = ""
+) -> TableEvent:
+    """MO-09b, 2d20: the GM rules that a trait makes a character's test impossible (it
+    fails) or unnecessary (it passes), so no dice are rolled and nothing is spent or
+    gained. `what`: the test in words ("Power + Athletics")."""
+    if verdict not in VERDICTS:
+        raise ServiceError(_("A trait makes a test impossible or unnecessary."))
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        if campaign.uses_d6:
+            raise ServiceError(_("In Momenta a trait is one die more or less, never the verdict."))
+        trait = standing_trait(campaign, trait_id)
+        character = character_in(campaign, character_id)
+        words = {
+            "impossible": _("%(who)s's %(what)s is impossible: “%(text)s” (it fails, no roll)."),
+            "unnecessary": _(
+                "%(who)s's %(what)s is unnecessary: “%(text)s” (it passes, no roll, no Momentum)."
+            ),
+        }[verdict]
+        what = " ".join(str(what or "").split())[:80] or _("test")
+        summary = words % {"who": character.name, "what": what, "text": trait.text}
+        return _append(
+            campaign,
+            actor,
+            trait,
+            "settled",
+            summary,
+            verdict=verdict,
+            character_id=character.pk,
+            character=character.name,
+        )
 
 
 # --- Inside other commands (their transaction, their lock) -------------------------------

@@ -45,10 +45,15 @@ def _run(action: str, campaign, user, post):
         return scene_board.reveal_trait(campaign.pk, user, trait)
     if action in ("keep", "let_go"):
         return scene_board.set_lasting(campaign.pk, user, trait, action == "keep")
+    if action in scene_board.VERDICTS:  # the GM's buttons in the 2d20 composer
+        what = f"{post.get('attribute', '')} + {post.get('skill', '')}".strip(" +")
+        return scene_board.settle_test(
+            campaign.pk, user, post.get("settle_trait"), post.get("character"), action, what
+        )
     return None
 
 
-ACTIONS = ("add", "edit", "remove", "hide", "reveal", "keep", "let_go")
+ACTIONS = ("add", "edit", "remove", "hide", "reveal", "keep", "let_go", *scene_board.VERDICTS)
 
 
 @login_required

@@ -465,3 +465,28 @@ def test_mo_09b_in_momenta_a_trait_removed_meanwhile_is_refused(momenta_campaign
             rng=FixedDice([6, 5, 2]),
         )  # fmt: skip
     assert state(momenta_campaign) == before
+
+
+def test_mo_09b_the_gm_rules_a_test_impossible_or_unnecessary_by_a_trait(
+    d20_campaign, momenta_campaign, gm, player, kara, hero
+):
+    gate = scene_board.add_trait(d20_campaign.pk, gm, "The gate is open").payload["trait_id"]
+    before = d20_campaign.group_momentum, d20_campaign.threat
+    event = scene_board.settle_test(
+        d20_campaign.pk, gm, gate, kara.pk, "unnecessary", "Power + Athletics"
+    )
+    assert event.payload["verdict"] == "unnecessary"
+    assert event.payload["summary"] == (
+        "Kara's Power + Athletics is unnecessary: “The gate is open” (it passes, no roll, "
+        "no Momentum)."
+    )
+    assert not event.payload["changes"]
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.group_momentum, d20_campaign.threat) == before
+    with pytest.raises(PermissionDenied):
+        scene_board.settle_test(d20_campaign.pk, player, gate, kara.pk, "impossible")
+    with pytest.raises(ServiceError):
+        scene_board.settle_test(d20_campaign.pk, gm, gate, kara.pk, "easy")
+    fog = scene_board.add_trait(momenta_campaign.pk, gm, "Fog").payload["trait_id"]
+    with pytest.raises(ServiceError, match="one die more or less"):
+        scene_board.settle_test(momenta_campaign.pk, gm, fog, hero.pk, "impossible")

@@ -226,3 +226,18 @@ def test_mo_09b_the_gm_records_a_rolls_complication_on_the_board(
     trait = SceneTrait.objects.get()
     assert (trait.kind, trait.text) == ("complication", "Alarm")
     assert "Complication" in board_of(page(client_for("player"), d20_campaign))
+
+
+def test_mo_09b_only_the_gms_composer_offers_to_settle_a_test_by_a_trait(
+    client_for, d20_campaign, gm, kara
+):
+    from tests.tables.d20_posts import roll_data
+
+    gate = scene_board.add_trait(d20_campaign.pk, gm, "The gate is open").payload["trait_id"]
+    assert "makes it unnecessary" in page(client_for("gm"), d20_campaign)
+    assert "makes it unnecessary" not in page(client_for("player"), d20_campaign)
+    data = roll_data(kara, action="impossible", settle_trait=gate)
+    refused = board_post(client_for("player"), d20_campaign, **data)
+    assert "Only the GM" in refused.content.decode() or refused.status_code == 403
+    answer = board_post(client_for("gm"), d20_campaign, **data).content.decode()
+    assert "Kara&#x27;s Power + Communicate is impossible: “The gate is open”" in answer
