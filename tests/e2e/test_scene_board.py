@@ -71,7 +71,13 @@ def roll(page, expect, *, hinder: str | None = None) -> None:
         mark.locator("input[name=hinders]").check()
         expect(odds).to_contain_text("Difficulty 2")
         assert odds.inner_text() != before  # the exact odds followed the mark
-    page.locator("#roll-button").click()
+    panel = page.locator("#spend-panel")
+    shown = panel.get_attribute("data-test-id") or ""
+    with page.expect_response(lambda r: r.url.endswith("/d20/roll/")) as answer:
+        page.locator("#roll-button").click()
+    assert answer.value.ok
+    # The new test's panel, not the last one's (which may still take a spend).
+    expect(panel).not_to_have_attribute("data-test-id", shown)
     expect(page.locator("#spend-panel .spend-form")).to_have_count(1)
 
 
