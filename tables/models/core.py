@@ -5,6 +5,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
@@ -131,9 +132,9 @@ class Campaign(models.Model):
     )
     # The scene board (issue 23): who may put a trait or a Thread on it besides the GM.
     players_note_traits = models.BooleanField(
-        "Players may note scene traits and Threads on the board",
+        _("Players may note scene traits and Threads on the board"),
         default=False,
-        help_text="Off: only the GM (and Create a Trait spends) put traits on the board.",
+        help_text=_("Off: only the GM (and Create a Trait spends) put traits on the board."),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(
