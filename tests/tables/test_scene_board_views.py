@@ -241,3 +241,21 @@ def test_mo_09b_only_the_gms_composer_offers_to_settle_a_test_by_a_trait(
     assert "Only the GM" in refused.content.decode() or refused.status_code == 403
     answer = board_post(client_for("gm"), d20_campaign, **data).content.decode()
     assert "Kara&#x27;s Power + Communicate is impossible: “The gate is open”" in answer
+
+
+def test_mo_10_a_scene_asset_is_on_the_board_with_its_owner_until_vetoed(
+    client_for, d20_campaign, gm, player, kara
+):
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=0),
+        rng=FixedDice([1, 1]),
+    )
+    services_d20.spend_momentum(d20_campaign.pk, player, test.pk, "create_asset", note="Ally")
+    board = board_of(page(client_for("observer"), d20_campaign))
+    assert 'Ally <span class="muted">(Kara, Quality 0, this scene)' in board
+    assert 'Signet ring <span class="muted">(Kara, Quality 1, permanent)' in board
+    services_d20.veto_spend(d20_campaign.pk, gm, test.pk, 0)
+    assert "Ally" not in board_of(page(client_for("observer"), d20_campaign))
