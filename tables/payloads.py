@@ -113,7 +113,9 @@ class BoardTrait(Payload):
     (it was hidden)."""
 
     trait_id: int
-    action: Literal["added", "changed", "removed", "hidden", "revealed", "kept", "settled"]
+    action: Literal[
+        "added", "changed", "removed", "hidden", "revealed", "kept", "settled", "refused", "allowed"
+    ]
     trait_kind: str
     text: str | None = None
     before: str | None = None

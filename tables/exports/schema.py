@@ -180,6 +180,7 @@ class SceneTrait(Strict):
     spend_index: Count | None
     hidden: bool
     lasting: bool
+    refused: bool = False
     created_at: datetime
     removed_at: datetime | None
 

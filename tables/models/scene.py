@@ -42,6 +42,8 @@ class SceneTrait(models.Model):
     spend_index = models.PositiveSmallIntegerField(null=True, blank=True)
     hidden = models.BooleanField(default=False)  # GM-only until revealed
     lasting = models.BooleanField(default=False)  # kept when the scene ends
+    # The GM's ruling that it does not count for rolls: a roll that marks it is refused.
+    refused = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     removed_at = models.DateTimeField(null=True, blank=True)
 

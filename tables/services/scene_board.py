@@ -262,6 +262,22 @@ def settle_test(
         )
 
 
+def refuse_for_rolls(campaign_id: int, actor, trait_id, refused: bool = True) -> TableEvent:
+    """The GM rules that a trait does not count for rolls (MO-09b: the GM's call): a roll
+    that marks it is then refused, nothing spent; `refused=False` lets it count again."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        trait = standing_trait(campaign, trait_id)
+        trait.refused = bool(refused)
+        trait.save(update_fields=["refused"])
+        verb = _("does not let count for rolls") if trait.refused else _("lets count for rolls")
+        return _append(
+            campaign, actor, trait, "refused" if trait.refused else "allowed",
+            _summary(verb, trait, "GM"),
+        )  # fmt: skip
+
+
 # --- Inside other commands (their transaction, their lock) -------------------------------
 
 
@@ -359,6 +375,11 @@ def marked_traits(campaign: Campaign, pairs, *, sees_hidden: bool, secret: bool)
         if trait.pk in seen:
             raise ServiceError(
                 _("“%(text)s” is marked twice: it helps or hinders.") % {"text": trait.text}
+            )
+        if trait.refused:
+            raise ServiceError(
+                _("The GM does not let “%(text)s” count for rolls. Nothing was spent.")
+                % {"text": trait.text}
             )
         if trait.hidden and not secret:
             raise ServiceError(

@@ -45,6 +45,8 @@ def _run(action: str, campaign, user, post):
         return scene_board.reveal_trait(campaign.pk, user, trait)
     if action in ("keep", "let_go"):
         return scene_board.set_lasting(campaign.pk, user, trait, action == "keep")
+    if action in ("refuse", "allow"):
+        return scene_board.refuse_for_rolls(campaign.pk, user, trait, action == "refuse")
     if action in scene_board.VERDICTS:  # the GM's buttons in the 2d20 composer
         what = f"{post.get('attribute', '')} + {post.get('skill', '')}".strip(" +")
         return scene_board.settle_test(
@@ -53,7 +55,10 @@ def _run(action: str, campaign, user, post):
     return None
 
 
-ACTIONS = ("add", "edit", "remove", "hide", "reveal", "keep", "let_go", *scene_board.VERDICTS)
+ACTIONS = (
+    "add", "edit", "remove", "hide", "reveal", "keep", "let_go", "refuse", "allow",
+    *scene_board.VERDICTS,
+)  # fmt: skip
 
 
 @login_required

@@ -490,3 +490,28 @@ def test_mo_09b_the_gm_rules_a_test_impossible_or_unnecessary_by_a_trait(
     fog = scene_board.add_trait(momenta_campaign.pk, gm, "Fog").payload["trait_id"]
     with pytest.raises(ServiceError, match="one die more or less"):
         scene_board.settle_test(momenta_campaign.pk, gm, fog, hero.pk, "impossible")
+
+
+def test_mo_09b_the_gm_refuses_a_trait_for_rolls_and_a_roll_marking_it_spends_nothing(
+    d20_campaign, gm, player, kara
+):
+    fog = scene_board.add_trait(d20_campaign.pk, gm, "Fog").payload["trait_id"]
+    with pytest.raises(PermissionDenied):
+        scene_board.refuse_for_rolls(d20_campaign.pk, player, fog)
+    scene_board.refuse_for_rolls(d20_campaign.pk, gm, fog)
+    d20_campaign.refresh_from_db()
+    before = state(d20_campaign), d20_campaign.threat
+    with pytest.raises(ServiceError, match="The GM does not let “Fog” count for rolls"):
+        services_d20.roll_d20_test(
+            d20_campaign.pk,
+            player,
+            kara.pk,
+            services_d20.D20TestRequest(
+                attribute="Power", skill="Communicate", bought_dice=1, traits=[(fog, -1)]
+            ),
+            rng=FixedDice([1, 2, 3]),
+        )
+    d20_campaign.refresh_from_db()
+    assert (state(d20_campaign), d20_campaign.threat) == before
+    scene_board.refuse_for_rolls(d20_campaign.pk, gm, fog, refused=False)
+    assert roll_marked(d20_campaign, player, kara, [(fog, -1)]).spec["final_difficulty"] == 0
