@@ -57,6 +57,9 @@ COMPOSER = "composer"
 # #called-tests: the GM's calls the viewer may answer (per person: their characters), and
 # the GM's list of open calls; tables/services/calls.py.
 CALLS = "calls"
+# #scene-board: the running scene's traits and assets (issue 23), drawn once per audience
+# (GMs also see hidden entries). A spend refreshes it only when it changed the board.
+SCENE_BOARD = "scene_board"
 
 REGIONS = frozenset(
     {
@@ -71,6 +74,7 @@ REGIONS = frozenset(
         SPEND_PANEL,
         COMPOSER,
         CALLS,
+        SCENE_BOARD,
     }
 )
 
@@ -238,8 +242,12 @@ SCENE_ENDED = _kind(
     "scene_ended",
     "Scene ended",
     payload=payloads.SceneEnded,
-    regions=_CARDS | {GM_TOOLS, SPEND_PANEL},
+    regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD},
 )
+# The scene board (tables/services/scene_board.py): a hidden trait's events are stored
+# with the GM audience by the service, so they never reach players.
+_BOARD = _ALWAYS | {SCENE_BOARD}
+BOARD_TRAIT = _kind("board_trait", "Scene board", payload=payloads.BoardTrait, regions=_BOARD)
 CHARACTER_CREATED = _kind(
     "character_created",
     "Character created",
@@ -338,6 +346,8 @@ ROLL_REVEALED = _kind(
 # GM_TOOLS: a test's line in the GM's secret tests and open contests changes with it.
 # Every later event about a test pushes the test's state alike (push/d20_test.html).
 _TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL, GM_TOOLS}
+# A spend or its veto may change the board (MO-09, MO-10): render.py draws it only then.
+_SPEND_REGIONS = _TEST_REGIONS | {SCENE_BOARD}
 D20_TEST = _kind(
     "d20_test",
     "Skill test",
@@ -362,7 +372,7 @@ D20_SPEND = _kind(
     "d20_spend",
     "Momentum spent",
     payload=payloads.D20Spend,
-    regions=_TEST_REGIONS,
+    regions=_SPEND_REGIONS,
     record=TEST,
     audience=BY_RECORD,
     log_template="d20_spend",
@@ -384,7 +394,7 @@ D20_VETO = _kind(
     "d20_veto",
     "Spend vetoed",
     payload=payloads.D20Spend,
-    regions=_TEST_REGIONS,
+    regions=_SPEND_REGIONS,
     record=TEST,
     audience=BY_RECORD,
     log_template="d20_spend",

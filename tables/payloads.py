@@ -101,6 +101,30 @@ class ExpiredAsset(Part):
 
 class SceneEnded(SceneStarted):
     expired_assets: list[ExpiredAsset]
+    # The scene board (issue 23): what ended with the scene and what the GM kept.
+    ended_traits: list[str] | None = None
+    kept_traits: list[str] | None = None
+    kept_assets: list[ExpiredAsset] | None = None
+
+
+class BoardTrait(Payload):
+    """One change to the scene board (services/scene_board.py). A hidden trait's events
+    are the GM's; `text` is left out where players get the event but not the trait
+    (it was hidden)."""
+
+    trait_id: int
+    action: Literal[
+        "added", "changed", "removed", "hidden", "revealed", "kept", "settled", "refused", "allowed"
+    ]
+    trait_kind: str
+    text: str | None = None
+    before: str | None = None
+    origin: str | None = None
+    summary: str
+    # "settled": the GM rules a test impossible or unnecessary by this trait, no dice rolled.
+    verdict: Literal["impossible", "unnecessary"] | None = None
+    character_id: int | None = None
+    character: str | None = None
 
 
 class PoolAdjusted(Payload):
@@ -202,6 +226,7 @@ class MomentaRoll(Payload):
 
     system: Literal["momenta"]
     roll_id: int
+    traits: list[Json] | None = None  # the scene board's traits that counted (MO-09b)
     character_id: int
     character: str
     attribute: str
@@ -345,6 +370,16 @@ class SpendAsset(Part):
     permanent: bool
 
 
+class SpendTrait(Part):
+    """What a Create Trait spend did to the board (MO-09), or its veto undid."""
+
+    trait_id: int
+    action: Literal["create", "change", "remove"]
+    text: str
+    spend_index: int  # the spend's place in the test's ledger, which a veto names
+    before: str | None = None  # a change: the text it replaced
+
+
 class D20Spend(_Test):
     """A spend, or its refund or veto: the spend and what is left of the ledger."""
 
@@ -352,6 +387,7 @@ class D20Spend(_Test):
     ledger: Json
     summary: str
     asset: SpendAsset | None = None  # a spend that made an asset (MO-10)
+    trait: SpendTrait | None = None  # a Create Trait spend's board change (MO-09)
 
 
 class D20Resolved(_Test):

@@ -3,7 +3,20 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.views import calls, d20, discord, exports, gm, log, momenta, regions, site, table, talk
+from tables.views import (
+    calls,
+    d20,
+    discord,
+    exports,
+    gm,
+    log,
+    momenta,
+    regions,
+    scene_board,
+    site,
+    table,
+    talk,
+)
 from tables.views import game_lines as line_views
 from tables.views.person import person_settings
 
@@ -48,6 +61,10 @@ site_patterns = [
 table_patterns = [
     path("campaigns/<int:pk>/table/", table.table, name="table"),
     path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
+    path("campaigns/<int:pk>/table/board/", scene_board.board_command, name="board_command"),
+    path(
+        "campaigns/<int:pk>/table/reference/", scene_board.scene_reference, name="scene_reference"
+    ),
     path("campaigns/<int:pk>/table/talk/", talk.table_talk, name="table_talk"),
     path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
     path("campaigns/<int:pk>/table/log/", log.table_log, name="table_log"),

@@ -74,7 +74,7 @@ def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
         for c in (event.payload or {}).get("changes") or []
         if isinstance(c, dict) and (show_threat or c.get("pool") != "threat")
     ]
-    if event.kind not in ROLL_KINDS and not changes:
+    if event.kind not in ROLL_KINDS and not changes and not _board_news(event, secret):
         return None
     return Post(target, url, body(event, campaign, changes, secret=secret))
 
@@ -100,6 +100,17 @@ def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: 
         embed["timestamp"] = event.created_at.isoformat()
     # allowed_mentions: a character named "@everyone" must not ping the whole server.
     return {"username": USERNAME, "allowed_mentions": {"parse": []}, "embeds": [embed]}
+
+
+# The scene board's changes a channel hears of (issue 23): a trait made, removed or shown.
+# Never a hidden one's (its events are the GM audience's), not even on the GM's channel.
+BOARD_NEWS = frozenset({"added", "removed", "revealed"})
+
+
+def _board_news(event: TableEvent, secret: bool) -> bool:
+    if event.kind != kinds.BOARD_TRAIT.name or secret:
+        return False
+    return (event.payload or {}).get("action") in BOARD_NEWS
 
 
 def _actor_name(event: TableEvent) -> str:

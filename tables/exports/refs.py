@@ -37,6 +37,7 @@ REF_KEYS = {
     "spend_id": "custom_spends",
     "user_id": USERS,
     "call_id": "called_tests",
+    "trait_id": "scene_traits",
 }
 # [[id, amount], …]: the rules' (spender, amount) pairs (rules/d6.py RollSpec.resolve_spent,
 # AppliedRoll.refunds); the services' spenders are character ids.

@@ -94,6 +94,7 @@ class CampaignSettings(Strict):
     # 2d20 game lines (issue 15, GL-01, GL-05); a document from before them: the seeds' line.
     game_line: str = "seeds"
     scene_complication_range: Annotated[int, Field(ge=1, le=20)] | None = None
+    players_note_traits: bool = False  # issue 23; a document from before it: off
 
 
 class Member(Strict):
@@ -121,6 +122,7 @@ class Asset(Strict):
     name: str
     quality: Count
     permanent: bool
+    lasting: bool = False  # issue 23: kept past the scene's end
 
 
 class Character(Strict):
@@ -177,6 +179,25 @@ class Scene(Strict):
     title: str
     started_at: datetime
     ended_at: datetime | None
+
+
+class SceneTrait(Strict):
+    """A scene board entry (issue 23): standing while removed_at is null."""
+
+    id: Ref
+    scene: Ref
+    kind: str
+    text: str
+    origin: str
+    made_by: Username | None
+    character: Ref | None
+    test: Ref | None
+    spend_index: Count | None
+    hidden: bool
+    lasting: bool
+    refused: bool = False
+    created_at: datetime
+    removed_at: datetime | None
 
 
 class TableEvent(Strict):
@@ -309,6 +330,8 @@ class CampaignExport(Strict):
     momenta_rolls: list[MomentaRoll]
     # Absent from files written before calls existed: none were made then.
     called_tests: list[CalledTest] = Field(default_factory=list)
+    # Absent from files written before the scene board (issue 23): it was empty.
+    scene_traits: list[SceneTrait] = Field(default_factory=list)
 
 
 def json_schema() -> dict:

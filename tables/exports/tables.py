@@ -84,6 +84,7 @@ TABLES = (
     Table("d20_tests", models.D20Test, schema.D20Test),
     Table("momenta_rolls", models.MomentaRoll, schema.MomentaRoll),
     Table("called_tests", models.CalledTest, schema.CalledTest),
+    Table("scene_traits", models.SceneTrait, schema.SceneTrait),
 )
 BY_MODEL = {t.model: t for t in TABLES}
 

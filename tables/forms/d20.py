@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
+from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
@@ -58,6 +59,9 @@ class D20RollForm(forms.Form):
     bonus_restricted_to = forms.MultipleChoiceField(
         required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
     )
+    # The scene board's traits this roll leans on: one Difficulty step each (MO-09b).
+    helps = TraitMarks(coerce=int, required=False, label=_("Helps (−1)"))
+    hinders = TraitMarks(coerce=int, required=False, label=_("Hinders (+1)"))
     secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
     # GL-05: this roll's own range, over the scene's and the campaign's; blank: theirs.
     complication_range = forms.IntegerField(
@@ -77,6 +81,7 @@ class D20RollForm(forms.Form):
         initial: dict | None = None,
         everyone: list[Character] | None = None,
         contests: list[Contest] | None = None,
+        board_traits: list | None = None,
     ):
         """`everyone`: the campaign's characters with their owners, if the caller read
         them for this request (another form's `everyone`); else they are read here.
@@ -103,6 +108,7 @@ class D20RollForm(forms.Form):
             (key, kind.name) for key, kind in (spends or {}).items()
         ]
         self.initial.setdefault("expected_momentum", campaign.group_momentum)
+        self.trait_rows = offer_traits(self, campaign, membership, board_traits)
         if not membership.is_gm:
             del self.fields["secret"]
         self._offer_line_spend()
@@ -135,6 +141,11 @@ class D20RollForm(forms.Form):
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
+
+    def clean(self):
+        data = super().clean()
+        check_trait_marks(data)
+        return data
 
     def _offer_assistants(self) -> None:
         others = sorted((c for c in self.everyone if c != self.chosen), key=lambda c: c.name)
@@ -196,6 +207,7 @@ class D20RollForm(forms.Form):
             everyone=self.everyone,
             # The contests read for this roll, less the one it answered (now rolled).
             contests=[c for c in self.contests if c.pk != record.contest_id],
+            board_traits=self.board_traits,  # a roll leaves the board as it was
         )
 
     def resent(self, campaign: Campaign, spends) -> D20RollForm:
@@ -251,6 +263,7 @@ class D20RollForm(forms.Form):
             "secret": bool(data.get("secret")),
             "complication_range": data.get("complication_range"),
             "spend_determination": bool(data.get("spend_determination")),
+            "traits": trait_marks(data),
         }
 
 
@@ -267,8 +280,11 @@ class SpendForm(forms.Form):
     to_threat = forms.IntegerField(
         min_value=0, required=False, initial=0, label="Paid by adding to Threat"
     )
-    note = forms.CharField(max_length=120, required=False, label="Note (e.g. your question)")
+    # Create Trait (MO-09): the new trait's text may run to the board's 200 characters.
+    note = forms.CharField(max_length=200, required=False, label="Note (e.g. your question)")
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    trait = forms.IntegerField(required=False, min_value=1, label=_("Trait to change"))
+    remove_trait = forms.BooleanField(required=False, label=_("Remove that trait"))
 
     def __init__(self, *args, spends: dict, group_momentum: int, **kwargs):
         super().__init__(*args, **kwargs)

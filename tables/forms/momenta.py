@@ -14,10 +14,12 @@ import re
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, ROUNDINGS
+from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
 
@@ -98,6 +100,9 @@ class MomentaRollForm(forms.Form):
     secret = forms.BooleanField(required=False, label="Secret (GMs only see it)")
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     expected_resolve = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The scene board's traits this roll leans on: +1d or −1d each (MO-09b).
+    helps = TraitMarks(coerce=int, required=False, label=_("Helps (+1d)"))
+    hinders = TraitMarks(coerce=int, required=False, label=_("Hinders (−1d)"))
 
     def __init__(
         self,
@@ -108,6 +113,7 @@ class MomentaRollForm(forms.Form):
         characters: list[Character],
         templates=(),
         assists=None,
+        board_traits=None,
         **kwargs,
     ):
         """`characters`: those the member controls, as the view read them (policy
@@ -132,6 +138,7 @@ class MomentaRollForm(forms.Form):
             self._offer_roller(character, assists)
         if not self.is_gm:
             self._limit_player(campaign)
+        self.trait_rows = offer_traits(self, campaign, membership, board_traits)
 
     def _offer_roller(self, character: Character, assists) -> None:
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
@@ -213,6 +220,7 @@ class MomentaRollForm(forms.Form):
                 )
             data["kind"] = "luck"  # D6-11: LUCK makes a luck roll
             data["play"] = data.get("play") or "narrative"
+        check_trait_marks(data)
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
                 "Give the opposition's successes or its dice, not both (D6-10)."
@@ -247,6 +255,7 @@ class MomentaRollForm(forms.Form):
             "secret": d.get("secret", False),
             "expected_momentum": d.get("expected_momentum"),
             "expected_resolve": d.get("expected_resolve"),
+            "traits": trait_marks(d),
         }
 
 
@@ -491,6 +500,7 @@ def roll_form(
     characters: list[Character],
     templates=None,
     assists=None,
+    board_traits=None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
     (a RollSheet's templates, the roller's accepted Assists) is not read again. Its hidden
@@ -514,6 +524,7 @@ def roll_form(
         templates=templates,
         characters=characters,
         assists=assists,
+        board_traits=board_traits,
     )
 
 
@@ -550,6 +561,7 @@ def as_submitted(form: MomentaRollForm) -> MomentaRollForm:
         character=form.roller,
         characters=form.characters,
         templates=form.templates,
+        board_traits=form.board_traits,
     )
 
 

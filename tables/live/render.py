@@ -44,6 +44,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
+from tables.presenters.scene_board import board_context, board_rows
 from tables.services.access import sees_event
 
 GM = TableEvent.Audience.GM.value
@@ -299,6 +300,7 @@ class Rows:
     campaign: Campaign
     characters: tuple[Character, ...]
     record: Any
+    board: Any = None  # presenters.scene_board.BoardRows, for events that change the board
 
 
 def event_rows(
@@ -327,7 +329,19 @@ def event_rows(
         characters = tuple(table_characters(campaign).filter(pk__in=wanted))
     key = _record_key(event)
     mine = key is not None and type(record) is RECORDS[key[0]].model and record.pk == key[1]
-    return Rows(campaign, characters, record if mine else _records([event]).get(event.pk))
+    board = board_rows(campaign) if changes_board(entry, event) else None
+    return Rows(campaign, characters, record if mine else _records([event]).get(event.pk), board)
+
+
+def changes_board(entry, event: TableEvent) -> bool:
+    """Does this event redraw the scene board? A spend or veto only if it changed it
+    (MO-09, MO-10): most spends leave it alone, and a roll never pushes it."""
+    if entry is None or kinds.SCENE_BOARD not in entry.regions:
+        return False
+    if entry.record is None:
+        return True
+    payload = event.payload or {}
+    return "trait" in payload or "asset" in payload
 
 
 def draw(event: TableEvent, audience: str, rows: Rows) -> str:
@@ -345,6 +359,8 @@ def draw(event: TableEvent, audience: str, rows: Rows) -> str:
         "entry": log_entry(event, campaign, audience, record=rows.record),
         "regions_html": region_fragments(entry, event, campaign, audience),
     }
+    if rows.board is not None:
+        context.update(board_context(campaign, audience == GM, rows.board), board_push=True)
     return render_to_string("tables/partials/push.html", context)
 
 

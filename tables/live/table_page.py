@@ -15,6 +15,7 @@ from tables.live.render import (
     ws_path,
 )
 from tables.models import Campaign, Membership
+from tables.presenters.scene_board import board_context
 
 
 def table_context(campaign_id: int, membership: Membership, show: str = "all") -> dict[str, Any]:
@@ -36,5 +37,6 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
         log_shows=LOG_SHOWS.items(),
         last_seq=campaign.last_seq,
         ws_path=ws_path(campaign.pk),
+        **board_context(campaign, membership.is_gm),
     )
     return context

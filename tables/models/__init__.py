@@ -7,3 +7,4 @@ from .events import *  # noqa: F401,F403
 from .logins import LoginFailure  # noqa: F401
 from .momenta import *  # noqa: F401,F403
 from .person import PersonSettings  # noqa: F401
+from .scene import *  # noqa: F401,F403

@@ -5,6 +5,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
@@ -36,6 +37,7 @@ SETTINGS_FIELDS = (
     "players_declare_edges",
     "mute_pool_chatter",
     "game_line",
+    "players_note_traits",
 )
 
 
@@ -127,6 +129,12 @@ class Campaign(models.Model):
         "Players may declare a GM-called edge, Disadvantage and trauma themselves",
         default=False,
         help_text="Off: only the GM calls them (the GM rolls or records it for the character).",
+    )
+    # The scene board (issue 23): who may put a trait or a Thread on it besides the GM.
+    players_note_traits = models.BooleanField(
+        _("Players may note scene traits and Threads on the board"),
+        default=False,
+        help_text=_("Off: only the GM (and Create a Trait spends) put traits on the board."),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(
@@ -332,6 +340,8 @@ class Asset(models.Model):
     name = models.CharField(max_length=80)
     quality = models.PositiveSmallIntegerField(default=0)
     permanent = models.BooleanField(default=False)
+    # A temporary asset the GM keeps past the scene's end (issue 23, MO-09b).
+    lasting = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name"]

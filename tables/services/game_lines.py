@@ -31,7 +31,7 @@ from tables.services.core import (
 )
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
-from tables.services.sessions import current_scene
+from tables.services.scenes import current_scene
 
 
 def _require_2d20(campaign: Campaign) -> None:

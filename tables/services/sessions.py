@@ -30,6 +30,7 @@ from tables.services.core import (
     require_gm,
 )
 from tables.services.d20.refills import refill_personal_pools
+from tables.services.scenes import current_scene, new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
 
@@ -70,24 +71,6 @@ def start_session(campaign_id: int, actor) -> PlaySession:
     return session
 
 
-def _current_session(campaign: Campaign) -> PlaySession | None:
-    return campaign.play_sessions.filter(ended_at__isnull=True).order_by("-number").first()
-
-
-def current_scene(campaign: Campaign) -> Scene | None:
-    return campaign.scenes.filter(ended_at__isnull=True).order_by("-number").first()
-
-
-def _new_scene(campaign: Campaign, title: str = "") -> Scene:
-    last = Scene.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
-    return Scene.objects.create(
-        campaign=campaign,
-        play_session=_current_session(campaign),
-        number=(last or 0) + 1,
-        title=title.strip(),
-    )
-
-
 def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
     """Open the next scene (one at a time)."""
     with transaction.atomic():
@@ -96,23 +79,27 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
         running = current_scene(campaign)
         if running is not None:
             raise ServiceError(f"{running} is still running; end it first.")
-        scene = _new_scene(campaign, title)
+        scene = new_scene(campaign, title)
         append_event(
             campaign, events.SCENE_STARTED, actor, {"number": scene.number, "title": scene.title}
         )
     return scene
 
 
-def end_scene(campaign_id: int, actor) -> TableEvent:
-    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10).
+def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
+    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10),
+    and the board's traits end with it (MO-09b), all but those the GM keeps: marked
+    lasting, or named in `keep_traits` / `keep_assets` (ids) in this one step.
 
     With no scene open, one is created and ended at once, so scenes need not
     be started by hand.
     """
+    from tables.services import scene_board  # it reads this module's scenes
+
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
-        scene = current_scene(campaign) or _new_scene(campaign)
+        scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])
         if campaign.scene_complication_range is not None:  # GL-05: it lasts the scene only
@@ -123,19 +110,25 @@ def end_scene(campaign_id: int, actor) -> TableEvent:
             changes.append(
                 change_pool(campaign, "group_momentum", -1, f"End of {scene}: pool loses 1 (MO-07)")
             )
-        expiring = Asset.objects.filter(character__campaign=campaign, permanent=False)
+        temporary = Asset.objects.filter(character__campaign=campaign, permanent=False)
+        keep_ids = {int(k) for k in keep_assets}
+        if keep_ids:
+            temporary.filter(pk__in=keep_ids).update(lasting=True)
+        expiring = temporary.filter(lasting=False)
         expired = [
             {"asset": a.name, "character": a.character.name}
             for a in expiring.select_related("character").order_by("character__name", "name")
         ]
+        kept_assets = [
+            {"asset": a.name, "character": a.character.name}
+            for a in temporary.filter(lasting=True).select_related("character")
+        ]
         expiring.delete()
-        return append_event(
-            campaign,
-            events.SCENE_ENDED,
-            actor,
-            {"number": scene.number, "title": scene.title, "expired_assets": expired},
-            changes=changes,
-        )
+        ended, kept = scene_board.end_with_scene(campaign, scene, keep_traits)
+        payload = {"number": scene.number, "title": scene.title, "expired_assets": expired}
+        if ended or kept or kept_assets:
+            payload.update(ended_traits=ended, kept_traits=kept, kept_assets=kept_assets)
+        return append_event(campaign, events.SCENE_ENDED, actor, payload, changes=changes)
 
 
 def pools_for(campaign: Campaign) -> dict[str, list[str]]:

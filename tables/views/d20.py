@@ -31,6 +31,7 @@ from tables.forms.d20 import (
 from tables.models import Campaign, D20Test, Membership
 from tables.policy.access import has_role
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
+from tables.presenters.scene_board import standing_for
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -99,8 +100,12 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
             bonus_momentum=params["bonus_momentum"],
             complication_range=params.get("complication_range"),  # GL-05
             spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
+            traits=params.get("traits", ()),  # MO-09b
+            secret=bool(params.get("secret")),
         )
-        spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
+        spec, odds = services_d20.preview_odds(
+            campaign, character, request, contest=contest, sees_hidden=form.membership.is_gm
+        )
     except (ServiceError, RulesError) as error:
         return {"error": without_ids(str(error))}  # a RulesError's message names clauses
     return odds_view(spec, odds, params, character, contest)
@@ -115,10 +120,11 @@ def panel_of(
     fresh: bool = False,
     error: str = "",
     notice: str = "",
+    board_traits: list | None = None,
 ) -> dict:
     """spend_panel.html's `panel` for one test and one viewer. `fresh`: the caller
     holds the campaign and the test as its own command committed them (not read again);
-    `spends`: the catalogue, if the caller read it."""
+    `spends`: the catalogue, `board_traits` the viewer's standing traits, if read."""
     if not fresh:
         # last_seq is the panel's data-seq: a live push about this test with a later
         # seq makes the page fetch the panel again. Read before the test, so the test
@@ -129,7 +135,7 @@ def panel_of(
         spends = services_d20.catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
-    return panel_context(
+    panel = panel_context(
         campaign,
         membership,
         record,
@@ -140,6 +146,11 @@ def panel_of(
         error=error,
         notice=notice,
     )
+    # MO-09: a Create Trait spend may change or remove one of the board's traits.
+    if board_traits is None:
+        board_traits = standing_for(campaign, membership.is_gm)
+    panel["board_traits"] = board_traits
+    return panel
 
 
 # --- the composer ------------------------------------------------------------------------
@@ -202,7 +213,9 @@ def d20_roll(request, pk: int):
     if not request.htmx:
         return back_to_table(request, campaign, notice=record.event.payload["summary"])
     campaign = record.campaign  # locked, written and committed by this command
-    panel = panel_of(campaign, membership, record, spends=spends, fresh=True)
+    panel = panel_of(
+        campaign, membership, record, spends=spends, fresh=True, board_traits=form.board_traits
+    )
     context = composer_of(campaign, membership, form=form.after_roll(record, spends), panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
@@ -294,6 +307,8 @@ def d20_spend(request, pk: int, tid: int):
             to_threat=data.get("to_threat") or 0,
             note=data.get("note") or "",
             expected_momentum=data.get("expected_momentum"),
+            trait_id=data.get("trait"),
+            remove_trait=bool(data.get("remove_trait")),
         )
 
     return _panel_action(request, pk, tid, call)

@@ -107,9 +107,17 @@ def gm_session_start(request, pk: int):
 @login_required
 @require_POST
 def gm_scene_end(request, pk: int):
-    """End the scene: the group pool loses 1 (MO-07) (sessions.end_scene)."""
+    """End the scene: the group pool loses 1 (MO-07), the board's traits and temporary assets
+    go but those kept (MO-09b, MO-10) (sessions.end_scene)."""
     campaign, membership = _gm(request, pk)
-    event = sessions.end_scene(campaign.pk, request.user)
+    # The board's "keep" boxes belong to this form (scene_board.html): one step (MO-09b).
+    keep = {
+        key: [int(v) for v in request.POST.getlist(key) if v.isdigit()]
+        for key in ("keep_trait", "keep_asset")
+    }
+    event = sessions.end_scene(
+        campaign.pk, request.user, keep_traits=keep["keep_trait"], keep_assets=keep["keep_asset"]
+    )
     notice = f"Scene {event.payload['number']} ended."
     return _done(request, campaign, membership, events=[event], notice=notice)
 

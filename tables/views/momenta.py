@@ -213,7 +213,9 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     if not request.htmx:
         return back_to_table(request, campaign)
-    return _rolled(request, membership, made, chosen, sheet.templates, characters, assists)
+    return _rolled(
+        request, membership, made, chosen, sheet.templates, characters, assists, form.board_traits
+    )
 
 
 def _rolled(
@@ -224,6 +226,7 @@ def _rolled(
     templates,
     characters,
     assists,
+    board_traits=None,
 ) -> HttpResponse:
     """The roll's answer: its event's fragments and the form reset. Of the composer's
     choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
@@ -241,6 +244,7 @@ def _rolled(
         templates=templates,
         characters=characters,
         assists=[a for a in assists if a.pk != made.assist_id],
+        board_traits=board_traits,  # a roll leaves the board as it was
     )
     context = {
         "campaign": campaign,

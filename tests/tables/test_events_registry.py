@@ -18,7 +18,16 @@ from tables import events, payloads
 from tables.live import consumers
 from tables.live import render as live
 from tables.models import Campaign, PoolChange, TableEvent
-from tables.services import calls, campaigns, core, corrections, momenta, sessions, talk
+from tables.services import (
+    calls,
+    campaigns,
+    core,
+    corrections,
+    momenta,
+    scene_board,
+    sessions,
+    talk,
+)
 from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
 from tables.services import gm as services_gm
@@ -161,6 +170,9 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     talk.post_talk(d6.pk, player, talk.TO_GM, "I pocket the key")
     gift = sessions.adjust_pool(d6.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
     corrections.void_event(d6.pk, gm, gift.seq, "Wrong hero")
+    fog = scene_board.add_trait(d6.pk, gm, "Fog").payload["trait_id"]
+    scene_board.hide_trait(d6.pk, gm, fog)
+    scene_board.reveal_trait(d6.pk, gm, fog)
     sessions.end_scene(d6.pk, gm)
     campaigns.update_campaign_settings(d6.pk, gm, {"threat_visible": True})
     campaigns.regenerate_invite(d6.pk, gm)

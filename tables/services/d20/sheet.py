@@ -16,6 +16,7 @@ from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
 from tables.services.d20.checks import catalogue, refused_by_rules
 from tables.services.d20.records import spec_json
+from tables.services.scene_board import marked_traits
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,14 @@ class D20TestRequest:
     secret: bool = False
     complication_range: int | None = None
     spend_determination: bool = False
+    # The scene board's traits marked for this roll (MO-09b): (trait id, +1 hinders or
+    # -1 helps), each one Difficulty step.
+    traits: tuple = ()
 
     def __post_init__(self):
         # Lists from forms and tests become tuples, so a request cannot change later.
         object.__setattr__(self, "factors", tuple(self.factors or ()))
+        object.__setattr__(self, "traits", tuple(tuple(t) for t in self.traits or ()))
         helpers = (a if isinstance(a, int | str) else tuple(a) for a in self.assistants or ())
         object.__setattr__(self, "assistants", tuple(helpers))
         if self.bonus_restricted_to is not None:
@@ -205,12 +210,14 @@ def build_spec(
     *,
     contest: Contest | None = None,
     opposer: bool = False,
+    sees_hidden: bool = True,
 ) -> tuple[dict, SkillTest]:
     """Everything decided before the roll, as plain values, and the rules' SkillTest.
 
     Reads the sheet only; used for the odds preview (T-05) and for the roll. With
     `contest` the Difficulty is the opposer's (CT-01, CT-02); the `opposer`'s own roll
-    has none, no factors and no bonus Momentum (CT-01).
+    has none, no factors and no bonus Momentum (CT-01). Each board trait marked is one
+    factor (MO-09b); `sees_hidden`: the asker is a GM, who may mark a hidden one.
     """
     ones, extra_dice = _determination_dice(campaign, request, opposer)
     attribute = request.attribute
@@ -222,6 +229,12 @@ def build_spec(
     difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
     if contest is not None:
         difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
+    marks = []
+    if not opposer:
+        marks = marked_traits(
+            campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
+        )
+    factors = tuple(factors) + tuple(m["effect"] for m in marks)
     if opposer:
         difficulty, factors, bonus, restricted = 0, (), 0, None
     helpers = _assistants(
@@ -248,6 +261,8 @@ def build_spec(
     spec = {**names, **spec_json(test), "focus_name": focus_name, "assistants": helpers}
     spec.update(game_line=campaign.line.key, final_difficulty=test.final_difficulty)
     spec["dice"] = test.dice
+    if marks:
+        spec["traits"] = marks  # the card names the traits that counted
     return spec, test
 
 
@@ -257,7 +272,8 @@ def preview_odds(
     request: D20TestRequest,
     *,
     contest: Contest | None = None,
+    sees_hidden: bool = True,
 ) -> tuple[dict, SkillOdds]:
     """T-05: the exact odds of the test the composer describes; changes nothing."""
-    spec, test = build_spec(campaign, character, request, contest=contest)
+    spec, test = build_spec(campaign, character, request, contest=contest, sees_hidden=sees_hidden)
     return spec, skill_odds(test)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.ledger import GM, GROUP_MOMENTUM, THREAT
 from rules.momentum import (
     CREATE_ASSET,
+    CREATE_TRAIT,
     GM_SIDE,
     MAKE_ASSET_PERMANENT,
     PLAYERS_SIDE,
@@ -21,6 +23,7 @@ from rules.momentum import (
 )
 from tables import events
 from tables.models import Asset, Campaign, Character, Contest, D20Test, Membership, TableEvent
+from tables.services import scene_board
 from tables.services.access import audience_of, can_control, require_control
 from tables.services.core import (
     Change,
@@ -59,6 +62,8 @@ def spend_momentum(
     to_threat: int = 0,
     note: str = "",
     expected_momentum: int | None = None,
+    trait_id: int | None = None,
+    remove_trait: bool = False,
 ) -> TableEvent:
     """Make one use of a Momentum spend after the GM has narrated (MO-02, MO-03, MO-05,
     MO-09, MO-10, MO-11, MO-13, MO-14, CT-03, CT-04).
@@ -68,7 +73,14 @@ def spend_momentum(
     pool (None: whatever the roll does not cover) and `to_threat` points added
     to Threat. A once-per-test spend cannot repeat. The group pool must still
     hold `expected_momentum` if given (else StaleState, nothing changed).
+
+    Create Trait (MO-09, MO-09b): the note is the new trait's text, or with `trait_id`
+    the standing trait's new text; `remove_trait` removes that trait instead. The board
+    changes as the spend is paid; a refusal (bad text, a trait gone) changes nothing.
     """
+    trait_text = " ".join((note or "").split())
+    if kind_key == CREATE_TRAIT.key and (trait_text or trait_id) and not remove_trait:
+        trait_text = scene_board.clean_text(trait_text)  # before anything is read or paid
     note = (note or "").strip()[:NOTE_MAX]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -93,7 +105,21 @@ def spend_momentum(
             )
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
+        trait = None
+        if kind.key == CREATE_TRAIT.key:
+            trait = scene_board.apply_spend(
+                campaign,
+                actor,
+                record=record,
+                spend_index=len(record.ledger["spends"]) - 1,
+                holder=holder,
+                text=trait_text,
+                trait_id=trait_id,
+                remove=remove_trait,
+            )
         payload = _spend_payload(record, holder, outcome.spend, _spend_summary(holder, outcome))
+        if trait is not None:
+            payload["trait"] = trait
         if asset is not None:
             payload["asset"] = {"name": asset.name, "quality": asset.quality,
                                 "permanent": asset.permanent}  # fmt: skip
@@ -186,8 +212,9 @@ def _place_asset(holder: Character, kind: SpendKind, asset: Asset | None, note: 
 def _take_back_asset(holder: Character, spend: Spend) -> None:
     """MO-12: a vetoed asset spend is undone on the sheet as its points are refunded."""
     if spend.kind.key == CREATE_ASSET.key:
-        made = Asset.objects.filter(character=holder, name=spend.note, permanent=False)
-        made.filter(pk__in=made.order_by("-pk").values("pk")[:1]).delete()
+        # Permanent or not (MO-10): a later Make permanent does not save it from the veto.
+        made = Asset.objects.filter(character=holder, name=spend.note)
+        made.filter(pk__in=made.order_by("permanent", "-pk").values("pk")[:1]).delete()
     elif spend.kind.key == MAKE_ASSET_PERMANENT.key:
         kept = Asset.objects.filter(character=holder, name=spend.note, permanent=True)
         kept = kept.order_by("-pk").first()
@@ -221,21 +248,40 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         record.ledger = ledger_json(outcome.ledger, record.ledger)
         record.save(update_fields=["ledger"])
         spend = outcome.spend
+        undone = None
         if veto:
             _take_back_asset(holder, spend)
+            if spend.kind.key == CREATE_TRAIT.key:
+                done = scene_board.spend_trait_done(campaign, record.pk, index)
+                undone = scene_board.undo_spend(campaign, done)
         what = "vetoes" if veto else "answers “you don't know” and refunds"
         summary = (
             f"The GM {what} {holder.name}'s {spend.kind.name} "
             f"({refund_back(spend, changes)}): {spend.refund_reason}."
         )
+        if undone is not None:
+            summary += " " + _board_undone(undone)
+        payload = _spend_payload(record, holder, spend, summary)
+        if undone is not None:
+            payload["trait"] = undone
         return append_event(
             campaign,
             events.D20_VETO if veto else events.D20_REFUND,
             actor,
-            _spend_payload(record, holder, spend, summary),
+            payload,
             audience=audience_of(record),
             changes=changes,
         )
+
+
+def _board_undone(done: dict) -> str:
+    """MO-12 for MO-09: what the veto undid on the board, in words."""
+    words = {
+        "create": _("“%(text)s” leaves the board."),
+        "remove": _("“%(text)s” is back on the board."),
+        "change": _("The trait reads “%(before)s” again."),
+    }
+    return words[done["action"]] % {"text": done["text"], "before": done.get("before", "")}
 
 
 def refund_dont_know(campaign_id: int, actor, test_id: int, spend_index: int) -> TableEvent:

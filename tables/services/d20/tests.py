@@ -59,7 +59,9 @@ def roll_d20_test(
         require_d20(campaign)
         character = _roller(campaign, membership, character_id, request.secret)
         contest = _contest_answered(campaign, character, request)
-        spec, test = build_spec(campaign, character, request, contest=contest)
+        spec, test = build_spec(
+            campaign, character, request, contest=contest, sees_hidden=membership.is_gm
+        )
         spec["paid"], changes = _pay(campaign, character, membership, request)
         with refused_by_rules():
             result = roll_test(test, rng)  # TB-02: server-side dice

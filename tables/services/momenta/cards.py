@@ -17,7 +17,9 @@ def roll_card(
 ) -> dict:
     """What the roll card shows (the event payload)."""
     spec = plan.spec
+    board = {"traits": list(plan.traits)} if plan.traits else {}  # MO-09b: those that counted
     return {
+        **board,
         "system": "momenta",
         "roll_id": roll.pk,
         "character_id": plan.character.pk,

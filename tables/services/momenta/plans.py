@@ -21,6 +21,7 @@ from tables.models import AssistRequest, Attribute, Campaign, Character, RollTem
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL
 from tables.services.core import ServiceError
 from tables.services.momenta.templates import active_patterns
+from tables.services.scene_board import marked_traits
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,13 @@ class RollRequest:
     secret: bool = False
     expected_momentum: int | None = None
     expected_resolve: int | None = None
+    # The scene board's traits marked (MO-09b): (trait id, +1 hinders: −1d / −1 helps: +1d).
+    traits: tuple = ()
 
     def __post_init__(self):
         # Lists from forms and tests become tuples, so a request cannot change later.
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
+        object.__setattr__(self, "traits", tuple(tuple(t) for t in self.traits or ()))
         object.__setattr__(self, "advantage_sources", tuple(map(str, self.advantage_sources)))
         object.__setattr__(self, "resolve_spend", tuple(map(tuple, self.resolve_spend)))
 
@@ -74,6 +78,7 @@ class RollPlan:
     resolve: tuple[tuple[Character, int], ...]
     spec: RollSpec
     sources: tuple[str, ...] = ()
+    traits: tuple[dict, ...] = ()  # the board traits that counted (MO-09b), as the card names them
 
     def payer(self, holder: str | None) -> Character:
         if self.helper is not None and holder == self.helper.name:
@@ -87,15 +92,18 @@ def plan_roll(
     request: RollRequest,
     *,
     templates: Sequence[RollTemplate] | None = None,
+    sees_hidden: bool = True,
 ) -> RollPlan:
     """Decide a roll before it is made, without changing anything (D6-06..D6-11,
     PM-05..PM-12, PM-R1, RS-01). The odds preview uses it as it is; roll_momenta
     uses it under the lock. Refusals are ServiceErrors a player can read.
 
     The character's attributes and traits are read through `.all()`, so a caller
-    that prefetched them (roll_sheet) pays no query here; `templates` likewise."""
+    that prefetched them (roll_sheet) pays no query here; `templates` likewise.
+    Each board trait marked is ±1d (MO-09b); `sees_hidden`: the asker is a GM."""
     attribute, kind = _attribute_and_kind(character, request)
     _check_modifiers(request.modifiers)
+    marks = marked_traits(campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret)
     thread = _thread(character, request.thread)
     if templates is None:
         templates = list(RollTemplate.objects.filter(campaign=campaign))
@@ -121,6 +129,7 @@ def plan_roll(
         template=template,
         settlement=settlement,
         resolve=resolve,
+        board_dice=tuple(-m["effect"] for m in marks),
     )
     return RollPlan(
         character=character,
@@ -133,6 +142,7 @@ def plan_roll(
         resolve=resolve,
         spec=spec,
         sources=tuple(dict.fromkeys(request.advantage_sources)),
+        traits=tuple(marks),
     )
 
 
@@ -162,6 +172,7 @@ def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Att
         request.advantage_sources,
         request.disadvantage,
         request.assist_id,
+        request.traits,
     )
     if kind == "luck" and any(extras):
         raise ServiceError(
@@ -256,6 +267,7 @@ def _spec(
     template: RollTemplate,
     settlement: RollMomentum,
     resolve: tuple[tuple[Character, int], ...],
+    board_dice: tuple[int, ...] = (),
 ) -> RollSpec:
     """The pool the rules roll, within the table's limit of dice (D6-06..D6-10)."""
     # PM-R1: Advantage adds the campaign's advantage dice, Disadvantage removes its
@@ -265,7 +277,7 @@ def _spec(
         spec = RollSpec(
             attribute=attribute.value,
             kind=kind,
-            modifiers=request.modifiers,
+            modifiers=request.modifiers + board_dice,
             threads=1 if thread else 0,
             play=request.play,
             advantage=settlement.advantage,

@@ -79,7 +79,13 @@ def roll_momenta(
         _check_asked(campaign, membership, request, gm_opposition=gm_opposition)
         _check_roller_saw(character, request)
         sheet = roll_sheet(campaign, character)
-        plan = plan_roll(campaign, character, request, templates=_seeded(campaign, sheet))
+        plan = plan_roll(
+            campaign,
+            character,
+            request,
+            templates=_seeded(campaign, sheet),
+            sees_hidden=membership.is_gm,
+        )
         _check_secret_moves_nothing(plan, request.secret)
         changes = _pay_before_the_roll(campaign, plan)
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02

@@ -1,0 +1,51 @@
+"""What the scene board shows (issue 23), read once and drawn per audience.
+
+`board_rows` reads the standing entries (hidden ones too) and the assets in play in two
+queries; `board_context` picks what one audience may see from them, so a push reads once
+and draws the board once for the GMs and once for everyone else (never per socket).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables.models import Asset, Campaign, SceneTrait
+
+
+@dataclass(frozen=True)
+class BoardRows:
+    traits: tuple[SceneTrait, ...]
+    assets: tuple[Asset, ...]
+
+
+def board_rows(campaign: Campaign) -> BoardRows:
+    traits = SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True)
+    assets = Asset.objects.filter(character__campaign=campaign).select_related("character")
+    return BoardRows(
+        tuple(traits.select_related("made_by").order_by("created_at", "pk")),
+        tuple(assets.order_by("permanent", "character__name", "name")),
+    )
+
+
+def visible_traits(traits, is_gm: bool) -> list[SceneTrait]:
+    """Hidden entries are the GMs' alone (players' pages, pushes and answers)."""
+    return [t for t in traits if is_gm or not t.hidden]
+
+
+def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None) -> dict:
+    rows = rows or board_rows(campaign)
+    traits = visible_traits(rows.traits, is_gm)
+    return {
+        "board_traits": traits,
+        # The composers' list (composer_traits.html), pushed with the board, nothing ticked.
+        "board_trait_rows": [(t, False, False) for t in traits],
+        "board_assets": rows.assets,
+        "board_kinds": SceneTrait.Kind.choices,
+        "board_players_note": campaign.players_note_traits,
+    }
+
+
+def standing_for(campaign: Campaign, is_gm: bool) -> list[SceneTrait]:
+    """The standing traits a roller may mark (the composer's list)."""
+    traits = SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True)
+    return visible_traits(traits.order_by("created_at", "pk"), is_gm)
