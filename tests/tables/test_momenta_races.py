@@ -15,7 +15,7 @@ import pytest
 from rules.dice import FixedDice
 from tables.models import MomentaRoll, RollTemplate, TableEvent
 from tables.services import momenta
-from tables.services.momenta import RollRequest, allocation, rolls
+from tables.services.momenta import RollRequest, allocation, loader
 from tables.services.roll_templates import DEFAULT_TEMPLATES
 from tests.races import race
 
@@ -66,7 +66,7 @@ def test_two_first_rolls_at_once_seed_the_templates_once(
     """D6-04: a campaign made outside the services (no templates) gets the defaults on
     its first roll, under the lock: two first rolls at once both roll, one seeds."""
     RollTemplate.objects.filter(campaign=momenta_campaign).delete()
-    meet_inside(monkeypatch, rolls, "roll_sheet")  # just before the templates are read
+    meet_inside(monkeypatch, loader, "templates_of")  # just before the templates are read
 
     results = race(
         roll(momenta_campaign, gm, hero, [1, 2, 3, 4]),
