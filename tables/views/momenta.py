@@ -44,7 +44,7 @@ from tables.presenters.momenta import (
 from tables.services import momenta
 from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, character_for
+from tables.views.access import campaign_for, character_for, posted_id
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
@@ -158,12 +158,6 @@ def chooser(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     return render(request, "tables/partials/allocation_chooser.html", context)
 
 
-def _posted_pk(request) -> int | None:
-    """The posted character's id; None when missing or not a number: the form says so."""
-    raw = request.POST.get("character", "")
-    return int(raw) if raw.isascii() and raw.isdigit() else None  # "²".isdigit(), yet no int
-
-
 @require_POST
 @login_required
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -177,12 +171,25 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
+    posted = posted_id(request)
     chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
     rows = made = None
     try:
+        # Held until the roll commits: a pool move or a role change committing meanwhile
+        # waits at the lock, so the form and the roll decide from the same rows.
         with transaction.atomic():
-            rows = momenta.load_roll(pk, request.user, _posted_pk(request))
-            form = _checked(request, rows)
+            rows = momenta.load_roll(pk, request.user, posted)
+            if rows.character is None and posted is not None:
+                character_for(request, pk, posted)  # not theirs to roll for: 404 or 403
+            form = roll_form(
+                rows.campaign,
+                rows.membership,
+                rows.character,
+                data=request.POST,
+                templates=rows.templates,
+                characters=rows.characters,
+                assists=rows.assists,
+            )
             if form.is_valid():
                 asked = momenta.RollRequest(**form.roll_values())
                 character = rows.character
@@ -205,23 +212,6 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         return back_to_table(request, made.campaign)
     return _rolled(request, rows, made, chosen)
-
-
-def _checked(request: HtmxHttpRequest, rows: momenta.RollRows):
-    """The composer's form bound to the post, offering what `rows` hold. A posted
-    character the member may not roll for is a 404 or a 403 (character_for says which)."""
-    pk = _posted_pk(request)
-    if rows.character is None and pk is not None:
-        character_for(request, rows.campaign.pk, pk)
-    return roll_form(
-        rows.campaign,
-        rows.membership,
-        rows.character,
-        data=request.POST,
-        templates=rows.templates,
-        characters=rows.characters,
-        assists=rows.assists,
-    )
 
 
 def _rolled(
