@@ -31,6 +31,8 @@ from pathlib import Path
 import temp_site  # bench/temp_site.py, a sibling
 
 HERE = Path(__file__).resolve().parent.parent
+# This tree's code, not an installed copy's (an editable install may point elsewhere).
+sys.path.insert(0, str(HERE))
 PACKAGES = ("tables", "rules", "momenta_site")
 # The order a command should run in (../shared/STYLE.md): view -> form -> service ->
 # (live, discord: after the commit) -> presenter -> template tags; models, events, the

@@ -203,12 +203,35 @@ class D20RollForm(forms.Form):
             membership=self.membership,
             spends=spends,
             character=record.character,
-            initial={name: self.cleaned_data.get(name) for name in KEPT_AFTER_ROLL},
+            initial=self._kept(),
             everyone=self.everyone,
-            # The contests read for this roll, less the one it answered (now rolled).
-            contests=[c for c in self.contests if c.pk != record.contest_id],
+            contests=self._contests_left(record.contest_id),
             board_traits=self.board_traits,  # a roll leaves the board as it was
         )
+
+    def params_after_roll(self) -> dict:
+        """The initial_params of the composer after_roll will draw, known before the roll
+        (so the answer reads the next test's odds with the test's own reads): the choices
+        kept and the first contest still awaiting the roller."""
+        kept = self._kept()
+        left = self._contests_left(self.cleaned_data.get("contest"))
+        return {
+            **kept,
+            "focus": kept["focus"] or "",
+            "factors": [],
+            "bought_dice": 0,
+            "buy_from_momentum": 0,
+            "assistants": [],
+            "bonus_momentum": 0,
+            "contest_id": left[0].pk if left else None,
+        }
+
+    def _kept(self) -> dict:
+        return {name: self.cleaned_data.get(name) for name in KEPT_AFTER_ROLL}
+
+    def _contests_left(self, answered_id) -> list[Contest]:
+        """The contests read for this roll, less the one it answers (then rolled)."""
+        return [c for c in self.contests if c.pk != answered_id]
 
     def resent(self, campaign: Campaign, spends) -> D20RollForm:
         """This form as sent, checked again against `campaign` as it is now: the group

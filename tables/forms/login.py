@@ -60,8 +60,11 @@ def _yield_cpu_to_pages() -> None:
     if threading.current_thread() is threading.main_thread():
         return  # e.g. the test client's: the whole process would run lower
     with contextlib.suppress(AttributeError, OSError):  # not Linux
-        # On Linux, PRIO_PROCESS with a thread's id sets that thread's nice value.
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PASSWORD_CHECK_NICE)
+        # On Linux, PRIO_PROCESS with a thread's id sets that thread's nice value;
+        # raised from the process's own (which may be niced already), 19 at most.
+        thread = threading.get_native_id()
+        now = os.getpriority(os.PRIO_PROCESS, thread)
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, now + PASSWORD_CHECK_NICE))
 
 
 class LockoutMixin:

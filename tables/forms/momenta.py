@@ -14,6 +14,7 @@ import re
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
@@ -154,9 +155,12 @@ class MomentaRollForm(forms.Form):
             # hides the choice; play still matters (PAT-07 in narrative play).
             self.fields["kind"].required = False
             self.fields["play"].required = False
-        # .all(): a prefetched sheet (services.momenta.roll_sheet) costs no query.
+        # .all(): a prefetched sheet (services.momenta.load_roll) costs no query.
         threads = [t for t in character.traits.all() if t.kind == Trait.Kind.THREAD]
         self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
+        # D6-06: said as the rules say it, e.g. for a Thread struck off since the page was drawn.
+        not_theirs = gettext("That Thread is not one of %(name)s's.") % {"name": character.name}
+        self.fields["thread"].error_messages["invalid_choice"] = not_theirs.replace("%", "%%")
         assists = list(open_assists(character) if assists is None else assists)
         self.fields["assist"].choices = [("", "No Assist")] + [
             (a.pk, _assist_label(a)) for a in assists
@@ -503,7 +507,7 @@ def roll_form(
     board_traits=None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
-    (a RollSheet's templates, the roller's accepted Assists) is not read again. Its hidden
+    (the RollRows templates, the roller's accepted Assists) is not read again. Its hidden
     expected_* fields hold the roller's pools as read now."""
     initial = dict(initial or {})
     if character is not None:

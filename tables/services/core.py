@@ -312,32 +312,6 @@ def playing_member(campaign: Campaign, actor, held: Membership | None) -> Member
     return held
 
 
-def character_under_lock(
-    campaign: Campaign,
-    character_id: int,
-    held: Character | None,
-    fresh_fields: tuple,
-    seen_seq: int | None = None,
-) -> Character:
-    """character_in, unless the caller read the character (with its sheet) for this
-    command: then only `fresh_fields`, what a concurrent command may change, are read
-    again, once, keeping the owner the card shows.
-
-    `seen_seq`: the campaign's last_seq read before `held` was. If the locked campaign
-    still has it, no command has committed since (each appends an event, and the pools
-    change only through commands), so `held` is current and nothing is read again."""
-    if held is None or (held.pk, held.campaign_id) != (character_id, campaign.pk):
-        return character_in(campaign, character_id)
-    if seen_seq is not None and seen_seq == campaign.last_seq:
-        return held
-    owner_field = Character._meta.get_field("owner")
-    owner = held.owner if owner_field.is_cached(held) else None
-    held.refresh_from_db(fields=fresh_fields)
-    if owner is not None and owner.pk == held.owner_id:
-        held.owner = owner  # refresh_from_db drops it
-    return held
-
-
 def character_in(campaign: Campaign, character_id) -> Character:
     """A character of this campaign, else a ServiceError a person can read."""
     character = Character.objects.filter(campaign=campaign, pk=character_id).first()

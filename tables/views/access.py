@@ -12,6 +12,12 @@ from tables.models import Campaign, Character, Membership
 from tables.services.access import has_role, membership_of, require_control
 
 
+def posted_id(request, key: str = "character") -> int | None:
+    """The id posted as `key`; None when missing or not a number (the form says so)."""
+    raw = request.POST.get(key, "")
+    return int(raw) if raw.isascii() and raw.isdigit() else None  # "²".isdigit(), yet no int
+
+
 def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Membership]:
     """The campaign and the viewer's membership; 404 if absent, 403 if the role is short."""
     campaign = get_object_or_404(Campaign, pk=pk)

@@ -13,13 +13,12 @@ cause comes back as a clear message inside the fragment and changes nothing.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rules.errors import RulesError
-from tables.clause_ids import without_ids
 from tables.forms.d20 import (
     D20RollForm,
     RerollForm,
@@ -35,7 +34,7 @@ from tables.presenters.scene_board import standing_for
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, player_at
+from tables.views.access import campaign_for, posted_id
 from tables.views.answers import back_to_table, command, form_errors, respond
 
 PLAY = "tables/partials/composer_d20.html"
@@ -88,27 +87,26 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
     contest = None
     if params.get("contest_id"):
         contest = character.contests_active.filter(pk=params["contest_id"]).first()
-    try:
-        request = services_d20.D20TestRequest(
-            attribute=params["attribute"],
-            skill=params["skill"],
-            focus=params["focus"],
-            difficulty=params["difficulty"],
-            factors=params["factors"],
-            bought_dice=params["bought_dice"],
-            assistants=params["assistants"],
-            bonus_momentum=params["bonus_momentum"],
-            complication_range=params.get("complication_range"),  # GL-05
-            spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
-            traits=params.get("traits", ()),  # MO-09b
-            secret=bool(params.get("secret")),
-        )
-        spec, odds = services_d20.preview_odds(
-            campaign, character, request, contest=contest, sees_hidden=form.membership.is_gm
-        )
-    except (ServiceError, RulesError) as error:
-        return {"error": without_ids(str(error))}  # a RulesError's message names clauses
-    return odds_view(spec, odds, params, character, contest)
+    request = services_d20.D20TestRequest(
+        attribute=params["attribute"],
+        skill=params["skill"],
+        focus=params["focus"],
+        difficulty=params["difficulty"],
+        factors=params["factors"],
+        bought_dice=params["bought_dice"],
+        assistants=params["assistants"],
+        bonus_momentum=params["bonus_momentum"],
+        complication_range=params.get("complication_range"),  # GL-05
+        spend_determination=params.get("spend_determination", False),  # GL-02, GL-03
+        traits=params.get("traits", ()),  # MO-09b
+        secret=bool(params.get("secret")),
+    )
+    found = services_d20.odds_or_refusal(
+        campaign, character, request, contest=contest, sees_hidden=form.membership.is_gm
+    )
+    if isinstance(found, str):
+        return {"error": found}
+    return odds_view(*found, params, character, contest)
 
 
 def panel_of(
@@ -189,34 +187,62 @@ def d20_odds(request, pk: int):
 @require_POST
 @login_required
 def d20_roll(request, pk: int):
-    """Roll the composed test (T-R1 … MO-08, CT-01, TB-03)."""
-    # The form is checked against the rows read here; the service reads the roller,
-    # the sheet and the pools again under the campaign lock and rolls from those, so
-    # nothing read before the lock is trusted after it. The answer is drawn from the
-    # rows the command committed.
-    campaign, membership = player_at(request, pk)
+    """Roll the composed test (T-R1 … MO-08, CT-01, TB-03).
+
+    One read of what the test needs, under the campaign lock (services.d20.load_test):
+    the composer is checked against those rows and the service rolls from the same
+    rows, in the same transaction, so nothing read before the lock decides anything.
+    The answer reads what it shows first (the test's ledger, the next test's odds),
+    then draws its forms, then words them: view -> form -> service -> presenter.
+    """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_d20)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
-    spends = services_d20.catalogue(campaign)
-    form = D20RollForm(request.POST, campaign=campaign, membership=membership, spends=spends)
-    if not form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
-        return _play_refused(request, campaign, membership, form, form_errors(form))
+    posted = posted_id(request)
+    rows = form = record = None
     try:
-        record = services_d20.roll_d20_test(
-            campaign.pk,
-            request.user,
-            form.cleaned_data["character"],
-            services_d20.D20TestRequest(**form.service_kwargs()),
-        )
+        # Held until the test commits: a pool move or a role change committing meanwhile
+        # waits at the lock, so the composer and the roll decide from the same rows.
+        with transaction.atomic():
+            rows = services_d20.load_test(pk, request.user, posted)
+            form = D20RollForm(
+                request.POST,
+                campaign=rows.campaign,
+                membership=rows.membership,
+                spends=rows.spends,
+                character=rows.character,
+                everyone=rows.everyone,
+                contests=rows.contests,
+            )
+            if form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
+                following = form.params_after_roll()
+                asked = services_d20.D20TestRequest(**form.service_kwargs())
+                roller = form.cleaned_data["character"]
+                record = services_d20.roll_d20_test(pk, request.user, roller, asked, loaded=rows)
+    except Campaign.DoesNotExist:
+        raise Http404("No such campaign.") from None
     except ServiceError as error:
-        return _play_refused(request, campaign, membership, form, str(error))
+        if form is None:  # refused before the composer was drawn: nothing to redraw
+            raise
+        return _play_refused(request, rows.campaign, rows.membership, form, str(error))
+    if record is None:
+        return _play_refused(request, rows.campaign, rows.membership, form, form_errors(form))
     if not request.htmx:
-        return back_to_table(request, campaign, notice=record.event.payload["summary"])
-    campaign = record.campaign  # locked, written and committed by this command
-    panel = panel_of(
-        campaign, membership, record, spends=spends, fresh=True, board_traits=form.board_traits
+        return back_to_table(request, rows.campaign, notice=record.event.payload["summary"])
+    campaign, membership, spends = record.campaign, rows.membership, rows.spends
+    ledger, holder = services_d20.ledger_of(record), services_d20.holder_of(record)
+    contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
+    next_request = services_d20.D20TestRequest(**following)
+    odds = services_d20.odds_or_refusal(campaign, record.character, next_request, contest=contest)
+    reset, forms = form.after_roll(record, spends), panel_forms(campaign, record, spends)
+    if isinstance(odds, str):
+        odds = {"error": odds}
+    else:
+        odds = odds_view(*odds, following, record.character, contest)
+    panel = panel_context(
+        campaign, membership, record, ledger=ledger, holder=holder, spends=spends, forms=forms
     )
-    context = composer_of(campaign, membership, form=form.after_roll(record, spends), panel=panel)
+    panel["board_traits"] = form.board_traits  # MO-09: a Create Trait may change one
+    context = play_context(campaign, membership, form=reset, odds=odds, panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
 
 

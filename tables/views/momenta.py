@@ -15,7 +15,8 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.db import transaction
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
@@ -29,7 +30,6 @@ from tables.forms.momenta import (
     RollTemplateForm,
     TraumaForm,
     initial_from,
-    open_assists,
     roll_form,
 )
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
@@ -44,7 +44,7 @@ from tables.presenters.momenta import (
 from tables.services import momenta
 from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, character_for, player_at
+from tables.views.access import campaign_for, character_for, posted_id
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 
 COMPOSER = "tables/partials/composer_momenta.html"
@@ -158,92 +158,84 @@ def chooser(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     return render(request, "tables/partials/allocation_chooser.html", context)
 
 
-def _roller(request, campaign: Campaign, characters: list[Character]) -> Character | None:
-    """The posted character among those the member controls (else 404/403 as
-    character_for says); None when the field is missing: the form then says so."""
-    raw = request.POST.get("character", "")
-    if not (raw.isascii() and raw.isdigit()):  # "²".isdigit(), yet no int
-        return None
-    found = next((c for c in characters if c.pk == int(raw)), None)
-    return found or character_for(request, campaign.pk, int(raw))[2]
-
-
 @require_POST
 @login_required
 def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Roll the composer's pool (D6, PM, RS-01, TB-02, TB-03).
 
-    The form is validated with what this view reads for it (the member's characters,
-    the roller's sheet and Assists); the service reads what the roll decides from
-    again, under the campaign lock. The answer is the event's fragments and the form
-    reset, not the whole composer: the odds and a pending allocation chooser load on
-    their own (GET momenta_odds, momenta_chooser).
+    One read of what the roll needs, under the campaign lock (services.momenta.load_roll):
+    the form is checked against those rows and the service rolls from the same rows, in
+    the same transaction, so nothing read before the lock decides anything. The answer
+    is the event's fragments and the form reset, not the whole composer: the odds and a
+    pending allocation chooser load on their own (GET momenta_odds, momenta_chooser).
     """
-    campaign, membership = player_at(request, pk)
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
-    characters = controllable(campaign, membership)
-    character = _roller(request, campaign, characters)
-    sheet = momenta.roll_sheet(campaign, character) if character is not None else None
-    assists = list(open_assists(character)) if character is not None else []
-    form = roll_form(
-        campaign,
-        membership,
-        character,
-        data=request.POST,
-        templates=sheet.templates if sheet else None,
-        characters=characters,
-        assists=assists,
-    )
+    posted = posted_id(request)
     chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
-    if not form.is_valid():
-        return _answer(request, campaign, membership, form=form, error=form_errors(form))
+    rows = made = None
     try:
-        asked = momenta.RollRequest(**form.roll_values())
-        made = momenta.roll_momenta(campaign.pk, request.user, character.pk, asked)
+        # Held until the roll commits: a pool move or a role change committing meanwhile
+        # waits at the lock, so the form and the roll decide from the same rows.
+        with transaction.atomic():
+            rows = momenta.load_roll(pk, request.user, posted)
+            if rows.character is None and posted is not None:
+                character_for(request, pk, posted)  # not theirs to roll for: 404 or 403
+            form = roll_form(
+                rows.campaign,
+                rows.membership,
+                rows.character,
+                data=request.POST,
+                templates=rows.templates,
+                characters=rows.characters,
+                assists=rows.assists,
+            )
+            if form.is_valid():
+                asked = momenta.RollRequest(**form.roll_values())
+                character = rows.character
+                made = momenta.roll_momenta(pk, request.user, character.pk, asked, loaded=rows)
+    except Campaign.DoesNotExist:
+        raise Http404("No such campaign.") from None
     except ServiceError as error:
-        # The composer is drawn again from fresh pools, with the choices kept.
+        # Rolled back: the composer is drawn again from fresh pools, with the choices kept.
+        rows.campaign.refresh_from_db()
         return _answer(
             request,
-            campaign,
-            membership,
-            character=character,
+            rows.campaign,
+            rows.membership,
+            character=rows.character,
             initial=chosen,
             error=str(error),
         )
+    if made is None:
+        return _answer(request, rows.campaign, rows.membership, form=form, error=form_errors(form))
     if not request.htmx:
-        return back_to_table(request, campaign)
-    return _rolled(
-        request, membership, made, chosen, sheet.templates, characters, assists, form.board_traits
-    )
+        return back_to_table(request, made.campaign)
+    return _rolled(request, rows, made, chosen, form.board_traits)
 
 
 def _rolled(
     request: HtmxHttpRequest,
-    membership: Membership,
+    rows: momenta.RollRows,
     made: MomentaRoll,
     chosen: dict,
-    templates,
-    characters,
-    assists,
     board_traits=None,
 ) -> HttpResponse:
     """The roll's answer: its event's fragments and the form reset. Of the composer's
     choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
     Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
-    the campaign are the service's rows, read under the lock and changed by the roll;
-    the choices offered (`templates`, `characters`, `assists`, less the Assist used)
-    are those the form was checked with."""
+    the campaign are the rows the form was checked with and the roll changed (read under
+    the lock); the Assist used is no longer offered."""
     kept = {k: v for k, v in chosen.items() if k in KEPT_AFTER_ROLL}
-    campaign = made.campaign
+    campaign, membership = made.campaign, rows.membership
     form = roll_form(
         campaign,
         membership,
         made.character,
         initial=kept,
-        templates=templates,
-        characters=characters,
-        assists=[a for a in assists if a.pk != made.assist_id],
+        templates=rows.templates,
+        characters=rows.characters,
+        assists=[a for a in rows.assists if a.pk != made.assist_id],
         board_traits=board_traits,  # a roll leaves the board as it was
     )
     context = {

@@ -11,11 +11,12 @@ guards: a roll's state and a campaign's templates.
 import threading
 
 import pytest
+from django.urls import reverse
 
 from rules.dice import FixedDice
 from tables.models import MomentaRoll, RollTemplate, TableEvent
 from tables.services import momenta
-from tables.services.momenta import RollRequest, allocation, rolls
+from tables.services.momenta import RollRequest, allocation, loader
 from tables.services.roll_templates import DEFAULT_TEMPLATES
 from tests.races import race
 
@@ -66,7 +67,7 @@ def test_two_first_rolls_at_once_seed_the_templates_once(
     """D6-04: a campaign made outside the services (no templates) gets the defaults on
     its first roll, under the lock: two first rolls at once both roll, one seeds."""
     RollTemplate.objects.filter(campaign=momenta_campaign).delete()
-    meet_inside(monkeypatch, rolls, "roll_sheet")  # just before the templates are read
+    meet_inside(monkeypatch, loader, "templates_of")  # just before the templates are read
 
     results = race(
         roll(momenta_campaign, gm, hero, [1, 2, 3, 4]),
@@ -74,5 +75,29 @@ def test_two_first_rolls_at_once_seed_the_templates_once(
     )
 
     assert results == ["ok", "ok"]
+    assert RollTemplate.objects.filter(campaign=momenta_campaign).count() == len(DEFAULT_TEMPLATES)
+    assert MomentaRoll.objects.count() == 2
+
+
+def test_two_first_rolls_posted_at_once_seed_the_templates_once(
+    momenta_campaign, client_for, hero, d6_faces, monkeypatch
+):
+    """D6-04 through the composer: the roll view reads what it checks its form against
+    under the lock, so of two first rolls posted at once the second reads the templates
+    the first seeded: both roll, the defaults are made once."""
+    RollTemplate.objects.filter(campaign=momenta_campaign).delete()
+    d6_faces([1, 2, 3, 4] * 2)
+    meet_inside(monkeypatch, loader, "templates_of")  # just past the lock
+    url = reverse("momenta_roll", args=[momenta_campaign.pk])
+    data = {"character": hero.pk, "attribute": "WITS", "kind": "action", "play": "narrative"}
+
+    def post(client):
+        def send():
+            answer = client.post(url, data, HTTP_HX_REQUEST="true")
+            assert answer.status_code == 200 and 'role="alert"' not in answer.content.decode()
+
+        return send
+
+    assert race(post(client_for("gm")), post(client_for("player"))) == ["ok", "ok"]
     assert RollTemplate.objects.filter(campaign=momenta_campaign).count() == len(DEFAULT_TEMPLATES)
     assert MomentaRoll.objects.count() == 2

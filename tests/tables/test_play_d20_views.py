@@ -131,18 +131,19 @@ def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
 def test_t_r1_a_sheet_changed_after_the_page_read_it_is_rolled_as_it_is_under_the_lock(
     client_for, d20_campaign, gm, kara, dice, monkeypatch
 ):
-    """T-R1: the GM lowers Kara's Communicate 6 -> 2 after the view checked the form but
-    before the roll takes the table's lock: the target is Power 7 + 2 = 9, not the 13 the
-    page read, so 10 and 12 score nothing, and the answer shows the roll as made."""
-    roll = services_d20.roll_d20_test
+    """T-R1: the GM lowers Kara's Communicate 6 -> 2 after the page was drawn, as the
+    roll's POST arrives, before it takes the table's lock: the target is Power 7 + 2 = 9,
+    not the 13 the page showed, so 10 and 12 score nothing, and the answer shows the
+    roll as made."""
+    load = services_d20.load_test
 
     def gm_edits_the_sheet_first(*args, **kwargs):
         kara.skills.filter(name="Communicate").update(value=2)
         # ...and appends its event, as every command does.
         Campaign.objects.filter(pk=d20_campaign.pk).update(last_seq=F("last_seq") + 1)
-        return roll(*args, **kwargs)
+        return load(*args, **kwargs)
 
-    monkeypatch.setattr(services_d20, "roll_d20_test", gm_edits_the_sheet_first)
+    monkeypatch.setattr(services_d20, "load_test", gm_edits_the_sheet_first)
     dice([10, 12])
     response = client_for("player").post(roll_url(d20_campaign), roll_data(kara), **HX)
     assert response.status_code == 200
@@ -487,6 +488,31 @@ def test_after_a_roll_the_composer_keeps_the_test_and_drops_what_it_bought(
     odds = html[html.index('id="d20-odds"') :]
     assert "Target <strong>13</strong> (Power + Communicate)" in odds
     assert "Difficulty <strong>3</strong>" in odds
+
+
+def test_the_answer_shows_the_odds_its_reset_composer_asks_for(
+    client_for, d20_campaign, gm, kara, marcus, dice
+):
+    """T-05, CT-01: the odds drawn with a roll's answer are those the reset composer
+    fetches for itself: the test kept (Difficulty 3), no longer the contest just
+    answered (whose Difficulty was the opposer's)."""
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    dice([1, 1, 3, 4])
+    contest = services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate"
+    )
+    assert contest.difficulty != 3
+    client = client_for("player")
+    data = roll_data(kara, difficulty=3, contest=contest.pk)
+    answer = text(client.post(roll_url(d20_campaign), data, **HX))
+    assert 'role="alert"' not in answer
+    assert D20Test.objects.get(role="active").contest_id == contest.pk
+    reset = form_fields(answer, "d20-composer")
+    assert reset.get("contest", [""]) == [""] and reset["difficulty"] == ["3"]
+    fetched = text(client.get(reverse("d20_odds", args=[d20_campaign.pk]), reset, **HX))
+    assert "Difficulty <strong>3</strong>" in fetched
+    assert fetched.strip() in answer
 
 
 def test_after_a_gm_roll_the_secret_box_is_clear_again(client_for, d20_campaign, marcus, dice):

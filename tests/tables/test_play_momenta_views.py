@@ -348,17 +348,17 @@ def test_a_stale_form_gets_a_clear_message(table, client_for, gm, hero):
 
 @pytest.fixture
 def meanwhile(monkeypatch):
-    """meanwhile(command): `command` commits after the view has read the roller, its
-    sheet and the membership for the form, just before the service takes the lock."""
+    """meanwhile(command): `command` commits after the page was drawn, as the POST
+    arrives, just before the roll takes the campaign lock and reads what it needs."""
 
     def load(command):
-        roll_momenta = momenta.roll_momenta
+        load_roll = momenta.load_roll
 
         def late(*args, **kwargs):
             command()
-            return roll_momenta(*args, **kwargs)
+            return load_roll(*args, **kwargs)
 
-        monkeypatch.setattr(momenta, "roll_momenta", late)
+        monkeypatch.setattr(momenta, "load_roll", late)
 
     return load
 

@@ -41,10 +41,18 @@ from tables.services.d20.checks import (
     visible_test_record,
 )
 from tables.services.d20.contests import cancel_contest, contest_opposer_roll
+from tables.services.d20.loader import D20Rows, load_test
 from tables.services.d20.pools import apply_entries
 from tables.services.d20.records import holder_of, ledger_of, result_of
 from tables.services.d20.rerolls import determination_reroll
-from tables.services.d20.sheet import D20TestRequest, build_spec, focus, preview_odds, target
+from tables.services.d20.sheet import (
+    D20TestRequest,
+    build_spec,
+    focus,
+    odds_or_refusal,
+    preview_odds,
+    target,
+)
 from tables.services.d20.spends import (
     ASSET_DEFAULT_NAME,
     refund_dont_know,
@@ -57,6 +65,7 @@ from tables.services.d20.tests import roll_d20_test
 __all__ = [
     "ASSET_DEFAULT_NAME",
     "NOTE_MAX",
+    "D20Rows",
     "D20TestRequest",
     "apply_entries",
     "build_spec",
@@ -67,6 +76,8 @@ __all__ = [
     "focus",
     "holder_of",
     "ledger_of",
+    "load_test",
+    "odds_or_refusal",
     "preview_odds",
     "refund_dont_know",
     "refused_by_rules",

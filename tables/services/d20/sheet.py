@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from rules.d20 import FACES, MAX_BOUGHT_DICE, Assistant, SkillOdds, SkillTest, skill_odds
+from rules.errors import RulesError
 from rules.game_lines import STACKED_DECK
 from rules.momentum import d20_purchase_cost
+from tables.clause_ids import without_ids
 from tables.models import Campaign, Character, Contest, Trait
 from tables.services.core import ServiceError, character_in
 from tables.services.d20.checks import catalogue, refused_by_rules
@@ -277,3 +279,19 @@ def preview_odds(
     """T-05: the exact odds of the test the composer describes; changes nothing."""
     spec, test = build_spec(campaign, character, request, contest=contest, sees_hidden=sees_hidden)
     return spec, skill_odds(test)
+
+
+def odds_or_refusal(
+    campaign: Campaign,
+    character: Character,
+    request: D20TestRequest,
+    *,
+    contest: Contest | None = None,
+    sees_hidden: bool = True,
+) -> tuple[dict, SkillOdds] | str:
+    """preview_odds (T-05), or what keeps the test from being rolled, in a player's
+    words: a composer shows either."""
+    try:
+        return preview_odds(campaign, character, request, contest=contest, sees_hidden=sees_hidden)
+    except (ServiceError, RulesError) as error:
+        return without_ids(str(error))  # a RulesError's message names clauses

@@ -20,6 +20,7 @@ from tables.services.core import (
 )
 from tables.services.d20.checks import refused_by_rules, require_d20
 from tables.services.d20.contests import contest_view, open_contest
+from tables.services.d20.loader import D20Rows
 from tables.services.d20.pools import buy_dice, determination_before_roll, keep_secret
 from tables.services.d20.records import fresh_ledger, ledger_view, result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
@@ -38,6 +39,7 @@ def roll_d20_test(
     *,
     rng=None,
     membership: Membership | None = None,
+    loaded: D20Rows | None = None,
 ) -> D20Test:
     """Roll a 2d20 skill test (T-R1, T-R2, T-03, MO-01, MO-05, MO-08, CT-01, CT-02, TB-02, TB-03).
 
@@ -49,15 +51,17 @@ def roll_d20_test(
     `secret` (GM only) keeps the roll to GMs until revealed (TB-03).
     `rng` (anything with randint) is for tests; play uses the system CSPRNG.
     `membership`: the actor's, if the caller read it under this command's lock
-    (services.calls answers a call in the same transaction). The roller and the
-    sheet are always read here, under the lock, so the roll is made from the
-    sheet and pools as they are once every earlier command has committed.
+    (services.calls answers a call in the same transaction). `loaded`: load_test's
+    rows, read by the caller in its own transaction, still open (the roll view checks
+    its composer against them); the test then runs in that transaction, so a refusal
+    rolls all of it back. Either way the roller and the sheet are read under the lock,
+    so the roll is made from the sheet and pools as they are once every earlier
+    command has committed.
     """
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = playing_member(campaign, actor, membership)
+    with transaction.atomic(savepoint=loaded is None):
+        campaign, membership, held = _locked(campaign_id, actor, membership, loaded)
         require_d20(campaign)
-        character = _roller(campaign, membership, character_id, request.secret)
+        character = _roller(campaign, membership, character_id, request.secret, held)
         contest = _contest_answered(campaign, character, request)
         spec, test = build_spec(
             campaign, character, request, contest=contest, sees_hidden=membership.is_gm
@@ -82,9 +86,27 @@ def roll_d20_test(
     return record
 
 
-def _roller(campaign: Campaign, membership: Membership, character_id, secret: bool) -> Character:
-    """The character rolling, with their sheet, if the member may roll for them so."""
-    character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
+def _locked(
+    campaign_id: int, actor, membership: Membership | None, loaded: D20Rows | None
+) -> tuple[Campaign, Membership, Character | None]:
+    """(the locked campaign, the actor's playing membership, the roller if read)."""
+    if loaded is None:
+        campaign = lock_campaign(campaign_id)
+        return campaign, playing_member(campaign, actor, membership), None
+    if (loaded.campaign.pk, loaded.membership.user_id) != (campaign_id, actor.pk):
+        raise ValueError("rows loaded for another command")
+    return loaded.campaign, loaded.membership, loaded.character
+
+
+def _roller(
+    campaign: Campaign, membership: Membership, character_id, secret: bool, held=None
+) -> Character:
+    """The character rolling, with their sheet, if the member may roll for them so.
+    `held`: the roller as the caller read it under this lock (load_test)."""
+    if held is not None and held.pk == character_id:
+        character = held
+    else:
+        character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
     if character is None:
         raise ServiceError("That character is not in this campaign.")
     prefetch_sheet(character)

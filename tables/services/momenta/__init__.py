@@ -17,15 +17,9 @@ from tables.services.momenta.assists import (
     request_assist,
     speaks_for_helper,
 )
+from tables.services.momenta.loader import RollRows, load_roll
 from tables.services.momenta.plans import RollPlan, RollRequest, plan_roll
-from tables.services.momenta.rolls import (
-    SITUATIONAL,
-    RollSheet,
-    result_of,
-    reveal_roll,
-    roll_momenta,
-    roll_sheet,
-)
+from tables.services.momenta.rolls import SITUATIONAL, result_of, reveal_roll, roll_momenta
 from tables.services.momenta.templates import (
     active_patterns,
     delete_roll_template,
@@ -40,19 +34,19 @@ __all__ = [
     "SITUATIONAL",
     "RollPlan",
     "RollRequest",
-    "RollSheet",
+    "RollRows",
     "active_patterns",
     "answer_as_helper",
     "answer_assist",
     "choose_allocation",
     "delete_roll_template",
+    "load_roll",
     "plan_roll",
     "record_trauma",
     "request_assist",
     "result_of",
     "reveal_roll",
     "roll_momenta",
-    "roll_sheet",
     "save_custom_pattern",
     "save_roll_template",
     "speaks_for_helper",

@@ -93,13 +93,15 @@ def plan_roll(
     *,
     templates: Sequence[RollTemplate] | None = None,
     sees_hidden: bool = True,
+    assists: Sequence[AssistRequest] = (),
 ) -> RollPlan:
     """Decide a roll before it is made, without changing anything (D6-06..D6-11,
     PM-05..PM-12, PM-R1, RS-01). The odds preview uses it as it is; roll_momenta
     uses it under the lock. Refusals are ServiceErrors a player can read.
 
     The character's attributes and traits are read through `.all()`, so a caller
-    that prefetched them (roll_sheet) pays no query here; `templates` likewise.
+    that prefetched them (load_roll) pays no query here; `templates` likewise, and
+    `assists`, the roller's accepted ones if read (others are read by id).
     Each board trait marked is ±1d (MO-09b); `sees_hidden`: the asker is a GM."""
     attribute, kind = _attribute_and_kind(character, request)
     _check_modifiers(request.modifiers)
@@ -108,7 +110,7 @@ def plan_roll(
     if templates is None:
         templates = list(RollTemplate.objects.filter(campaign=campaign))
     template = _template(templates, request.template_id, kind)
-    assist = _accepted_assist(campaign, character, request.assist_id)
+    assist = _accepted_assist(campaign, character, request.assist_id, assists)
     helper = assist.helper if assist is not None else None
     settlement = _settle(character, assist, request)
     # RS-01: an ally whose help landed on this roll may spend Resolve; one whose
@@ -207,12 +209,19 @@ def _thread(character: Character, thread_id: int | None) -> Trait | None:
 
 
 def _accepted_assist(
-    campaign: Campaign, character: Character, assist_id: int | None
+    campaign: Campaign,
+    character: Character,
+    assist_id: int | None,
+    accepted: Sequence[AssistRequest] = (),
 ) -> AssistRequest | None:
     """The Assist the roll uses: offered to this roller and accepted by the GM (PM-08);
-    the rules then ask that the helper agreed (PM-08) and any test was rolled (PM-10)."""
+    the rules then ask that the helper agreed (PM-08) and any test was rolled (PM-10).
+    `accepted`: the roller's accepted Assists, if the caller read them."""
     if not assist_id:
         return None
+    known = next((a for a in accepted if a.pk == assist_id and a.roller_id == character.pk), None)
+    if known is not None:
+        return known
     assist = (
         AssistRequest.objects.select_related("helper__owner")  # the card names the owner
         .filter(campaign=campaign, pk=assist_id, roller=character)

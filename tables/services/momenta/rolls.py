@@ -8,8 +8,6 @@ and Resolve pool (PM-13), so a move would betray the roll.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -27,29 +25,13 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
-from tables.models.sheets import prefetch_sheet
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
-from tables.services.momenta.common import check_pool_seen, lock_for_play, visible_roll
+from tables.services.momenta.common import check_pool_seen, require_d6, visible_roll
+from tables.services.momenta.loader import RollRows, load_roll, templates_of
 from tables.services.momenta.plans import RollPlan, RollRequest, plan_roll
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
-
-
-@dataclass(frozen=True)
-class RollSheet:
-    """What a roll reads besides the pools: the roller with its attributes and traits
-    prefetched, and the campaign's roll templates in order."""
-
-    character: Character
-    templates: tuple[RollTemplate, ...]
-
-
-def roll_sheet(campaign: Campaign, character: Character) -> RollSheet:
-    """The sheet of `character` (a character of `campaign`): two queries. roll_momenta
-    reads it under the lock; a view may read it to draw or validate the form."""
-    prefetch_sheet(character, ("attributes", "traits"))
-    return RollSheet(character, _templates(campaign))
 
 
 def roll_momenta(
@@ -60,6 +42,7 @@ def roll_momenta(
     *,
     rng: RandomSource | None = None,
     gm_opposition: bool = False,
+    loaded: RollRows | None = None,
 ) -> MomentaRoll:
     """Make a Momenta roll for a character (D6-01..D6-11, PM-02, PM-05..PM-12, PM-R1,
     RS-01, TB-02, TB-03).
@@ -70,20 +53,29 @@ def roll_momenta(
     once; otherwise it waits for the roller's allocation (choose_allocation).
     If the roller's pools moved since the form showed `request.expected_*`, the
     roll still goes through unless a spend is no longer covered (refused, nothing
-    happens). Everything it decides from is read under the campaign lock: the
-    membership, the roller with its sheet, the templates, patterns and Assist.
+    happens). Everything it decides from is read under the campaign lock (load_roll):
+    the membership, the roller with its sheet, the templates, patterns and Assist.
     `gm_opposition`: the GM set the opposition when calling the test (services/calls.py).
+    `loaded`: load_roll's rows, read by the caller in its own transaction, still open
+    (the roll view checks its form against them); the roll then runs in that
+    transaction, so a refusal rolls all of it back, and nothing is read again.
     """
-    with transaction.atomic():
-        campaign, membership, character = lock_for_play(campaign_id, actor, character_id)
+    with transaction.atomic(savepoint=loaded is None):
+        rows = loaded or load_roll(campaign_id, actor, character_id)
+        if (rows.campaign.pk, rows.membership.user_id) != (campaign_id, actor.pk):
+            raise ValueError("rows loaded for another command")
+        campaign, membership = rows.campaign, rows.membership
+        require_d6(campaign)
+        character = _roller(rows, character_id)
         _check_asked(campaign, membership, request, gm_opposition=gm_opposition)
         _check_roller_saw(character, request)
-        sheet = roll_sheet(campaign, character)
+        templates = _seeded(campaign, rows.templates)
         plan = plan_roll(
             campaign,
             character,
             request,
-            templates=_seeded(campaign, sheet),
+            templates=templates,
+            assists=rows.assists,
             sees_hidden=membership.is_gm,
         )
         _check_secret_moves_nothing(plan, request.secret)
@@ -120,17 +112,24 @@ def _check_roller_saw(character: Character, request: RollRequest) -> None:
     check_pool_seen(character, "resolve", request.expected_resolve, -resolve_cost)
 
 
-def _seeded(campaign: Campaign, sheet: RollSheet) -> tuple[RollTemplate, ...]:
+def _roller(rows: RollRows, character_id: int) -> Character:
+    """The roller read under the lock, else why not: not at this table (ServiceError)
+    or not the actor's to roll for (PermissionDenied)."""
+    if rows.character is not None and rows.character.pk == character_id:
+        return rows.character
+    if not Character.objects.filter(campaign=rows.campaign, pk=character_id).exists():
+        raise ServiceError("That character is not in this campaign.")
+    # load_roll read every character the actor may roll for: this one is not theirs.
+    raise PermissionDenied("That character is not yours.")
+
+
+def _seeded(campaign: Campaign, templates: tuple[RollTemplate, ...]) -> tuple[RollTemplate, ...]:
     """The campaign's templates; a campaign made outside the services (the admin) gets
     them on this POST, under the lock: drawing the composer never writes."""
-    if sheet.templates:
-        return sheet.templates
+    if templates:
+        return templates
     seed_default_templates(campaign)
-    return _templates(campaign)
-
-
-def _templates(campaign: Campaign) -> tuple[RollTemplate, ...]:
-    return tuple(RollTemplate.objects.filter(campaign=campaign))
+    return templates_of(campaign)
 
 
 SITUATIONAL = "situational"  # rules.personal.AdvantageSource.SITUATIONAL's value
