@@ -120,3 +120,29 @@ def test_offline_pauses_the_commands_until_the_socket_is_back(alice):
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     expect(roll_button).to_be_enabled()
     expect(page.locator("#command-offline")).to_be_hidden()
+
+
+def test_a_roll_with_no_answer_while_the_server_is_unreachable_may_be_retried_safely(
+    alice, app_server
+):
+    """The proxy is down: neither the roll nor the question whether it landed gets an
+    answer. The page says it cannot tell; the retry, once the server is back, lands once."""
+    from playwright.sync_api import expect
+
+    _, page = alice
+    before = rolls_logged(page)
+    landed = "**/table/landed/**"
+    page.route(ROLL, lambda route: route.abort("connectionrefused"))
+    page.route(landed, lambda route: route.abort("connectionrefused"))
+    form = compose(page, app_server.characters["alice"], "-1")
+    form.locator("button.mc-roll").click()
+
+    failure = page.locator("#momenta-roll + .command-failure")
+    expect(failure).to_contain_text("this may or may not have gone through")
+    expect(form.locator("input[name=modifiers]")).to_have_value("-1")
+    page.unroute(ROLL)
+    page.unroute(landed)
+    with page.expect_response(lambda r: r.url.endswith("/momenta/roll/")) as answer:
+        failure.locator("button.command-retry").click()
+    assert answer.value.ok
+    expect(page.locator("#roll-log > .log-entry[data-kind=momenta_roll]")).to_have_count(before + 1)

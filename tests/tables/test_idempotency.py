@@ -168,3 +168,20 @@ def test_two_submissions_with_one_key_at_once_roll_once(
     assert sorted(race(submit, submit)) == ["ok", "refused"]
     assert MomentaRoll.objects.count() == 1
     assert TableEvent.objects.filter(idempotency_key=key).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_key_costs_a_command_one_query(momenta_campaign, player):
+    """The repeat check rides the command's transaction: one (indexed) query more."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.services import talk
+
+    def queries(key):
+        with CaptureQueriesContext(connection) as seen, idempotency.submitted(key):
+            talk.post_talk(momenta_campaign.pk, player, talk.OUT_OF_CHARACTER, "Hi")
+        return len(seen)
+
+    queries(None)  # the first command of a campaign may read what later ones keep
+    assert queries(uuid.uuid4()) == queries(None) + 1
