@@ -69,6 +69,20 @@ def test_a_retried_roll_is_refused_and_says_it_was_already_done(table, client_fo
 
 
 @pytest.mark.django_db
+def test_a_retried_2d20_test_is_rolled_once(d20_campaign, client_for, kara, d20_faces):
+    from tests.tables.d20_posts import roll_data
+
+    d20_faces([2, 5, 3, 4])
+    client, key = client_for("player"), uuid.uuid4()
+    url = reverse("d20_roll", args=[d20_campaign.pk])
+    client.post(url, roll_data(kara), **keyed(key))
+    again = client.post(url, roll_data(kara), **keyed(key))
+    made = TableEvent.objects.get(kind="d20_test")
+    assert f"entry #{made.seq} in the log" in again.content.decode()
+    assert TableEvent.objects.filter(kind="d20_test").count() == 1
+
+
+@pytest.mark.django_db
 def test_a_retried_talk_message_is_posted_once(table, client_for):
     client, key = client_for("player"), uuid.uuid4()
     url = reverse("table_talk", args=[table.pk])
