@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: a command's Idempotency-Key reaches the services the view calls (issue 27).
+    "tables.views.submissions.IdempotencyKeyMiddleware",
 ]
 
 ROOT_URLCONF = "momenta_site.urls"

@@ -19,6 +19,7 @@ from tables.views import (
 )
 from tables.views import game_lines as line_views
 from tables.views.person import person_settings
+from tables.views.submissions import landed as submission_landed
 
 M = "campaigns/<int:pk>/momenta/"
 T = "campaigns/<int:pk>/d20/tests/<int:tid>/"
@@ -68,6 +69,7 @@ table_patterns = [
     path("campaigns/<int:pk>/table/talk/", talk.table_talk, name="table_talk"),
     path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
     path("campaigns/<int:pk>/table/log/", log.table_log, name="table_log"),
+    path("campaigns/<int:pk>/table/landed/", submission_landed, name="table_landed"),
 ]
 
 momenta_patterns = [

@@ -31,11 +31,20 @@ class TableEvent(models.Model):
     voided_by = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="voids"
     )
+    # The browser's key for the submission that made this event (issue 27): a retry of a
+    # command whose answer was lost carries the same key and is refused, not applied twice.
+    idempotency_key = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["campaign", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="unique_event_seq"),
+            # Also the index the repeat check reads (tables/services/idempotency.py).
+            models.UniqueConstraint(
+                fields=["campaign", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="unique_event_idempotency_key",
+            ),
         ]
 
     def __str__(self) -> str:

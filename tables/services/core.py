@@ -19,6 +19,7 @@ from tables.models import (
     PoolChange,
     TableEvent,
 )
+from tables.services import idempotency
 from tables.services.access import has_role, membership_of
 from tables.services.publish import publish
 
@@ -41,7 +42,10 @@ def lock_campaign(campaign_id: int) -> Campaign:
     Two players spending the last point at once serialise here (PostgreSQL);
     on SQLite, IMMEDIATE transactions serialise every writer instead.
     """
-    return Campaign.objects.select_for_update().get(pk=campaign_id)
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    # Under the lock: a retry whose first submission landed is refused here (issue 27).
+    idempotency.refuse_repeat(campaign.pk)
+    return campaign
 
 
 # Which pools change_pool accepts, and where each lives; their caps are rules.pools'.
@@ -259,6 +263,7 @@ def append_event(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         payload=stored,
         audience=audience,
+        idempotency_key=idempotency.take(),
     )
     PoolChange.objects.bulk_create(
         PoolChange(
