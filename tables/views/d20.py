@@ -221,8 +221,9 @@ def d20_roll(request, pk: int):
     except Campaign.DoesNotExist:
         raise Http404("No such campaign.") from None
     except ServiceError as error:
-        if form is None:  # refused before the composer was drawn: nothing to redraw
-            raise
+        if form is None:  # refused at the lock (a retried submission): read what to draw
+            campaign, membership, _spends, form = _composed(request, pk, request.POST)
+            return _play_refused(request, campaign, membership, form, str(error))
         return _play_refused(request, rows.campaign, rows.membership, form, str(error))
     if record is None:
         return _play_refused(request, rows.campaign, rows.membership, form, form_errors(form))

@@ -198,6 +198,9 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such campaign.") from None
     except ServiceError as error:
         # Rolled back: the composer is drawn again from fresh pools, with the choices kept.
+        if rows is None:  # refused at the lock (a retried submission): read what to draw
+            campaign, membership = campaign_for(request, pk, role="player")
+            return _answer(request, campaign, membership, initial=chosen, error=str(error))
         rows.campaign.refresh_from_db()
         return _answer(
             request,

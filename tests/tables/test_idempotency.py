@@ -157,7 +157,7 @@ def test_two_submissions_with_one_key_at_once_roll_once(
     """Both reach the roll before either commits unless the key is checked under the
     lock: they meet past the check (a sure race), the second waits at the lock in vain."""
     barrier = threading.Barrier(2)
-    real = rolls.roll_sheet
+    real = rolls.plan_roll
 
     def meet(*args, **kwargs):
         try:
@@ -166,7 +166,7 @@ def test_two_submissions_with_one_key_at_once_roll_once(
             pass
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(rolls, "roll_sheet", meet)
+    monkeypatch.setattr(rolls, "plan_roll", meet)
     key = uuid.uuid4()
 
     def submit():

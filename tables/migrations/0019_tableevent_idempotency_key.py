@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0016_campaign_discord_hooks'),
+        ('tables', '0018_scene_board'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
