@@ -109,12 +109,14 @@ def buy_d20s(
     threat: Threat,
     momentum: Pool | None = None,
     from_momentum: int = 0,
+    gm_pool: str = "Threat",
 ) -> D20Purchase:
     """MO-08, MO-13: buy bonus d20s before the roll, after the Difficulty is set.
 
     A player pays `from_momentum` from `momentum` (the group pool, or a
     character's own pool in a personal economy) and the rest by adding the
     same amount to Threat. The GM buying for an NPC pays it all from Threat.
+    `gm_pool`: the game line's name for Threat in the ledger's reason (GL-01).
     """
     cost = d20_purchase_cost(dice)
     check_role(actor)
@@ -138,7 +140,7 @@ def buy_d20s(
     to_threat = cost - from_momentum
     new_threat = threat
     if to_threat:
-        new_threat, entry = threat.add(to_threat, reason + ", paid in Threat")
+        new_threat, entry = threat.add(to_threat, f"{reason}, paid in {gm_pool}")
         entries.append(entry)
     return D20Purchase(
         dice, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)

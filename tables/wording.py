@@ -4,7 +4,12 @@ Each helper reads the event's own data (a payload, a spend, a change line)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
+from rules import game_lines
 from tables.models import PoolChange
+
+SEEDS = game_lines.LINES[game_lines.DEFAULT]
 
 
 def count(n: int, singular: str, plural: str | None = None) -> str:
@@ -16,13 +21,18 @@ def successes(n: int) -> str:
     return count(n, "success", "successes")
 
 
-# Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13).
+# Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13);
+# {group} and {gm} are the line's names for the pools (GL-01).
 SPEND_SOURCES = (
-    ("from_bonus", "from bonus Momentum"),
+    ("from_bonus", "from bonus {group}"),
     ("from_roll", "from the roll"),
     ("from_pool", "from the group pool"),
-    ("to_threat", "added to Threat"),
+    ("to_threat", "added to {gm}"),
 )
+
+
+def _source(words: str, line) -> str:
+    return _(words).format(group=line.group_pool, gm=line.gm_pool)
 
 
 def _get(thing, key: str, default=None):
@@ -31,21 +41,25 @@ def _get(thing, key: str, default=None):
     return getattr(thing, key, default)
 
 
-def spend_price(kind) -> str:
-    """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14).
+def spend_price(kind, line=SEEDS) -> str:
+    """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14),
+    by the group pool's name at `line`'s table (GL-01).
 
     `kind`: a rules SpendKind or its JSON form (a spend dict has the same keys).
     """
-    price = f"{_get(kind, 'cost')} Momentum"
-    if _get(kind, "repeatable"):
-        each = "question" if _get(kind, "key") == "obtain_information" else "use"
-        price += f" per {each} (repeatable)"
-    return price
+    names = {"n": _get(kind, "cost"), "pool": line.group_pool}
+    if not _get(kind, "repeatable"):
+        return _("{n} {pool}").format(**names)
+    if _get(kind, "key") == "obtain_information":
+        return _("{n} {pool} per question (repeatable)").format(**names)
+    return _("{n} {pool} per use (repeatable)").format(**names)
 
 
-def spend_paid(spend) -> str:
+def spend_paid(spend, line=SEEDS) -> str:
     """'1 from the roll, 2 added to Threat': where one spend's points came from."""
-    return ", ".join(f"{n} {words}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0)))
+    return ", ".join(
+        f"{n} {_source(words, line)}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0))
+    )
 
 
 def refund_back(spend, changes) -> str:
@@ -67,13 +81,14 @@ def refund_back(spend, changes) -> str:
     return ", ".join(parts) or "nothing to give back"
 
 
-def spend_line(spend) -> str:
+def spend_line(spend, line=SEEDS) -> str:
     """'Obtain Information: 1 Momentum (1 from the roll)' — one spend made, in words."""
     points = _get(spend, "points")
     if points is None:
-        points = sum(_get(spend, key, 0) or 0 for key, _ in SPEND_SOURCES)
-    paid = spend_paid(spend)
-    return f"{_get(spend, 'name')}: {points} Momentum" + (f" ({paid})" if paid else "")
+        points = sum(_get(spend, key, 0) or 0 for key, _words in SPEND_SOURCES)
+    paid = spend_paid(spend, line)
+    text = _("{name}: {n} {pool}").format(name=_get(spend, "name"), n=points, pool=line.group_pool)
+    return text + (f" ({paid})" if paid else "")
 
 
 def pool_label(pool: str) -> str:

@@ -27,6 +27,7 @@ from tables.models import (
 )
 from tables.models.limits import MAX_INVITE_USES
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_POOLS
+from tables.presenters.game_lines import pool_name
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -433,8 +434,10 @@ class PoolAdjustForm(forms.Form):
         labels = dict(PoolChange.Pool.choices)
         self.campaign_pools = pools["campaign"]
         self.character_pools = pools["character"]
+        # GL-01: a pool by its name at this table's game line ("Doom", "Luck").
         self.fields["pool"].choices = [
-            (p, labels[p]) for p in self.campaign_pools + self.character_pools
+            (p, pool_name(campaign, p, labels[p]))
+            for p in self.campaign_pools + self.character_pools
         ]
         self.fields["character"].choices = [("", "— (campaign pool)")] + [
             (c.pk, c.name) for c in campaign.characters.all()

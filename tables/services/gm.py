@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
@@ -99,7 +100,8 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
         membership = require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         if record.determination_permitted:
-            raise ServiceError("Determination is already allowed on this test.")
+            pool = campaign.line.personal_pool
+            raise ServiceError(_("{pool} is already allowed on this test.").format(pool=pool))
         record.determination_permitted = True
         record.save(update_fields=["determination_permitted"])
         name = record.character.name
@@ -111,7 +113,9 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
                 "test_id": record.pk,
                 "character_id": record.character_id,
                 "character": name,
-                "summary": f"The GM allows {name} to spend Determination on this test.",
+                "summary": _("The GM allows {who} to spend {pool} on this test.").format(
+                    who=name, pool=campaign.line.personal_pool
+                ),
             },
             audience=audience_of(record),
         )

@@ -103,7 +103,7 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
         spec, odds = services_d20.preview_odds(campaign, character, request, contest=contest)
     except (ServiceError, RulesError) as error:
         return {"error": without_ids(str(error))}  # a RulesError's message names clauses
-    return odds_view(spec, odds, params, character, contest)
+    return odds_view(spec, odds, params, character, contest, campaign.line)
 
 
 def panel_of(

@@ -57,9 +57,10 @@ def determination_reroll(
             indices=sorted(indices),
             faces_before=before["faces"],
             successes_before=before["successes"],
+            line=campaign.line,
         )
         payload["summary"] = (
-            f"{character.name} spends Determination to reroll "
+            f"{character.name} spends {campaign.line.personal_pool} to reroll "
             f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
             f"{successes(record.result['successes'])}, "
             f"{'passes' if record.result['passed'] else 'fails'}."

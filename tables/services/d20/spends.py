@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.ledger import GM, GROUP_MOMENTUM, THREAT
 from rules.momentum import (
@@ -93,7 +94,8 @@ def spend_momentum(
             )
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
-        payload = _spend_payload(record, holder, outcome.spend, _spend_summary(holder, outcome))
+        summary = _spend_summary(campaign.line, holder, outcome)
+        payload = _spend_payload(record, holder, outcome.spend, summary)
         if asset is not None:
             payload["asset"] = {"name": asset.name, "quality": asset.quality,
                                 "permanent": asset.permanent}  # fmt: skip
@@ -130,11 +132,17 @@ def _pay(
     return changes
 
 
-def _spend_summary(holder: Character, outcome: SpendOutcome) -> str:
+def _spend_summary(line, holder: Character, outcome: SpendOutcome) -> str:
+    """The log's sentence, by the line's names for the pools (GL-01)."""
     spend = outcome.spend
-    note = f": {spend.note}" if spend.note else ""
-    paid = spend_paid(spend)
-    return f"{holder.name} spends {spend.kind.cost} Momentum on {spend.kind.name}{note} ({paid})."
+    return _("{who} spends {n} {pool} on {spend}{note} ({paid}).").format(
+        who=holder.name,
+        n=spend.kind.cost,
+        pool=line.group_pool,
+        spend=spend.kind.name,
+        note=f": {spend.note}" if spend.note else "",
+        paid=spend_paid(spend, line),
+    )
 
 
 def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
