@@ -230,6 +230,9 @@ class Spend:
     note: str = ""
     refunded: bool = False
     refund_reason: str = ""
+    # MO-11, MO-12: of `from_pool`, what a refund gave the test's Momentum instead,
+    # because the group pool had filled meanwhile.
+    back_to_test: int = 0
 
     @property
     def points(self) -> int:
@@ -442,16 +445,22 @@ class MomentumSpendLedger:
             raise SpendRefused("Give the current Threat to refund the Threat paid.")
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
+        back_to_test = 0
         if spend.from_pool:
-            new_pool, entry = pool.gain(spend.from_pool, f"Refund: {why}")
-            entries.append(entry)
+            # MO-11, MO-12: what the pool, filled meanwhile, has no room for is never
+            # lost: it goes to the test's Momentum, to be spent again.
+            room = spend.from_pool if pool.cap is None else max(0, pool.cap - pool.value)
+            back_to_test = max(0, spend.from_pool - room)
+            if spend.from_pool - back_to_test:
+                new_pool, entry = pool.gain(spend.from_pool - back_to_test, f"Refund: {why}")
+                entries.append(entry)
         if spend.to_threat:
             new_threat, entry = threat.drain(spend.to_threat, f"Refund: {why}")
             entries.append(entry)
-        record = replace(spend, refunded=True, refund_reason=why)
+        record = replace(spend, refunded=True, refund_reason=why, back_to_test=back_to_test)
         ledger = replace(
             self,
-            roll_momentum=self.roll_momentum + spend.from_roll,
+            roll_momentum=self.roll_momentum + spend.from_roll + back_to_test,
             bonus_momentum=self.bonus_momentum + spend.from_bonus,
             spends=self.spends[:index] + (record,) + self.spends[index + 1 :],
         )

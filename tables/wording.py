@@ -62,23 +62,31 @@ def spend_paid(spend, line=SEEDS) -> str:
     )
 
 
-def refund_back(spend, changes) -> str:
-    """'1 back to the roll, 2 lost: the group pool is full' — where a refunded spend's
-    points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
+def refund_back(spend, changes, line=SEEDS) -> str:
+    """'1 back to the roll, 2 back to the test: the group pool is full' — where a refunded
+    spend's points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
+    names = {"group": line.group_pool, "gm": line.gm_pool}
     parts = []
-    for key, words in (("from_bonus", "back as bonus Momentum"), ("from_roll", "back to the roll")):
-        if n := _get(spend, key, 0):
-            parts.append(f"{n} {words}")
+    if n := _get(spend, "from_bonus", 0):
+        parts.append(_("{n} back as bonus {group}").format(n=n, **names))
+    if n := _get(spend, "from_roll", 0):
+        parts.append(_("{n} back to the roll").format(n=n))
     for change in changes:
         pool, delta, lost = _get(change, "pool"), _get(change, "delta", 0), _get(change, "lost", 0)
         if pool == "group_momentum":
             if delta or not lost:
-                parts.append(f"{delta} back to the group pool")
+                parts.append(_("{n} back to the group pool").format(n=delta))
             if lost:
-                parts.append(f"{lost} lost: the group pool is full")
+                parts.append(_("{n} lost: the group pool is full").format(n=lost))
         elif pool == "threat" and delta:
-            parts.append(f"{-delta} taken off Threat")
-    return ", ".join(parts) or "nothing to give back"
+            parts.append(_("{n} taken off {gm}").format(n=-delta, **names))
+    if n := _get(spend, "back_to_test", 0):
+        parts.append(
+            _("{n} back to the test's {group} to spend again: the group pool is full").format(
+                n=n, **names
+            )
+        )
+    return ", ".join(parts) or _("nothing to give back")
 
 
 def spend_line(spend, line=SEEDS) -> str:

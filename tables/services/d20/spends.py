@@ -234,7 +234,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         what = "vetoes" if veto else "answers “you don't know” and refunds"
         summary = (
             f"The GM {what} {holder.name}'s {spend.kind.name} "
-            f"({refund_back(spend, changes)}): {spend.refund_reason}."
+            f"({refund_back(spend, changes, campaign.line)}): {spend.refund_reason}."
         )
         return append_event(
             campaign,
