@@ -272,21 +272,29 @@ class Resolution:
 
 
 def resolution_summary(
-    side: str, saved: int, lost_overflow: int, lost_bonus: int, lost_unsaved: int
+    side: str,
+    saved: int,
+    lost_overflow: int,
+    lost_bonus: int,
+    lost_unsaved: int,
+    *,
+    group_pool: str = "Momentum",
+    gm_pool: str = "Threat",
 ) -> str:
     """MO-04, MO-05, CT-R1: where a test's unspent Momentum went, as a player reads it.
 
     The one wording of a resolution: a service feeds it what it wrote, so the
-    text always matches the ledger lines.
+    text always matches the ledger lines. `group_pool`, `gm_pool`: the game line's names
+    for the pools (GL-01).
     """
     parts = []
     if saved:
-        where = "Threat" if side == GM_SIDE else "the group pool"
+        where = gm_pool if side == GM_SIDE else "the group pool"
         parts.append(f"{saved} saved to {where}")
     if lost_overflow:
         parts.append(f"{lost_overflow} lost (pool full)")
     if lost_bonus:
-        parts.append(f"{lost_bonus} bonus Momentum lost")
+        parts.append(f"{lost_bonus} bonus {group_pool} lost")
     if lost_unsaved:
         parts.append(f"{lost_unsaved} lost")
     return "; ".join(parts) or "nothing left to save"
@@ -369,8 +377,10 @@ class MomentumSpendLedger:
         to_threat: int = 0,
         threat: Threat | None = None,
         note: str = "",
+        gm_pool: str = "Threat",
     ) -> SpendOutcome:
-        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost.
+        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost (`gm_pool`: the
+        game line's name for Threat in the ledger's reason, GL-01).
 
         Bonus Momentum pays first (where allowed: it cannot be saved), then
         the roll's own. `from_pool` points come from `pool` (the group pool;
@@ -416,7 +426,7 @@ class MomentumSpendLedger:
             new_pool, entry = pool.spend(from_pool, f"Spent on {reason}")
             entries.append(entry)
         if to_threat:
-            new_threat, entry = threat.add(to_threat, f"Paid in Threat for {reason}")
+            new_threat, entry = threat.add(to_threat, f"Paid in {gm_pool} for {reason}")
             entries.append(entry)
         record = Spend(len(self.spends), kind, roll, bonus, from_pool, to_threat, note)
         ledger = replace(
@@ -500,8 +510,11 @@ class MomentumSpendLedger:
         *,
         threat: Threat | None = None,
         gm_momentum_to_threat: bool = True,
+        group_pool: str = "Momentum",
+        gm_pool: str = "Threat",
     ) -> Resolution:
-        """MO-04, MO-05, CT-R1: close the test's Momentum.
+        """MO-04, MO-05, CT-R1: close the test's Momentum (`group_pool`, `gm_pool`: the game
+        line's names for the pools in the ledger's reasons, GL-01).
 
         Players: unspent roll Momentum saves into `pool` up to its cap; what
         does not fit is lost. Bonus Momentum is always lost. A GM character's
@@ -517,14 +530,14 @@ class MomentumSpendLedger:
         if unspent and self.side == PLAYERS_SIDE:
             if pool is None:
                 raise SpendRefused("Give the current group pool to save Momentum into it.")
-            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent Momentum (MO-04)")
+            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent {group_pool} (MO-04)")
             entries.append(entry)
             saved, overflow = entry.delta, entry.lost
         elif unspent and gm_momentum_to_threat:
             if threat is None:
                 raise SpendRefused("Give the current Threat to save a GM character's Momentum.")
             new_threat, entry = threat.add(
-                unspent, f"{who} unspent Momentum becomes Threat (CT-R1)"
+                unspent, f"{who} unspent {group_pool} becomes {gm_pool} (CT-R1)"
             )
             entries.append(entry)
             saved = entry.delta

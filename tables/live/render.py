@@ -44,6 +44,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
+from tables.presenters.game_lines import line_words
 from tables.services.access import sees_event
 
 GM = TableEvent.Audience.GM.value
@@ -72,10 +73,12 @@ def shows_threat(campaign: Campaign, audience: str) -> bool:
     return audience == GM or campaign.threat_visible
 
 
-def kind_label(kind: str) -> str:
-    """The log's name for a kind; a row older than the registry gets its name in words."""
+def kind_label(kind: str, line=None) -> str:
+    """The log's name for a kind, by `line`'s pool names (GL-01); a row older than the
+    registry gets its name in words."""
     entry = kinds.get(kind)
-    return entry.label if entry else kind.replace("_", " ").strip().capitalize()
+    label = entry.label if entry else kind.replace("_", " ").strip().capitalize()
+    return line_words(label, line)
 
 
 # --- Log entries ----------------------------------------------------------------
@@ -242,7 +245,7 @@ def log_entry(
         event=event,
         seq=event.seq,
         kind=event.kind,
-        kind_label=kind_label(event.kind),
+        kind_label=kind_label(event.kind, getattr(campaign, "line", None)),
         actor_name=actor.get_username() if actor is not None else "The table",
         summary=_summary(event),
         changes=_change_lines(event, campaign, audience),

@@ -7,6 +7,8 @@ ledger's own label stays ("Group Momentum"), and so does it for every other pool
 
 from __future__ import annotations
 
+import re
+
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from tables.forms.game_lines import challenge_form
@@ -24,6 +26,21 @@ def pool_name(campaign, pool: str, label: str) -> str:
     name = getattr(line, field)
     default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
     return label if name == default else name
+
+
+_SEEDS = game_lines.LINES[game_lines.DEFAULT]
+
+
+def line_words(text: str, line) -> str:
+    """A fixed label in the seeds' words ("Threat added", "Determination reroll") with
+    the line's pool names instead (GL-01): for the registry's labels, not free text."""
+    if line is None or line.key == _SEEDS.key:
+        return text
+    for field in _FIELDS.values():
+        seeds, own = getattr(_SEEDS, field), getattr(line, field)
+        if seeds != own:
+            text = re.sub(rf"\b{re.escape(seeds)}\b", own, text)
+    return text
 
 
 def challenge_context(campaign, membership, *, form=None, error: str = "") -> dict:

@@ -72,16 +72,19 @@ def _change_threat(campaign_id, actor, amount, reason, expected, *, spend: bool)
         require_gm(campaign, actor)
         with refused_by_rules():
             threat = Threat(campaign.threat)
-            _, entry = (
+            _after, entry = (
                 threat.spend(amount, reason, actor=GM) if spend else threat.add(amount, reason)
             )
         change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
-        verb = "spends" if spend else "adds"
+        words = (
+            _("The GM spends {n} {pool}: {why}") if spend else _("The GM adds {n} {pool}: {why}")
+        )
+        summary = words.format(n=amount, pool=campaign.line.gm_pool, why=reason)  # GL-01
         return append_event(
             campaign,
             events.THREAT_SPENT if spend else events.THREAT_ADDED,
             actor,
-            {"amount": amount, "summary": f"The GM {verb} {amount} Threat: {reason}"},
+            {"amount": amount, "summary": summary},
             audience=_threat_audience(campaign),
             changes=[change],
         )

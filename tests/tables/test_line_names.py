@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from rules import game_lines
 from rules.dice import FixedDice
-from tables.models import Campaign
+from tables.models import Campaign, Character
 from tables.services import d20 as services_d20
+from tables.services import gm as services_gm
 from tests.tables.d20_posts import roll_data
 from tests.tables.test_words_for_players import VisibleText
 
@@ -55,7 +56,10 @@ def _pages(campaign, client_for, kara, marcus, role):
         ),
         "panel": client.get(reverse("d20_panel", args=[pk, test.pk]), **HX),
         "log": client.get(reverse("table_log", args=[pk]), **HX),
+        "campaign page": client.get(reverse("campaign_detail", args=[pk])),
     }
+    lena_test = campaign.d20_tests.filter(character__name="Lena").get()
+    pages["lena panel"] = client.get(reverse("d20_panel", args=[pk, lena_test.pk]), **HX)
     ledger = reverse("pool_ledger", args=[pk])
     pages["group ledger"] = client.get(ledger + "?pool=group_momentum", **HX)
     pages["personal ledger"] = client.get(ledger + f"?pool=determination&character={kara.pk}", **HX)
@@ -71,23 +75,54 @@ def _pages(campaign, client_for, kara, marcus, role):
 
 
 @pytest.fixture
-def line_table(d20_campaign, gm, player, kara, marcus):
+def line_table(d20_campaign, gm, player, player2, kara, marcus):
+    """A table of line `key` whose log has each thing a 2d20 test does: dice bought with
+    both pools, a reroll (where the line has one), spends paid from the roll, the group
+    pool and the GM pool, a veto, "you don't know", an NPC's test closed into the GM pool,
+    the GM's own change of it; and two open tests (Kara's, and Lena's without a reroll)."""
     marcus.attributes.create(name="Power", value=8)
     marcus.skills.create(name="Communicate", value=4)
+    lena = Character.objects.create(
+        campaign=d20_campaign, owner=player2, name="Lena", determination=1
+    )
+    lena.attributes.create(name="Power", value=9)
+    lena.skills.create(name="Communicate", value=5)
+
+    def roll(who, character, faces, **kw):
+        return services_d20.roll_d20_test(
+            d20_campaign.pk,
+            who,
+            character.pk,
+            services_d20.D20TestRequest(
+                attribute="Power", skill="Communicate", difficulty=1, bought_dice=1, **kw
+            ),
+            rng=FixedDice(faces),
+        )
 
     def make(key):
-        Campaign.objects.filter(pk=d20_campaign.pk).update(game_line=key, threat=3)
+        Campaign.objects.filter(pk=d20_campaign.pk).update(
+            game_line=key, threat=3, group_momentum=4
+        )
         d20_campaign.refresh_from_db()
-        for who, character, faces in ((player, kara, [2, 5, 20]), (gm, marcus, [1, 3, 19])):
-            services_d20.roll_d20_test(
-                d20_campaign.pk,
-                who,
-                character.pk,
-                services_d20.D20TestRequest(
-                    attribute="Power", skill="Communicate", difficulty=1, bought_dice=1
-                ),
-                rng=FixedDice(faces),
-            )
+        pk = d20_campaign.pk
+        kara_test = roll(player, kara, [2, 5, 20], buy_from_momentum=1)
+        if d20_campaign.line.rerolls_after:
+            if d20_campaign.line.reroll_needs_leave:
+                services_gm.permit_determination(pk, gm, kara_test.pk)
+            services_d20.determination_reroll(pk, player, kara_test.pk, [2], rng=FixedDice([1]))
+        npc_test = roll(gm, marcus, [1, 3, 19])
+        services_d20.spend_momentum(pk, gm, npc_test.pk, "obtain_information", from_pool=0)
+        services_d20.resolve_test(pk, gm, npc_test.pk)
+        lena_test = roll(player2, lena, [1, 1, 20])
+        services_d20.spend_momentum(pk, player2, lena_test.pk, "obtain_information", from_pool=1)
+        services_d20.spend_momentum(
+            pk, player2, lena_test.pk, "create_trait", from_pool=0, to_threat=1
+        )
+        services_d20.refund_dont_know(pk, gm, lena_test.pk, 0)
+        services_d20.veto_spend(pk, gm, lena_test.pk, 1, reason="not here")
+        services_gm.add_threat(pk, gm, 2, "the storm")
+        services_gm.spend_threat(pk, gm, 1, "reinforcements")
+        d20_campaign.refresh_from_db()
         return d20_campaign
 
     return make

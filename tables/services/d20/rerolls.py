@@ -46,6 +46,7 @@ def determination_reroll(
                 rng=rng,
                 once=line.reroll_once,
                 most=line.reroll_most_dice,
+                pool_name=line.personal_pool,  # GL-01
             )
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
         keep_secret(campaign, record.hidden, changes, "Reveal the test first.")

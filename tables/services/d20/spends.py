@@ -91,6 +91,7 @@ def spend_momentum(
                 to_threat=to_threat,
                 threat=Threat(campaign.threat),
                 note=note,
+                gm_pool=campaign.line.gm_pool,  # GL-01
             )
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
@@ -284,6 +285,8 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
                 group_pool(campaign),
                 threat=Threat(campaign.threat),
                 gm_momentum_to_threat=campaign.gm_momentum_to_threat,
+                group_pool=campaign.line.group_pool,  # GL-01
+                gm_pool=campaign.line.gm_pool,
             )
         changes = apply_entries(campaign, resolution.entries, who=holder.name)
         keep_secret(
@@ -293,7 +296,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "Reveal the test before its unspent Momentum is saved, or spend it first.",
         )
         data = ledger_json(resolution.ledger, record.ledger)
-        data["resolution"] = _resolution_json(ledger.side, resolution, changes)
+        data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
         record.ledger = data
         record.state = D20Test.State.RESOLVED
         record.save(update_fields=["ledger", "state"])
@@ -303,7 +306,11 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "character": holder.name,
             "resolution": data["resolution"],
             "spends": data["spends"],
-            "summary": f"{holder.name}'s Momentum is resolved: {data['resolution']['summary']}.",
+            "summary": _("{who}'s {pool} is resolved: {summary}.").format(
+                who=holder.name,
+                pool=campaign.line.group_pool,
+                summary=data["resolution"]["summary"],
+            ),
         }
         kind = events.D20_RESOLVED
         if record.role == D20Test.Role.ACTIVE:
@@ -313,13 +320,19 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         )
 
 
-def _resolution_json(side: str, resolution: Resolution, changes: list[Change]) -> dict:
+def _resolution_json(side: str, resolution: Resolution, changes: list[Change], line) -> dict:
     """What was saved and lost, worked out from the lines just written, in the rules' one
     wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
     saved = sum(c.delta for c in changes)
     lost_overflow = sum(c.lost for c in changes)
     summary = resolution_summary(
-        side, saved, lost_overflow, resolution.lost_bonus, resolution.lost_unsaved
+        side,
+        saved,
+        lost_overflow,
+        resolution.lost_bonus,
+        resolution.lost_unsaved,
+        group_pool=line.group_pool,
+        gm_pool=line.gm_pool,
     )
     return {
         "saved": saved,
