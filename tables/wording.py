@@ -107,12 +107,15 @@ def pool_label(pool: str) -> str:
         return pool.replace("_", " ").capitalize()
 
 
-def pool_adjusted(payload: dict) -> str:
-    """The GM's hand change (PM-13): whose pool, by its name; the change line below
-    the summary gives the amount, the value after and the reason."""
+def pool_adjusted(payload: dict, label: str | None = None) -> str:
+    """The GM's hand change (PM-13): whose pool, by its name (`label`: the table's name
+    for it, GL-01); the change line below the summary gives the amount, the value after
+    and the reason."""
     if payload.get("summary"):  # a refill or a narrative spend (GL-02) says what it was
         return str(payload["summary"])
-    label = pool_label(str(payload.get("pool", "")))
+    label = label or pool_label(str(payload.get("pool", "")))
     changes = payload.get("changes") or []
     who = changes[0].get("character") if changes and isinstance(changes[0], dict) else None
-    return f"The GM adjusts {who}'s {label}." if who else f"The GM adjusts {label}."
+    if who:
+        return _("The GM adjusts {who}'s {pool}.").format(who=who, pool=label)
+    return _("The GM adjusts {pool}.").format(pool=label)

@@ -44,7 +44,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
-from tables.presenters.game_lines import line_words
+from tables.presenters.game_lines import line_words, pool_name
 from tables.services.access import sees_event
 
 GM = TableEvent.Audience.GM.value
@@ -157,7 +157,7 @@ def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[
     return lines
 
 
-def _summary(event: TableEvent) -> str:
+def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
     """One line in words for the generic template; kind templates may ignore it."""
     p = event.payload or {}
     kind = event.kind
@@ -183,7 +183,11 @@ def _summary(event: TableEvent) -> str:
     if kind == kinds.SETTINGS_CHANGED.name:
         return event_words.settings_changed(p.get("fields"))
     if kind == kinds.POOL_ADJUSTED.name:
-        return event_words.pool_adjusted(p)
+        pool = str(p.get("pool", ""))
+        return event_words.pool_adjusted(
+            p,
+            pool_name(campaign, pool, event_words.pool_label(pool)),  # GL-01
+        )
     simple = [
         f"{k.replace('_', ' ')}: {event_words.pool_label(v) if k == 'pool' else v}"
         for k, v in p.items()
@@ -247,7 +251,7 @@ def log_entry(
         kind=event.kind,
         kind_label=kind_label(event.kind, getattr(campaign, "line", None)),
         actor_name=actor.get_username() if actor is not None else "The table",
-        summary=_summary(event),
+        summary=_summary(event, campaign),
         changes=_change_lines(event, campaign, audience),
         gm_only=event.audience == GM,
         templates=_log_templates(event.kind),

@@ -13,6 +13,7 @@ from django.urls import reverse
 from rules import game_lines
 from rules.dice import FixedDice
 from tables.models import Campaign, Character
+from tables.services import calls, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tests.tables.d20_posts import roll_data
@@ -58,13 +59,13 @@ def _pages(campaign, client_for, kara, marcus, role):
         "log": client.get(reverse("table_log", args=[pk]), **HX),
         "campaign page": client.get(reverse("campaign_detail", args=[pk])),
     }
-    lena_test = campaign.d20_tests.filter(character__name="Lena").get()
+    lena_test = campaign.d20_tests.filter(character__name="Lena").order_by("pk").first()
     pages["lena panel"] = client.get(reverse("d20_panel", args=[pk, lena_test.pk]), **HX)
     ledger = reverse("pool_ledger", args=[pk])
     pages["group ledger"] = client.get(ledger + "?pool=group_momentum", **HX)
     pages["personal ledger"] = client.get(ledger + f"?pool=determination&character={kara.pk}", **HX)
     if role == "gm":
-        npc_test = campaign.d20_tests.filter(character=marcus).get()
+        npc_test = campaign.d20_tests.filter(character=marcus).order_by("pk").first()
         pages["npc odds"] = client.get(
             reverse("d20_odds", args=[pk]), roll_data(marcus, bought_dice=1), **HX
         )
@@ -122,6 +123,17 @@ def line_table(d20_campaign, gm, player, player2, kara, marcus):
         services_d20.veto_spend(pk, gm, lena_test.pk, 1, reason="not here")
         services_gm.add_threat(pk, gm, 2, "the storm")
         services_gm.spend_threat(pk, gm, 1, "reinforcements")
+        # The GM's hand on each pool (PM-13), a called test and a contest (CT-01).
+        sessions.adjust_pool(pk, gm, "threat", 1, "a hunch")
+        sessions.adjust_pool(pk, gm, "group_momentum", -1, "a slip")
+        sessions.adjust_pool(pk, gm, "determination", 1, "a fine speech", character_id=kara.pk)
+        calls.call_test(
+            pk, gm, character_id=kara.pk, attribute="Power", skill="Communicate", difficulty=2
+        )
+        services_d20.contest_opposer_roll(
+            pk, gm, marcus.pk, lena.pk, attribute="Power", skill="Communicate", bought_dice=1,
+            rng=FixedDice([1, 20, 20]),
+        )  # fmt: skip
         d20_campaign.refresh_from_db()
         return d20_campaign
 
