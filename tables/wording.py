@@ -4,9 +4,12 @@ Each helper reads the event's own data (a payload, a spend, a change line)."""
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 
 from rules import game_lines
+from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from tables.models import PoolChange
 
 SEEDS = game_lines.LINES[game_lines.DEFAULT]
@@ -119,3 +122,31 @@ def pool_adjusted(payload: dict, label: str | None = None) -> str:
     if who:
         return _("The GM adjusts {who}'s {pool}.").format(who=who, pool=label)
     return _("The GM adjusts {pool}.").format(pool=label)
+
+
+# --- the game line's names for the pools (GL-01) ---------------------------------------
+
+_FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
+
+
+def pool_name(campaign, pool: str, label: str) -> str:
+    """`label` (the ledger's name for `pool`), or the campaign's line's name for it."""
+    field = _FIELDS.get(pool)
+    line = getattr(campaign, "line", None)
+    if field is None or line is None or not getattr(campaign, "uses_group_economy", False):
+        return label
+    name = getattr(line, field)
+    default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
+    return label if name == default else name
+
+
+def line_words(text: str, line) -> str:
+    """A fixed label in the seeds' words ("Threat added", "Determination reroll") with
+    the line's pool names instead (GL-01): for the registry's labels, not free text."""
+    if line is None or line.key == SEEDS.key:
+        return text
+    for field in _FIELDS.values():
+        seeds, own = getattr(SEEDS, field), getattr(line, field)
+        if seeds != own:
+            text = re.sub(rf"\b{re.escape(seeds)}\b", own, text)
+    return text

@@ -27,7 +27,7 @@ from tables.models import (
 )
 from tables.models.limits import MAX_INVITE_USES
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
-from tables.presenters.game_lines import pool_name
+from tables.wording import pool_name
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20

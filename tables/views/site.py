@@ -36,12 +36,12 @@ from tables.forms.site import (
     sheet_formsets,
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
-from tables.presenters.game_lines import pool_name
 from tables.services import campaigns, characters, logins, sessions
 from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors
+from tables.wording import pool_name
 
 # --- Accounts -----------------------------------------------------------------
 
