@@ -102,6 +102,17 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
         campaign = lock_campaign(campaign_id)
         membership = require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
+        line = campaign.line
+        if not line.reroll_needs_leave:  # GL-02: no reroll after the roll, or one without leave
+            raise ServiceError(
+                _("At a {line} table {pool} needs no leave from the GM.").format(
+                    line=line.title, pool=line.personal_pool
+                )
+                if line.rerolls_after
+                else _("At a {line} table {pool} buys no reroll after the roll.").format(
+                    line=line.title, pool=line.personal_pool
+                )
+            )
         if record.determination_permitted:
             pool = campaign.line.personal_pool
             raise ServiceError(_("{pool} is already allowed on this test.").format(pool=pool))

@@ -16,6 +16,7 @@ from tables.models import Campaign, Character
 from tables.services import calls, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
+from tables.services.core import ServiceError
 from tests.tables.d20_posts import roll_data
 from tests.tables.test_words_for_players import VisibleText
 
@@ -165,3 +166,22 @@ def test_gl_01_the_checker_finds_another_lines_name_and_only_whole_words():
     assert "Fortune" not in forbidden("achtung")
     assert words_in_sight("<p>Add Threat</p><p>Threatening</p>", {"Threat"}) == ["Add Threat"]
     assert words_in_sight('<p title="Threat">ok</p><script>Threat</script>', {"Threat"}) == []
+
+
+@pytest.mark.parametrize(
+    "key, words", [("conan", "Fortune buys no reroll"), ("fallout", "Luck needs no leave")]
+)
+def test_t_04_gl_02_the_gm_gives_no_leave_for_a_reroll_the_line_has_not(
+    line_table, client_for, gm, kara, key, words
+):
+    """The panel offers no "Allow" there (GL-02), and a posted one is refused."""
+    campaign = line_table(key)
+    test = campaign.d20_tests.filter(character=kara).get()
+    with pytest.raises(ServiceError, match=words):
+        services_gm.permit_determination(campaign.pk, gm, test.pk)
+    test.refresh_from_db()
+    assert not test.determination_permitted
+    response = client_for("gm").post(reverse("d20_permit", args=[campaign.pk, test.pk]), **HX)
+    assert words in response.content.decode()
+    test.refresh_from_db()
+    assert not test.determination_permitted
