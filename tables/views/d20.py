@@ -281,6 +281,7 @@ def d20_spend(request, pk: int, tid: int):
             request.POST,
             spends=services_d20.catalogue(campaign),
             group_momentum=campaign.group_momentum,
+            line=campaign.line,
         )
         if not form.is_valid():
             raise ServiceError(form_errors(form))
