@@ -297,24 +297,26 @@ def determination_reroll(
     faces=None,
     once: bool = False,
     most: int | None = None,
+    pool_name: str = "Determination",
 ) -> DeterminationReroll:
     """T-04: spend 1 Determination, with the GM's leave, to reroll own dice (`once`: see
-    reroll; `most`: the line's limit on dice per spend, Fallout's Miss Fortune 1)."""
+    reroll; `most`: the line's limit on dice per spend, Fallout's Miss Fortune 1;
+    `pool_name`: the line's name for the pool, GL-01)."""
     indices = tuple(indices)
     if not gm_permits:
-        raise RerollRefused("The GM has not allowed a Determination spend on this test.")
+        raise RerollRefused(f"The GM has not allowed a {pool_name} spend on this test.")
     if most is not None and len(indices) > most:
         raise RerollRefused(f"One spend rerolls at most {most} {'die' if most == 1 else 'dice'}.")
     try:
         step = pools.change(DETERMINATION, determination, -1)
     except NotEnoughInPool:
-        raise NotEnoughInPool(f"{holder} has no Determination left to spend.") from None
+        raise NotEnoughInPool(f"{holder} has no {pool_name} left to spend.") from None
     new = reroll(result, indices, rng=rng, faces=faces, once=once)
     entry = LedgerEntry(
         DETERMINATION,
         holder,
         step.delta,
-        f"Determination: reroll {len(indices)} {'die' if len(indices) == 1 else 'dice'} (T-04)",
+        f"{pool_name}: reroll {len(indices)} {'die' if len(indices) == 1 else 'dice'} (T-04)",
         after=step.after,
     )
     return DeterminationReroll(new, step.after, (entry,))

@@ -109,12 +109,14 @@ def buy_d20s(
     threat: Threat,
     momentum: Pool | None = None,
     from_momentum: int = 0,
+    gm_pool: str = "Threat",
 ) -> D20Purchase:
     """MO-08, MO-13: buy bonus d20s before the roll, after the Difficulty is set.
 
     A player pays `from_momentum` from `momentum` (the group pool, or a
     character's own pool in a personal economy) and the rest by adding the
     same amount to Threat. The GM buying for an NPC pays it all from Threat.
+    `gm_pool`: the game line's name for Threat in the ledger's reason (GL-01).
     """
     cost = d20_purchase_cost(dice)
     check_role(actor)
@@ -138,7 +140,7 @@ def buy_d20s(
     to_threat = cost - from_momentum
     new_threat = threat
     if to_threat:
-        new_threat, entry = threat.add(to_threat, reason + ", paid in Threat")
+        new_threat, entry = threat.add(to_threat, f"{reason}, paid in {gm_pool}")
         entries.append(entry)
     return D20Purchase(
         dice, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)
@@ -228,6 +230,9 @@ class Spend:
     note: str = ""
     refunded: bool = False
     refund_reason: str = ""
+    # MO-11, MO-12: of `from_pool`, what a refund gave the test's Momentum instead,
+    # because the group pool had filled meanwhile.
+    back_to_test: int = 0
 
     @property
     def points(self) -> int:
@@ -267,21 +272,29 @@ class Resolution:
 
 
 def resolution_summary(
-    side: str, saved: int, lost_overflow: int, lost_bonus: int, lost_unsaved: int
+    side: str,
+    saved: int,
+    lost_overflow: int,
+    lost_bonus: int,
+    lost_unsaved: int,
+    *,
+    group_pool: str = "Momentum",
+    gm_pool: str = "Threat",
 ) -> str:
     """MO-04, MO-05, CT-R1: where a test's unspent Momentum went, as a player reads it.
 
     The one wording of a resolution: a service feeds it what it wrote, so the
-    text always matches the ledger lines.
+    text always matches the ledger lines. `group_pool`, `gm_pool`: the game line's names
+    for the pools (GL-01).
     """
     parts = []
     if saved:
-        where = "Threat" if side == GM_SIDE else "the group pool"
+        where = gm_pool if side == GM_SIDE else "the group pool"
         parts.append(f"{saved} saved to {where}")
     if lost_overflow:
         parts.append(f"{lost_overflow} lost (pool full)")
     if lost_bonus:
-        parts.append(f"{lost_bonus} bonus Momentum lost")
+        parts.append(f"{lost_bonus} bonus {group_pool} lost")
     if lost_unsaved:
         parts.append(f"{lost_unsaved} lost")
     return "; ".join(parts) or "nothing left to save"
@@ -364,8 +377,10 @@ class MomentumSpendLedger:
         to_threat: int = 0,
         threat: Threat | None = None,
         note: str = "",
+        gm_pool: str = "Threat",
     ) -> SpendOutcome:
-        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost.
+        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost (`gm_pool`: the
+        game line's name for Threat in the ledger's reason, GL-01).
 
         Bonus Momentum pays first (where allowed: it cannot be saved), then
         the roll's own. `from_pool` points come from `pool` (the group pool;
@@ -411,7 +426,7 @@ class MomentumSpendLedger:
             new_pool, entry = pool.spend(from_pool, f"Spent on {reason}")
             entries.append(entry)
         if to_threat:
-            new_threat, entry = threat.add(to_threat, f"Paid in Threat for {reason}")
+            new_threat, entry = threat.add(to_threat, f"Paid in {gm_pool} for {reason}")
             entries.append(entry)
         record = Spend(len(self.spends), kind, roll, bonus, from_pool, to_threat, note)
         ledger = replace(
@@ -440,16 +455,22 @@ class MomentumSpendLedger:
             raise SpendRefused("Give the current Threat to refund the Threat paid.")
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
+        back_to_test = 0
         if spend.from_pool:
-            new_pool, entry = pool.gain(spend.from_pool, f"Refund: {why}")
-            entries.append(entry)
+            # MO-11, MO-12: what the pool, filled meanwhile, has no room for is never
+            # lost: it goes to the test's Momentum, to be spent again.
+            room = spend.from_pool if pool.cap is None else max(0, pool.cap - pool.value)
+            back_to_test = max(0, spend.from_pool - room)
+            if spend.from_pool - back_to_test:
+                new_pool, entry = pool.gain(spend.from_pool - back_to_test, f"Refund: {why}")
+                entries.append(entry)
         if spend.to_threat:
             new_threat, entry = threat.drain(spend.to_threat, f"Refund: {why}")
             entries.append(entry)
-        record = replace(spend, refunded=True, refund_reason=why)
+        record = replace(spend, refunded=True, refund_reason=why, back_to_test=back_to_test)
         ledger = replace(
             self,
-            roll_momentum=self.roll_momentum + spend.from_roll,
+            roll_momentum=self.roll_momentum + spend.from_roll + back_to_test,
             bonus_momentum=self.bonus_momentum + spend.from_bonus,
             spends=self.spends[:index] + (record,) + self.spends[index + 1 :],
         )
@@ -489,8 +510,11 @@ class MomentumSpendLedger:
         *,
         threat: Threat | None = None,
         gm_momentum_to_threat: bool = True,
+        group_pool: str = "Momentum",
+        gm_pool: str = "Threat",
     ) -> Resolution:
-        """MO-04, MO-05, CT-R1: close the test's Momentum.
+        """MO-04, MO-05, CT-R1: close the test's Momentum (`group_pool`, `gm_pool`: the game
+        line's names for the pools in the ledger's reasons, GL-01).
 
         Players: unspent roll Momentum saves into `pool` up to its cap; what
         does not fit is lost. Bonus Momentum is always lost. A GM character's
@@ -506,14 +530,14 @@ class MomentumSpendLedger:
         if unspent and self.side == PLAYERS_SIDE:
             if pool is None:
                 raise SpendRefused("Give the current group pool to save Momentum into it.")
-            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent Momentum (MO-04)")
+            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent {group_pool} (MO-04)")
             entries.append(entry)
             saved, overflow = entry.delta, entry.lost
         elif unspent and gm_momentum_to_threat:
             if threat is None:
                 raise SpendRefused("Give the current Threat to save a GM character's Momentum.")
             new_threat, entry = threat.add(
-                unspent, f"{who} unspent Momentum becomes Threat (CT-R1)"
+                unspent, f"{who} unspent {group_pool} becomes {gm_pool} (CT-R1)"
             )
             entries.append(entry)
             saved = entry.delta

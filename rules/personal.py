@@ -250,7 +250,10 @@ def settle_roll_momentum(
         # PM-02: +1 after the roll, whatever the outcome (capped, PM-04).
         after, gained = gain_momentum(roller, 1, "Rolled with Disadvantage (PM-02)")
         return outcome(disadvantage=True, gain_after_roll=1, roller=after, gain_entries=gained)
-    if source is not None and roller.value >= cost:
+    # PM-06: a landed Assist is a source too (1, from the helper); one that is cheaper
+    # than the roller's own funds the Advantage, so the roller pays nothing.
+    assist_cheaper = landed and cost > ASSIST_COST
+    if source is not None and roller.value >= cost and not assist_cheaper:
         # PM-08: an Assist does not stack on Advantage the roller pays: the helper
         # spends nothing, yet still helps (and may spend Resolve, RS-01).
         label = _SOURCE_LABEL[source]
@@ -259,7 +262,7 @@ def settle_roll_momentum(
             advantage=True, paid=cost, paid_by=roller.holder, roller=after, payment_entries=(entry,)
         )
     refused = ""
-    if source is not None:
+    if source is not None and roller.value < cost:
         # PM-07: the source is there but cannot be activated; the roll is normal.
         refused = (
             f"{roller.holder or 'The roller'} has {roller.value} Momentum; Advantage from "

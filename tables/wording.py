@@ -4,7 +4,15 @@ Each helper reads the event's own data (a payload, a spend, a change line)."""
 
 from __future__ import annotations
 
+import re
+
+from django.utils.translation import gettext as _
+
+from rules import game_lines
+from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from tables.models import PoolChange
+
+SEEDS = game_lines.LINES[game_lines.DEFAULT]
 
 
 def count(n: int, singular: str, plural: str | None = None) -> str:
@@ -16,13 +24,18 @@ def successes(n: int) -> str:
     return count(n, "success", "successes")
 
 
-# Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13).
+# Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13);
+# {group} and {gm} are the line's names for the pools (GL-01).
 SPEND_SOURCES = (
-    ("from_bonus", "from bonus Momentum"),
+    ("from_bonus", "from bonus {group}"),
     ("from_roll", "from the roll"),
     ("from_pool", "from the group pool"),
-    ("to_threat", "added to Threat"),
+    ("to_threat", "added to {gm}"),
 )
+
+
+def _source(words: str, line) -> str:
+    return _(words).format(group=line.group_pool, gm=line.gm_pool)
 
 
 def _get(thing, key: str, default=None):
@@ -31,49 +44,62 @@ def _get(thing, key: str, default=None):
     return getattr(thing, key, default)
 
 
-def spend_price(kind) -> str:
-    """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14).
+def spend_price(kind, line=SEEDS) -> str:
+    """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14),
+    by the group pool's name at `line`'s table (GL-01).
 
     `kind`: a rules SpendKind or its JSON form (a spend dict has the same keys).
     """
-    price = f"{_get(kind, 'cost')} Momentum"
-    if _get(kind, "repeatable"):
-        each = "question" if _get(kind, "key") == "obtain_information" else "use"
-        price += f" per {each} (repeatable)"
-    return price
+    names = {"n": _get(kind, "cost"), "pool": line.group_pool}
+    if not _get(kind, "repeatable"):
+        return _("{n} {pool}").format(**names)
+    if _get(kind, "key") == "obtain_information":
+        return _("{n} {pool} per question (repeatable)").format(**names)
+    return _("{n} {pool} per use (repeatable)").format(**names)
 
 
-def spend_paid(spend) -> str:
+def spend_paid(spend, line=SEEDS) -> str:
     """'1 from the roll, 2 added to Threat': where one spend's points came from."""
-    return ", ".join(f"{n} {words}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0)))
+    return ", ".join(
+        f"{n} {_source(words, line)}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0))
+    )
 
 
-def refund_back(spend, changes) -> str:
-    """'1 back to the roll, 2 lost: the group pool is full' — where a refunded spend's
-    points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
+def refund_back(spend, changes, line=SEEDS) -> str:
+    """'1 back to the roll, 2 back to the test: the group pool is full' — where a refunded
+    spend's points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
+    names = {"group": line.group_pool, "gm": line.gm_pool}
     parts = []
-    for key, words in (("from_bonus", "back as bonus Momentum"), ("from_roll", "back to the roll")):
-        if n := _get(spend, key, 0):
-            parts.append(f"{n} {words}")
+    if n := _get(spend, "from_bonus", 0):
+        parts.append(_("{n} back as bonus {group}").format(n=n, **names))
+    if n := _get(spend, "from_roll", 0):
+        parts.append(_("{n} back to the roll").format(n=n))
     for change in changes:
         pool, delta, lost = _get(change, "pool"), _get(change, "delta", 0), _get(change, "lost", 0)
         if pool == "group_momentum":
             if delta or not lost:
-                parts.append(f"{delta} back to the group pool")
+                parts.append(_("{n} back to the group pool").format(n=delta))
             if lost:
-                parts.append(f"{lost} lost: the group pool is full")
+                parts.append(_("{n} lost: the group pool is full").format(n=lost))
         elif pool == "threat" and delta:
-            parts.append(f"{-delta} taken off Threat")
-    return ", ".join(parts) or "nothing to give back"
+            parts.append(_("{n} taken off {gm}").format(n=-delta, **names))
+    if n := _get(spend, "back_to_test", 0):
+        parts.append(
+            _("{n} back to the test's {group} to spend again: the group pool is full").format(
+                n=n, **names
+            )
+        )
+    return ", ".join(parts) or _("nothing to give back")
 
 
-def spend_line(spend) -> str:
+def spend_line(spend, line=SEEDS) -> str:
     """'Obtain Information: 1 Momentum (1 from the roll)' — one spend made, in words."""
     points = _get(spend, "points")
     if points is None:
-        points = sum(_get(spend, key, 0) or 0 for key, _ in SPEND_SOURCES)
-    paid = spend_paid(spend)
-    return f"{_get(spend, 'name')}: {points} Momentum" + (f" ({paid})" if paid else "")
+        points = sum(_get(spend, key, 0) or 0 for key, _words in SPEND_SOURCES)
+    paid = spend_paid(spend, line)
+    text = _("{name}: {n} {pool}").format(name=_get(spend, "name"), n=points, pool=line.group_pool)
+    return text + (f" ({paid})" if paid else "")
 
 
 def pool_label(pool: str) -> str:
@@ -84,12 +110,43 @@ def pool_label(pool: str) -> str:
         return pool.replace("_", " ").capitalize()
 
 
-def pool_adjusted(payload: dict) -> str:
-    """The GM's hand change (PM-13): whose pool, by its name; the change line below
-    the summary gives the amount, the value after and the reason."""
+def pool_adjusted(payload: dict, label: str | None = None) -> str:
+    """The GM's hand change (PM-13): whose pool, by its name (`label`: the table's name
+    for it, GL-01); the change line below the summary gives the amount, the value after
+    and the reason."""
     if payload.get("summary"):  # a refill or a narrative spend (GL-02) says what it was
         return str(payload["summary"])
-    label = pool_label(str(payload.get("pool", "")))
+    label = label or pool_label(str(payload.get("pool", "")))
     changes = payload.get("changes") or []
     who = changes[0].get("character") if changes and isinstance(changes[0], dict) else None
-    return f"The GM adjusts {who}'s {label}." if who else f"The GM adjusts {label}."
+    if who:
+        return _("The GM adjusts {who}'s {pool}.").format(who=who, pool=label)
+    return _("The GM adjusts {pool}.").format(pool=label)
+
+
+# --- the game line's names for the pools (GL-01) ---------------------------------------
+
+_FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
+
+
+def pool_name(campaign, pool: str, label: str) -> str:
+    """`label` (the ledger's name for `pool`), or the campaign's line's name for it."""
+    field = _FIELDS.get(pool)
+    line = getattr(campaign, "line", None)
+    if field is None or line is None or not getattr(campaign, "uses_group_economy", False):
+        return label
+    name = getattr(line, field)
+    default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
+    return label if name == default else name
+
+
+def line_words(text: str, line) -> str:
+    """A fixed label in the seeds' words ("Threat added", "Determination reroll") with
+    the line's pool names instead (GL-01): for the registry's labels, not free text."""
+    if line is None or line.key == SEEDS.key:
+        return text
+    for field in _FIELDS.values():
+        seeds, own = getattr(SEEDS, field), getattr(line, field)
+        if seeds != own:
+            text = re.sub(rf"\b{re.escape(seeds)}\b", own, text)
+    return text

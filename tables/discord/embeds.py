@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
 from tables.policy.access import PRIVATE_KINDS
-from tables.wording import pool_adjusted, pool_label
+from tables.wording import line_words, pool_adjusted, pool_label, pool_name
 
 PUBLIC = "public"
 GM = "gm"
@@ -82,10 +82,12 @@ def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
 def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: bool) -> dict:
     payload = event.payload or {}
     entry = kinds.get(event.kind)
-    label = entry.label if entry else event.kind.replace("_", " ").capitalize()
+    label = line_words(  # GL-01: "Doom added" at a Conan table
+        entry.label if entry else event.kind.replace("_", " ").capitalize(), campaign.line
+    )
     who = payload.get("character") or _actor_name(event)
     title = f"{'Secret · ' if secret else ''}{who + ': ' if who else ''}{label}"
-    lines = [_summary(event, payload)]
+    lines = [_summary(event, payload, campaign)]
     dice = _dice(payload)
     if dice:
         lines.append(dice)
@@ -93,7 +95,7 @@ def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: 
         "title": _cut(title, TITLE_MAX),
         "description": _cut("\n".join(line for line in lines if line), DESCRIPTION_MAX),
         "color": COLOURS[GM if secret else PUBLIC],
-        "fields": [_change_field(c) for c in changes[:FIELDS_MAX]],
+        "fields": [_change_field(c, campaign) for c in changes[:FIELDS_MAX]],
         "footer": {"text": _cut(f"{campaign.name} · #{event.seq}", 2048)},
     }
     if event.created_at:
@@ -117,11 +119,12 @@ def _actor_name(event: TableEvent) -> str:
     return event.actor.get_username() if event.actor_id else ""
 
 
-def _summary(event: TableEvent, payload: dict) -> str:
+def _summary(event: TableEvent, payload: dict, campaign: Campaign) -> str:
     if payload.get("summary"):
         return str(payload["summary"])
     if event.kind == kinds.POOL_ADJUSTED.name:
-        return pool_adjusted(payload)
+        pool = str(payload.get("pool", ""))
+        return pool_adjusted(payload, pool_name(campaign, pool, pool_label(pool)))
     return ""
 
 
@@ -136,8 +139,9 @@ def _dice(payload: dict) -> str:
     return text
 
 
-def _change_field(change: dict) -> dict:
-    pool = pool_label(str(change.get("pool", "")))
+def _change_field(change: dict, campaign: Campaign) -> dict:
+    key = str(change.get("pool", ""))
+    pool = pool_name(campaign, key, pool_label(key))  # GL-01
     name = f"{change['character']}'s {pool}" if change.get("character") else pool
     value = f"{int(change.get('delta', 0)):+d} → {change.get('after')}"
     if change.get("lost"):

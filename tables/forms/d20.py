@@ -9,7 +9,7 @@ from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trai
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
-from tables.wording import spend_price
+from tables.wording import SEEDS, spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10
@@ -112,6 +112,15 @@ class D20RollForm(forms.Form):
         if not membership.is_gm:
             del self.fields["secret"]
         self._offer_line_spend()
+        self._name_pools(campaign.line)
+
+    def _name_pools(self, line) -> None:
+        """GL-01: the labels (and so the refusals) say the line's names for the pools."""
+        names = {"group": line.group_pool, "gm": line.gm_pool}
+        self.fields["buy_from_momentum"].label = _(
+            "Paid from group {group} (the rest goes to {gm})"
+        ).format(**names)
+        self.fields["bonus_momentum"].label = _("Bonus {group}").format(**names)
 
     def _choose_character(self, data, character: Character | None) -> None:
         """The characters this member rolls for, and the one chosen: the one posted (or
@@ -309,11 +318,14 @@ class SpendForm(forms.Form):
     trait = forms.IntegerField(required=False, min_value=1, label=_("Trait to change"))
     remove_trait = forms.BooleanField(required=False, label=_("Remove that trait"))
 
-    def __init__(self, *args, spends: dict, group_momentum: int, **kwargs):
+    def __init__(self, *args, spends: dict, group_momentum: int, line=None, **kwargs):
         super().__init__(*args, **kwargs)
+        line = line or SEEDS
         self.fields["kind"].choices = [
-            (key, f"{kind.name} — {spend_price(kind)}") for key, kind in spends.items()
+            (key, f"{kind.name} — {spend_price(kind, line)}") for key, kind in spends.items()
         ]
+        # GL-01: the line's name for Threat
+        self.fields["to_threat"].label = _("Paid by adding to {gm}").format(gm=line.gm_pool)
         self.initial.setdefault("expected_momentum", group_momentum)
 
 
@@ -340,7 +352,7 @@ def panel_forms(campaign: Campaign, record, spends: dict, spend_form=None) -> di
     faces = [d["face"] for d in record.result.get("dice", [])]
     return {
         "spend_form": spend_form
-        or SpendForm(spends=spends, group_momentum=campaign.group_momentum),
+        or SpendForm(spends=spends, group_momentum=campaign.group_momentum, line=campaign.line),
         "reroll_form": RerollForm(faces=faces),
     }
 
@@ -387,6 +399,8 @@ class ContestForm(forms.Form):
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, **kwargs)
         characters = list(campaign.characters.order_by("-is_npc", "name"))
+        # GL-01: the NPC's dice are bought with the line's GM pool
+        self.fields["bought_dice"].label = _("Bought d20s ({gm})").format(gm=campaign.line.gm_pool)
         self.fields["opposer"].choices = [(c.pk, c.name) for c in characters]
         self.fields["active"].choices = [(c.pk, c.name) for c in reversed(characters)]
 

@@ -26,7 +26,8 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
-from tables.policy.characters import BACK_INTO_CREATION, SHEET_POOLS
+from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
+from tables.wording import pool_name
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -196,6 +197,11 @@ class CharacterForm(forms.ModelForm):
             else:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = self.POOL_HELP
+        # RS-01: so is a maximum, once the character exists (a new one's is the player's).
+        for name in SHEET_MAXIMA if not gm and self.instance.pk is not None else ():
+            if name in self.fields:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = self.POOL_HELP
         if "momentum" in self.fields:
             _limit(self.fields["momentum"], 0, PERSONAL_MOMENTUM_MAX)
         for name in ("momentum", "resolve", "determination"):
@@ -226,11 +232,11 @@ class CharacterForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        for name in self.POOLS if not self.gm else ():
+        for name in (*self.POOLS, *SHEET_MAXIMA) if not self.gm else ():
             # A disabled field ignores what is posted; a change posted anyway is said.
             # "Change": other than the value the page showed (its hidden initial), so a
             # page drawn before a spend at the table is no change of the player's.
-            if name not in self.fields:
+            if name not in self.fields or not self.fields[name].disabled:
                 continue
             posted = self.data.get(self.add_prefix(name))
             shown = self.data.get(self.add_initial_prefix(name), str(self[name].initial))
@@ -433,8 +439,10 @@ class PoolAdjustForm(forms.Form):
         labels = dict(PoolChange.Pool.choices)
         self.campaign_pools = pools["campaign"]
         self.character_pools = pools["character"]
+        # GL-01: a pool by its name at this table's game line ("Doom", "Luck").
         self.fields["pool"].choices = [
-            (p, labels[p]) for p in self.campaign_pools + self.character_pools
+            (p, pool_name(campaign, p, labels[p]))
+            for p in self.campaign_pools + self.character_pools
         ]
         self.fields["character"].choices = [("", "— (campaign pool)")] + [
             (c.pk, c.name) for c in campaign.characters.all()

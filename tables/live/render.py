@@ -44,6 +44,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
+from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
 from tables.services.access import sees_event
 
@@ -73,10 +74,12 @@ def shows_threat(campaign: Campaign, audience: str) -> bool:
     return audience == GM or campaign.threat_visible
 
 
-def kind_label(kind: str) -> str:
-    """The log's name for a kind; a row older than the registry gets its name in words."""
+def kind_label(kind: str, line=None) -> str:
+    """The log's name for a kind, by `line`'s pool names (GL-01); a row older than the
+    registry gets its name in words."""
     entry = kinds.get(kind)
-    return entry.label if entry else kind.replace("_", " ").strip().capitalize()
+    label = entry.label if entry else kind.replace("_", " ").strip().capitalize()
+    return line_words(label, line)
 
 
 # --- Log entries ----------------------------------------------------------------
@@ -155,7 +158,7 @@ def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[
     return lines
 
 
-def _summary(event: TableEvent) -> str:
+def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
     """One line in words for the generic template; kind templates may ignore it."""
     p = event.payload or {}
     kind = event.kind
@@ -181,7 +184,11 @@ def _summary(event: TableEvent) -> str:
     if kind == kinds.SETTINGS_CHANGED.name:
         return event_words.settings_changed(p.get("fields"))
     if kind == kinds.POOL_ADJUSTED.name:
-        return event_words.pool_adjusted(p)
+        pool = str(p.get("pool", ""))
+        return event_words.pool_adjusted(
+            p,
+            pool_name(campaign, pool, event_words.pool_label(pool)),  # GL-01
+        )
     simple = [
         f"{k.replace('_', ' ')}: {event_words.pool_label(v) if k == 'pool' else v}"
         for k, v in p.items()
@@ -243,9 +250,9 @@ def log_entry(
         event=event,
         seq=event.seq,
         kind=event.kind,
-        kind_label=kind_label(event.kind),
+        kind_label=kind_label(event.kind, getattr(campaign, "line", None)),
         actor_name=actor.get_username() if actor is not None else "The table",
-        summary=_summary(event),
+        summary=_summary(event, campaign),
         changes=_change_lines(event, campaign, audience),
         gm_only=event.audience == GM,
         templates=_log_templates(event.kind),

@@ -9,6 +9,8 @@ from __future__ import annotations
 # The pools a sheet carries. They change through the rules and the GM (PM-13, MO-13):
 # a player's sheet never sets them.
 SHEET_POOLS = ("momentum", "resolve", "determination")
+# Their maxima are the GM's too (RS-01): a player sets one only on a new character's sheet.
+SHEET_MAXIMA = ("resolve_max",)
 # PM-12: creation makes Momentum free, so once out of it only a GM may put it back.
 BACK_INTO_CREATION = "Only the GM can put a character back into character creation."
 POOLS_REFUSAL = (

@@ -8,6 +8,7 @@ function (views/d20.py composer_of), so it and a view's answer cannot drift.
 
 from __future__ import annotations
 
+from rules import game_lines
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
@@ -73,7 +74,14 @@ def open_tests(
     ][:OPEN_TESTS_SHOWN]
 
 
-def odds_view(spec: dict, odds, params: dict, character: Character, contest: Contest | None):
+def odds_view(
+    spec: dict,
+    odds,
+    params: dict,
+    character: Character,
+    contest: Contest | None,
+    line: game_lines.GameLine = game_lines.LINES[game_lines.DEFAULT],
+):
     """T-05: the exact odds (a rules SkillOdds) of the test `spec` describes, in figures
     and a chart; `params` are the composer's values (D20RollForm.service_kwargs)."""
     cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2
@@ -94,6 +102,7 @@ def odds_view(spec: dict, odds, params: dict, character: Character, contest: Con
         "to_threat": cost - from_momentum,
         "npc": character.is_npc,
         "contest": contest,
+        "line": line,  # GL-01: the pools' names
     }
 
 

@@ -1,29 +1,14 @@
-"""A pool's name at this campaign's table: the 2d20 game line's where it renames one (GL-01).
+"""The game line's forms at the table (GL-02, GL-04) and its pools' names (GL-01).
 
-The group pool, the GM's pool and the personal pool take the line's names ("Doom",
-"Fortune", "Action Points"); on a line that keeps the seeds' name for a pool, the
-ledger's own label stays ("Group Momentum"), and so does it for every other pool.
+A pool's name at this campaign's table (`pool_name`, `line_words`) lives with the other
+words in tables/wording.py, so Discord posts read it too; it is re-exported here.
 """
 
 from __future__ import annotations
 
-from rules import game_lines
-from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from tables.forms.game_lines import challenge_form
 from tables.policy.access import controllable, has_role
-
-_FIELDS = {GROUP_MOMENTUM: "group_pool", THREAT: "gm_pool", DETERMINATION: "personal_pool"}
-
-
-def pool_name(campaign, pool: str, label: str) -> str:
-    """`label` (the ledger's name for `pool`), or the campaign's line's name for it."""
-    field = _FIELDS.get(pool)
-    line = getattr(campaign, "line", None)
-    if field is None or line is None or not getattr(campaign, "uses_group_economy", False):
-        return label
-    name = getattr(line, field)
-    default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
-    return label if name == default else name
+from tables.wording import line_words, pool_name  # noqa: F401  (templates and views ask here)
 
 
 def challenge_context(campaign, membership, *, form=None, error: str = "") -> dict:

@@ -11,7 +11,7 @@ from tables import events
 from tables.errors import ServiceError, StaleState
 from tables.models import Character, PoolChange
 from tables.policy.access import has_role, membership_of, require_control
-from tables.policy.characters import BACK_INTO_CREATION, POOLS_REFUSAL, SHEET_POOLS
+from tables.policy.characters import BACK_INTO_CREATION, POOLS_REFUSAL, SHEET_MAXIMA, SHEET_POOLS
 from tables.services.core import Change, append_event, lock_campaign
 
 # Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
@@ -69,7 +69,8 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             if sheet.fields.get("in_creation") and not character.in_creation:
                 raise ServiceError(BACK_INTO_CREATION)
         for name, value in sheet.fields.items():
-            if name in SHEET_POOLS and not gm:
+            # RS-01: a maximum is the GM's like the pool (the form refuses a change).
+            if not gm and (name in SHEET_POOLS or (name in SHEET_MAXIMA and not creating)):
                 continue
             if creating or name not in SHEET_POOLS or name in sheet.touched:
                 setattr(character, name, value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
@@ -71,16 +72,19 @@ def _change_threat(campaign_id, actor, amount, reason, expected, *, spend: bool)
         require_gm(campaign, actor)
         with refused_by_rules():
             threat = Threat(campaign.threat)
-            _, entry = (
+            _after, entry = (
                 threat.spend(amount, reason, actor=GM) if spend else threat.add(amount, reason)
             )
         change = change_pool(campaign, "threat", entry.delta, reason, expected=expected)
-        verb = "spends" if spend else "adds"
+        words = (
+            _("The GM spends {n} {pool}: {why}") if spend else _("The GM adds {n} {pool}: {why}")
+        )
+        summary = words.format(n=amount, pool=campaign.line.gm_pool, why=reason)  # GL-01
         return append_event(
             campaign,
             events.THREAT_SPENT if spend else events.THREAT_ADDED,
             actor,
-            {"amount": amount, "summary": f"The GM {verb} {amount} Threat: {reason}"},
+            {"amount": amount, "summary": summary},
             audience=_threat_audience(campaign),
             changes=[change],
         )
@@ -98,8 +102,20 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
         campaign = lock_campaign(campaign_id)
         membership = require_gm(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
+        line = campaign.line
+        if not line.reroll_needs_leave:  # GL-02: no reroll after the roll, or one without leave
+            raise ServiceError(
+                _("At a {line} table {pool} needs no leave from the GM.").format(
+                    line=line.title, pool=line.personal_pool
+                )
+                if line.rerolls_after
+                else _("At a {line} table {pool} buys no reroll after the roll.").format(
+                    line=line.title, pool=line.personal_pool
+                )
+            )
         if record.determination_permitted:
-            raise ServiceError("Determination is already allowed on this test.")
+            pool = campaign.line.personal_pool
+            raise ServiceError(_("{pool} is already allowed on this test.").format(pool=pool))
         record.determination_permitted = True
         record.save(update_fields=["determination_permitted"])
         name = record.character.name
@@ -111,7 +127,9 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
                 "test_id": record.pk,
                 "character_id": record.character_id,
                 "character": name,
-                "summary": f"The GM allows {name} to spend Determination on this test.",
+                "summary": _("The GM allows {who} to spend {pool} on this test.").format(
+                    who=name, pool=campaign.line.personal_pool
+                ),
             },
             audience=audience_of(record),
         )

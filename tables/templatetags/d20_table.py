@@ -8,6 +8,7 @@ unchanged. (The 2d20 composer's `d20` comes from the views: views/d20.composer_o
 """
 
 from django import template
+from django.utils.translation import gettext as _
 
 from tables import wording
 from tables.presenters import gm as gm_presenters
@@ -33,19 +34,20 @@ def signed(value):
 
 
 @register.filter
-def spend_price(kind):
-    """'2 Momentum' / '1 Momentum per question (repeatable)' (wording.spend_price)."""
-    return wording.spend_price(kind)
+def spend_price(kind, line=None):
+    """'2 Momentum' / '1 Momentum per question (repeatable)' (wording.spend_price), by
+    the name of `line` (a campaign's game line) for the group pool."""
+    return wording.spend_price(kind, line or wording.SEEDS)
 
 
 @register.filter
-def spend_line(spend):
+def spend_line(spend, line=None):
     """'Obtain Information: 1 Momentum (1 from the roll)' (wording.spend_line)."""
-    return wording.spend_line(spend)
+    return wording.spend_line(spend, line or wording.SEEDS)
 
 
 @register.filter
-def test_line(record):
+def test_line(record, line=None):
     """'Kara · 3 successes vs Difficulty 1 · 2 Momentum left': an open 2d20 test in words."""
     result, ledger = record.result or {}, record.ledger or {}
     name = record.character.name
@@ -56,14 +58,16 @@ def test_line(record):
     ]
     left = (ledger.get("roll_momentum") or 0) + (ledger.get("bonus_momentum") or 0)
     holder = ledger.get("holder") or name
+    pool = (line or wording.SEEDS).group_pool  # GL-01: the line's name for it
     if ledger.get("passed") and holder != name:
-        parts.append(f"{holder} holds {left} Momentum")  # CT-04: the opposer won
+        # CT-04: the opposer won
+        parts.append(_("{who} holds {n} {pool}").format(who=holder, n=left, pool=pool))
     elif ledger.get("passed"):
-        parts.append(f"{left} Momentum left")
+        parts.append(_("{n} {pool} left").format(n=left, pool=pool))
     elif result:
-        parts.append("failed")
+        parts.append(_("failed"))
     if record.hidden:
-        parts.append("secret")
+        parts.append(_("secret"))
     if record.contest_id:
-        parts.append("contest")
+        parts.append(_("contest"))
     return " · ".join(parts)

@@ -106,7 +106,7 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
     )
     if isinstance(found, str):
         return {"error": found}
-    return odds_view(*found, params, character, contest)
+    return odds_view(*found, params, character, contest, campaign.line)
 
 
 def panel_of(
@@ -238,7 +238,7 @@ def d20_roll(request, pk: int):
     if isinstance(odds, str):
         odds = {"error": odds}
     else:
-        odds = odds_view(*odds, following, record.character, contest)
+        odds = odds_view(*odds, following, record.character, contest, campaign.line)
     panel = panel_context(
         campaign, membership, record, ledger=ledger, holder=holder, spends=spends, forms=forms
     )
@@ -321,6 +321,7 @@ def d20_spend(request, pk: int, tid: int):
             request.POST,
             spends=services_d20.catalogue(campaign),
             group_momentum=campaign.group_momentum,
+            line=campaign.line,
         )
         if not form.is_valid():
             raise ServiceError(form_errors(form))

@@ -40,6 +40,7 @@ from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors
+from tables.wording import pool_name
 
 # --- Accounts -----------------------------------------------------------------
 
@@ -123,11 +124,11 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
         "characters": [{"obj": c, "can_edit": can_control(membership, c)} for c in characters],
         "campaign_pools": [
-            {"pool": p, "label": labels[p], "value": getattr(campaign, p)}
+            {"pool": p, "label": pool_name(campaign, p, labels[p]), "value": getattr(campaign, p)}
             for p in pools["campaign"]
             if p != "threat" or is_gm or campaign.threat_visible
         ],
-        "character_pools": [(p, labels[p]) for p in pools["character"]],
+        "character_pools": [(p, pool_name(campaign, p, labels[p])) for p in pools["character"]],
         "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
         "scene": sessions.current_scene(campaign),
         "invite_url": request.build_absolute_uri(reverse("join", args=[campaign.invite_token]))

@@ -285,6 +285,26 @@ def test_mo_12_gm_veto_refunds_the_spend():
         vetoed.ledger.veto(1, vetoed.pool, actor=GM)
 
 
+def test_mo_11_a_question_paid_from_a_pool_filled_meanwhile_comes_back_to_the_test():
+    """MO-11: "you don't know" gives the point back; the group pool is full again, so
+    the point goes to the test's Momentum, spent again, never lost to the cap."""
+    out = ledger_for(0).spend(OBTAIN_INFORMATION, GroupPool(3), from_pool=1)
+    refunded = out.ledger.refund_dont_know(0, GroupPool(6), actor=GM)
+    assert refunded.pool.value == 6 and refunded.entries == ()
+    assert refunded.ledger.roll_momentum == 1 and refunded.spend.back_to_test == 1
+    again = refunded.ledger.spend(OBTAIN_INFORMATION, refunded.pool)
+    assert again.ledger.roll_momentum == 0 and again.spend.from_roll == 1
+
+
+def test_mo_12_a_veto_into_a_pool_with_room_for_part_splits_the_refund():
+    """MO-12 as MO-11: what fits goes back to the pool, the rest to the test."""
+    out = ledger_for(0).spend(CREATE_ASSET, GroupPool(3), from_pool=2)
+    vetoed = out.ledger.veto(0, GroupPool(5), actor=GM)
+    assert vetoed.pool.value == 6 and [e.delta for e in vetoed.entries] == [1]
+    assert vetoed.entries[0].lost == 0
+    assert (vetoed.ledger.roll_momentum, vetoed.spend.back_to_test) == (1, 1)
+
+
 def test_mo_12_only_the_gm_vetoes():
     out = ledger_for(2).spend(CREATE_TRAIT)
     with pytest.raises(SpendRefused, match="Only the GM"):

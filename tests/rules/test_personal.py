@@ -148,6 +148,24 @@ def test_pm_08_no_assist_on_top_of_advantage_the_roller_pays():
     assert out.helper.value == 3 and [e.holder for e in out.entries] == ["Ash"]
 
 
+def test_pm_06_an_accepted_assist_is_the_cheapest_source_beside_a_characteristic():
+    """PM-06 with PM-08: a characteristic (2 for the roller) and an accepted Assist (1,
+    from the helper) give one Advantage at the cheapest cost: the helper's 1; the roller
+    pays nothing. (Seeds: "you pay only the cheapest cost among them".)"""
+    out = settle_roll_momentum(ash(3), advantage_sources=[CHAR], assists=[assist()])
+    assert out.advantage and out.assisted
+    assert (out.paid, out.paid_by, out.advantage_cost) == (1, "Bo", 1)
+    assert out.roller.value == 3 and out.helper.value == 2
+    assert [e.holder for e in out.entries] == ["Bo"] and not out.advantage_refused
+
+
+def test_pm_06_an_assist_that_does_not_land_leaves_the_characteristic_to_the_roller():
+    """PM-10: help whose test failed is no source, so the roller pays the 2 (PM-05)."""
+    failed = assist(test_called=True, test_passed=False)
+    out = settle_roll_momentum(ash(3), advantage_sources=[CHAR], assists=[failed])
+    assert out.advantage and not out.assisted and (out.paid, out.paid_by) == (2, "Ash")
+
+
 def test_pm_08_helper_must_be_another_character_with_momentum():
     with pytest.raises(AssistRefused, match="another character"):
         settle_roll_momentum(ash(0), assists=[AssistOffer(ash(3), gm_accepted=True)])

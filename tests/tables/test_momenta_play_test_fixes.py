@@ -290,11 +290,12 @@ def kara_test(d20_campaign, player, kara):
     )
 
 
-def test_mo_12_a_veto_refunded_into_a_full_group_pool_says_what_was_lost(
+def test_mo_11_mo_12_a_veto_refunded_into_a_full_group_pool_gives_the_test_its_points(
     client_for, d20_campaign, kara_test, gm
 ):
-    """MO-12 with MO-06: the spend's 2 pool points go back to a pool that filled up
-    meanwhile: the ledger writes +0, 2 lost; the card says the same, not "2 back"."""
+    """MO-12 as MO-11, with MO-06: the spend's 2 pool points go back to a pool that
+    filled up meanwhile: nothing is lost, the 2 are the test's Momentum to spend again,
+    and the card says so."""
     Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=2)
     args = [d20_campaign.pk, kara_test.pk]
     spent = client_for("player").post(
@@ -306,14 +307,19 @@ def test_mo_12_a_veto_refunded_into_a_full_group_pool_says_what_was_lost(
     kara_test.refresh_from_db()
     spend = kara_test.ledger["spends"][0]
     assert spend["from_pool"] == 2, spend
+    left = kara_test.ledger["roll_momentum"]
     sessions.adjust_pool(d20_campaign.pk, gm, "group_momentum", 6, "a windfall")
+    lines = PoolChange.objects.filter(pool="group_momentum").count()
     response = client_for("gm").post(
         reverse("d20_veto", args=args + [0]), {"reason": "Not now"}, **HX
     )
-    line = PoolChange.objects.filter(pool="group_momentum").latest("pk")
-    assert (line.delta, line.lost) == (0, 2)
+    assert PoolChange.objects.filter(pool="group_momentum").count() == lines  # no +0, 2 lost
+    d20_campaign.refresh_from_db()
+    kara_test.refresh_from_db()
+    assert d20_campaign.group_momentum == 6
+    assert kara_test.ledger["roll_momentum"] == left + 2
     card = unescape(response.content.decode()).split('data-kind="d20_veto"')[1]
     summary = visible_text(card.split('class="log-summary"')[1].split("</p>")[0])
-    assert "2 Momentum back" not in summary
-    assert "2 lost: the group pool is full" in summary, summary
+    assert "lost" not in summary
+    assert "2 back to the test's Momentum to spend again: the group pool is full" in summary
     assert "Not now" in summary

@@ -248,6 +248,27 @@ def test_rs_01_an_ally_who_assists_beside_the_rollers_own_advantage_spends_resol
     assert made.spec["resolve_spent"] == [[sidekick.pk, 1]]
 
 
+def test_pm_06_a_characteristic_beside_an_accepted_assist_is_paid_by_the_helpers_1(
+    table, gm, player, player2, hero, sidekick
+):
+    """PM-06, PM-08: one Advantage at the cheapest cost, the Assist's 1 from Bo; Ash
+    pays nothing for the characteristic, and the Assist is used because it paid."""
+    assist = momenta.request_assist(table.pk, player2, hero.pk, sidekick.pk)
+    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    before = pools(table)
+    made = roll(
+        table, player, hero, [1, 2, 3, 4, 6], advantage_sources=["characteristic"],
+        assist_id=assist.pk,
+    )  # fmt: skip
+    assert made.result["pool"] == 5  # one Advantage
+    assert ledger(made.event) == [("Bo", "momentum", -1)]
+    assist.refresh_from_db()
+    assert assist.state == AssistRequest.State.USED
+    after = pools(table)
+    assert after["Ash"] == before["Ash"]
+    assert after["Bo"][0] == before["Bo"][0] - 1
+
+
 def test_rs_01_a_helper_whose_called_test_failed_spends_no_resolve(
     table, gm, player, player2, hero, sidekick, bo_resolve
 ):

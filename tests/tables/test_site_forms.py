@@ -337,7 +337,8 @@ def test_sheet_change_to_a_pool_that_moved_meanwhile_is_refused(
 
 def test_lowering_resolve_max_below_current_resolve_is_refused(client_for, momenta_campaign, hero):
     url = reverse("character_edit", args=[momenta_campaign.pk, hero.pk])
-    response = client_for("player").post(url, _edit_data(hero, resolve_max=2))
+    # RS-01: the maximum is the GM's to change, within the Resolve it holds.
+    response = client_for("gm").post(url, _edit_data(hero, resolve_max=2))
     assert response.status_code == 400
     assert _errors(response, "resolve")
     hero.refresh_from_db()

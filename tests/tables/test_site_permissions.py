@@ -135,9 +135,11 @@ CASES = [
         "post",
         HERO_CONTROLLERS,
         args=lambda c, h: [c.pk, h.pk],
-        # The pools as shown (a player may not change them); the maximum is the sheet's.
-        data=lambda c, h: sheet_data("Ash", resolve=h.resolve, resolve_max=5),
-        done=lambda c, h, token: h.resolve_max == 5,
+        # The pools and their maximum as shown (RS-01: a player changes neither).
+        data=lambda c, h: sheet_data(
+            "Ash", notes="Scarred", resolve=h.resolve, resolve_max=h.resolve_max
+        ),
+        done=lambda c, h, token: h.notes == "Scarred",
     ),
 ]
 

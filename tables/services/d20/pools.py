@@ -115,6 +115,7 @@ def buy_dice(
                 threat=Threat(campaign.threat),
                 momentum=group_pool(campaign),
                 from_momentum=from_momentum,
+                gm_pool=campaign.line.gm_pool,  # GL-01: the ledger says "paid in Doom"
             )
     # Both callers hand over the campaign they just locked: its pools are current.
     changes = apply_entries(

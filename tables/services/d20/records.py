@@ -79,7 +79,10 @@ def result_of(record: D20Test) -> SkillTestResult:
 
 def spend_json(spend: Spend) -> dict:
     """One spend with its kind's fields beside its own, and the points it took."""
-    data = SPEND.dump_python(spend, mode="json", exclude={"kind"})
+    # MO-11, MO-12: only a refund that gave points to the test says so; the rest keep
+    # the shape they were stored in.
+    exclude = {"kind"} if spend.back_to_test else {"kind", "back_to_test"}
+    data = SPEND.dump_python(spend, mode="json", exclude=exclude)
     data.update(SPEND_KIND.dump_python(spend.kind, mode="json"), points=spend.points)
     return data
 

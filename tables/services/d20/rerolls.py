@@ -46,6 +46,7 @@ def determination_reroll(
                 rng=rng,
                 once=line.reroll_once,
                 most=line.reroll_most_dice,
+                pool_name=line.personal_pool,  # GL-01
             )
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
         keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
@@ -57,9 +58,10 @@ def determination_reroll(
             indices=sorted(indices),
             faces_before=before["faces"],
             successes_before=before["successes"],
+            line=campaign.line,
         )
         payload["summary"] = (
-            f"{character.name} spends Determination to reroll "
+            f"{character.name} spends {campaign.line.personal_pool} to reroll "
             f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
             f"{successes(record.result['successes'])}, "
             f"{'passes' if record.result['passed'] else 'fails'}."

@@ -102,6 +102,7 @@ def spend_momentum(
                 to_threat=to_threat,
                 threat=Threat(campaign.threat),
                 note=note,
+                gm_pool=campaign.line.gm_pool,  # GL-01
             )
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
@@ -117,7 +118,9 @@ def spend_momentum(
                 trait_id=trait_id,
                 remove=remove_trait,
             )
-        payload = _spend_payload(record, holder, outcome.spend, _spend_summary(holder, outcome))
+        payload = _spend_payload(
+            record, holder, outcome.spend, _spend_summary(campaign.line, holder, outcome)
+        )
         if trait is not None:
             payload["trait"] = trait
         if asset is not None:
@@ -156,11 +159,17 @@ def _pay(
     return changes
 
 
-def _spend_summary(holder: Character, outcome: SpendOutcome) -> str:
+def _spend_summary(line, holder: Character, outcome: SpendOutcome) -> str:
+    """The log's sentence, by the line's names for the pools (GL-01)."""
     spend = outcome.spend
-    note = f": {spend.note}" if spend.note else ""
-    paid = spend_paid(spend)
-    return f"{holder.name} spends {spend.kind.cost} Momentum on {spend.kind.name}{note} ({paid})."
+    return _("{who} spends {n} {pool} on {spend}{note} ({paid}).").format(
+        who=holder.name,
+        n=spend.kind.cost,
+        pool=line.group_pool,
+        spend=spend.kind.name,
+        note=f": {spend.note}" if spend.note else "",
+        paid=spend_paid(spend, line),
+    )
 
 
 def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
@@ -257,7 +266,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         what = "vetoes" if veto else "answers “you don't know” and refunds"
         summary = (
             f"The GM {what} {holder.name}'s {spend.kind.name} "
-            f"({refund_back(spend, changes)}): {spend.refund_reason}."
+            f"({refund_back(spend, changes, campaign.line)}): {spend.refund_reason}."
         )
         if undone is not None:
             summary += " " + _board_undone(undone)
@@ -322,6 +331,8 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
                 group_pool(campaign),
                 threat=Threat(campaign.threat),
                 gm_momentum_to_threat=campaign.gm_momentum_to_threat,
+                group_pool=campaign.line.group_pool,  # GL-01
+                gm_pool=campaign.line.gm_pool,
             )
         changes = apply_entries(campaign, resolution.entries, who=holder.name)
         keep_secret(
@@ -331,7 +342,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "Reveal the test before its unspent Momentum is saved, or spend it first.",
         )
         data = ledger_json(resolution.ledger, record.ledger)
-        data["resolution"] = _resolution_json(ledger.side, resolution, changes)
+        data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
         record.ledger = data
         record.state = D20Test.State.RESOLVED
         record.save(update_fields=["ledger", "state"])
@@ -341,7 +352,11 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "character": holder.name,
             "resolution": data["resolution"],
             "spends": data["spends"],
-            "summary": f"{holder.name}'s Momentum is resolved: {data['resolution']['summary']}.",
+            "summary": _("{who}'s {pool} is resolved: {summary}.").format(
+                who=holder.name,
+                pool=campaign.line.group_pool,
+                summary=data["resolution"]["summary"],
+            ),
         }
         kind = events.D20_RESOLVED
         if record.role == D20Test.Role.ACTIVE:
@@ -351,13 +366,19 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         )
 
 
-def _resolution_json(side: str, resolution: Resolution, changes: list[Change]) -> dict:
+def _resolution_json(side: str, resolution: Resolution, changes: list[Change], line) -> dict:
     """What was saved and lost, worked out from the lines just written, in the rules' one
     wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
     saved = sum(c.delta for c in changes)
     lost_overflow = sum(c.lost for c in changes)
     summary = resolution_summary(
-        side, saved, lost_overflow, resolution.lost_bonus, resolution.lost_unsaved
+        side,
+        saved,
+        lost_overflow,
+        resolution.lost_bonus,
+        resolution.lost_unsaved,
+        group_pool=line.group_pool,
+        gm_pool=line.gm_pool,
     )
     return {
         "saved": saved,

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from rules import game_lines
 from rules.d20 import roll_test
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, Membership
@@ -164,14 +166,16 @@ def _announce(campaign: Campaign, actor, record: D20Test, changes: list[Change])
         campaign,
         events.D20_TEST,
         actor,
-        roll_payload(record, **extra),
+        roll_payload(record, line=campaign.line, **extra),
         audience=audience_of(record),
         changes=changes,
     )
 
 
-def roll_payload(record: D20Test, **extra) -> dict:
-    """The event of a roll (or a reroll): the spec, the dice and what the ledger holds."""
+def roll_payload(record: D20Test, *, line=None, **extra) -> dict:
+    """The event of a roll (or a reroll): the spec, the dice and what the ledger holds;
+    `line` (the campaign's game line) names the pools (GL-01)."""
+    line = line or game_lines.LINES[game_lines.DEFAULT]
     spec, result = record.spec, record.result
     character = record.character
     verdict = "passes" if result["passed"] else "fails"
@@ -181,7 +185,7 @@ def roll_payload(record: D20Test, **extra) -> dict:
         f": {successes(result['successes'])} against Difficulty {result['difficulty']}, {verdict}"
     )
     if result["passed"] and result["momentum"]:
-        text += f", {result['momentum']} Momentum"
+        text += _(", {n} {pool}").format(n=result["momentum"], pool=line.group_pool)
     payload = {
         "test_id": record.pk,
         "character_id": character.pk,
