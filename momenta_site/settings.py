@@ -195,6 +195,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     }
 
 REDIS_URL = env_str("REDIS_URL", "")
+# While this file exists /healthz answers 503 "draining", so the proxy sends the
+# instance no new requests before a restart (deploy/restart). `manage.py serve
+# --drain-file` sets it per instance; unset, an instance never drains.
+DRAIN_FILE = env_str("DRAIN_FILE", "")
 if REDIS_URL:
     # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
     # (sockets catch up from the database), and pub/sub keeps no per-channel
