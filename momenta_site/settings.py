@@ -88,7 +88,8 @@ MIDDLEWARE = [
     # First: /healthz answers any host, over plain HTTP (momenta_site/health.py).
     "momenta_site.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # whitenoise, also finding files collected after start (momenta_site/static_files.py).
+    "momenta_site.static_files.StaticFilesMiddleware",
     "momenta_site.middleware.ContentSecurityPolicyMiddleware",
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
     # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
