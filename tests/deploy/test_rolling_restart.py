@@ -47,6 +47,7 @@ from django.db import connection, models
 from tables.models import TableEvent
 field = models.BooleanField(db_default=False)
 field.set_attributes_from_name("upgrade_probe_{suffix}")
+field.model = TableEvent  # as the migration's state gives it (for the default's SQL)
 with connection.schema_editor() as editor:
     editor.add_field(TableEvent, field)
 """
