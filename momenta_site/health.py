@@ -7,7 +7,10 @@ Answers within a few seconds:
   parts fail: pages and commands work from the database then (the cache misses,
   a doorbell is lost and healed by the pages' heartbeat), so a proxy must keep
   sending traffic; a Redis outage costs live updates for a while, never the site;
-- 503 `unavailable: database` when the database does not answer: nothing works.
+- 503 `unavailable: database` when the database does not answer: nothing works;
+- 503 `draining` while the instance's drain file exists (settings.DRAIN_FILE):
+  `deploy/restart` makes it before stopping the instance, so the proxy stops
+  sending it new requests while it finishes those in flight.
 
 It is a middleware placed first, not a view: the proxy and monitors address a
 worker by its own address (`127.0.0.1:8001`), which is not in ALLOWED_HOSTS, and
@@ -19,9 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
@@ -93,6 +98,18 @@ def answer(failed: list[str]) -> HttpResponse:
     return response
 
 
+def draining() -> bool:
+    """Whether the operator asked this instance to drain (deploy/restart)."""
+    return bool(settings.DRAIN_FILE) and os.path.exists(settings.DRAIN_FILE)
+
+
+def drain_answer() -> HttpResponse:
+    # Read by the proxy's health check, not by people: plain words like `ok`.
+    response = HttpResponse("draining\n", status=503, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 class HealthCheckMiddleware:
     """Answers `/healthz` before host checks, redirects, sessions or CSRF run.
 
@@ -105,5 +122,7 @@ class HealthCheckMiddleware:
 
     def __call__(self, request):
         if request.path == PATH and request.method in ("GET", "HEAD"):
+            if draining():
+                return drain_answer()
             return answer(async_to_sync(failures)())
         return self.get_response(request)

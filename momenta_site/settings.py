@@ -88,7 +88,8 @@ MIDDLEWARE = [
     # First: /healthz answers any host, over plain HTTP (momenta_site/health.py).
     "momenta_site.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # whitenoise, also finding files collected after start (momenta_site/static_files.py).
+    "momenta_site.static_files.StaticFilesMiddleware",
     "momenta_site.middleware.ContentSecurityPolicyMiddleware",
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
     # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
@@ -195,6 +196,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     }
 
 REDIS_URL = env_str("REDIS_URL", "")
+# While this file exists /healthz answers 503 "draining", so the proxy sends the
+# instance no new requests before a restart (deploy/restart). `manage.py serve
+# --drain-file` sets it per instance; unset, an instance never drains.
+DRAIN_FILE = env_str("DRAIN_FILE", "")
 if REDIS_URL:
     # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
     # (sockets catch up from the database), and pub/sub keeps no per-channel

@@ -101,3 +101,17 @@ def test_healthz_is_503_when_the_database_is_unreachable_whatever_else_fails(
     answer = client.get("/healthz")
     assert answer.status_code == 503
     assert answer.content == b"unavailable: database\ndegraded: cache\n"
+
+
+def test_healthz_is_503_draining_while_the_drain_file_exists(client, settings, tmp_path):
+    """deploy/restart makes the file so the proxy takes the instance out before it stops."""
+    settings.DRAIN_FILE = str(tmp_path / "drain-8001")
+    assert client.get("/healthz").status_code == 200
+    (tmp_path / "drain-8001").touch()
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.content == b"draining\n"
+    # Draining stops new traffic from the proxy; requests that still arrive are served.
+    assert client.get("/login/").status_code == 200
+    (tmp_path / "drain-8001").unlink()
+    assert client.get("/healthz").status_code == 200

@@ -42,6 +42,16 @@ def test_serve_runs_uvicorn_workers_with_a_graceful_stop(collected, settings, ex
     assert "--forwarded-allow-ips" in argv
 
 
+def test_serve_hands_its_drain_file_to_the_uvicorn_workers(
+    collected, exec_calls, monkeypatch, tmp_path
+):
+    monkeypatch.delenv("DRAIN_FILE", raising=False)
+    call_command("serve", "--port", "8001", "--drain-file", str(tmp_path / "drain-8001"))
+    assert len(exec_calls) == 1
+    # The workers are a fresh interpreter: they read it from the environment.
+    assert os.environ["DRAIN_FILE"] == str(tmp_path / "drain-8001")
+
+
 def test_serve_refuses_without_collected_static_files_when_debug_is_off(settings, exec_calls):
     settings.STATIC_COLLECTED = False
     with pytest.raises(CommandError, match="STATIC_ROOT is not set"):

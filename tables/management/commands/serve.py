@@ -14,6 +14,9 @@ directly, and no copy of Django stays loaded in the supervisor):
   with 1012 "service restart" (pages reconnect and replay what they missed,
   from another instance if the proxy has one) and lets requests in flight
   finish for up to --graceful-timeout seconds.
+- Drain (--drain-file PATH): while PATH exists, /healthz answers 503
+  "draining" (momenta_site/health.py), so the proxy sends no new requests
+  before the instance is stopped (deploy/restart).
 - With --workers > 1, uvicorn's supervisor replaces a worker that dies, and
   SIGHUP restarts the workers one at a time.
 """
@@ -106,6 +109,11 @@ class Command(BaseCommand):
             default="127.0.0.1,::1",
             help="Proxies whose X-Forwarded-For/-Proto are trusted.",
         )
+        parser.add_argument(
+            "--drain-file",
+            default="",
+            help="While this file exists /healthz answers 503 draining (deploy/restart).",
+        )
         parser.add_argument("--access-log", action="store_true", help="Log every request.")
 
     def handle(self, *args, **options):
@@ -138,6 +146,9 @@ class Command(BaseCommand):
             forwarded_allow_ips=options["forwarded_allow_ips"],
             access_log=options["access_log"],
         )
+        if options["drain_file"]:
+            # The uvicorn workers read it from the environment (settings.DRAIN_FILE).
+            os.environ["DRAIN_FILE"] = options["drain_file"]
         self.stdout.write(f"serving on http://{options['host']}:{options['port']}/")
         self.stdout.flush()
         # Nothing of this process is needed any more: close its connections
