@@ -8,3 +8,4 @@ from .logins import LoginFailure  # noqa: F401
 from .momenta import *  # noqa: F401,F403
 from .person import PersonSettings  # noqa: F401
 from .scene import *  # noqa: F401,F403
+from .conflicts import *  # noqa: F401,F403
