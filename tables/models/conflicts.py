@@ -47,6 +47,9 @@ class Conflict(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"Conflict {self.pk} (round {self.round})"
+
     @property
     def acting(self):
         """The participant acting now, or None (read once per instance)."""
@@ -54,9 +57,6 @@ class Conflict(models.Model):
             found = self.participants.filter(acting=True).select_related("character")
             self._acting = found.first()
         return self._acting
-
-    def __str__(self) -> str:
-        return f"Conflict {self.pk} (round {self.round})"
 
 
 class Participant(models.Model):
