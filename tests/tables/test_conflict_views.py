@@ -101,3 +101,32 @@ def test_sc01_keeping_the_initiative_is_pushed_to_everyone_with_the_pools(
         )
         assert "Acting: Lena" in tracker
         assert 'id="pools"' in html
+
+
+def test_the_gm_moves_a_character_up_and_skips_the_acting_one(
+    client_for, d20_campaign, fight, player, kara, lena, marcus
+):
+    gm = client_for("gm")
+    turn_post(gm, d20_campaign, action="up", character=marcus.pk)
+    conflict = turns.running_conflict(d20_campaign)
+    order = list(conflict.participants.values_list("character__name", flat=True))
+    assert order == ["Kara", "Marcus", "Lena"]
+
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turn_post(gm, d20_campaign, action="skip_acting")
+
+    conflict = turns.running_conflict(d20_campaign)
+    assert conflict.acting is None
+    assert conflict.participants.get(character=kara).acted
+    assert TableEvent.objects.filter(campaign=d20_campaign).latest("seq").payload["action"] == (
+        "skipped"
+    )
+
+
+def test_a_momenta_table_shows_the_gms_order(client_for, momenta_campaign, gm, hero, sidekick):
+    turns.start_conflict(momenta_campaign.pk, gm, [sidekick.pk, hero.pk])
+
+    html = client_for("player").get(reverse("table", args=[momenta_campaign.pk])).content.decode()
+
+    tracker = tracker_of(html)
+    assert f"Acting: {sidekick.name}" in tracker and "The GM&#x27;s order" in tracker
