@@ -355,13 +355,12 @@ def keep_initiative(campaign_id: int, actor, character_id) -> TableEvent:
         line = campaign.line
         pool, name = ("threat", line.gm_pool) if side == GM else ("group_momentum", line.group_pool)
         reason = _("Keep the Initiative: %(who)s acts next") % {"who": participant.character.name}
-        try:
-            change = change_pool(campaign, pool, -rules.KEEP_INITIATIVE_COST, reason)
-        except ServiceError:
+        if getattr(campaign, pool) < rules.KEEP_INITIATIVE_COST:  # the row read under the lock
             raise ServiceError(
                 _("Keeping the initiative costs %(cost)d %(pool)s; there is not enough.")
                 % {"cost": rules.KEEP_INITIATIVE_COST, "pool": name}
-            ) from None
+            )
+        change = change_pool(campaign, pool, -rules.KEEP_INITIATIVE_COST, reason, fresh=True)
         return _set_acting(campaign, actor, conflict, participant, kept=True, changes=[change])
 
 
