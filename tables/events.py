@@ -245,7 +245,7 @@ SCENE_ENDED = _kind(
     "scene_ended",
     "Scene ended",
     payload=payloads.SceneEnded,
-    regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD},
+    regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD, TURNS},
 )
 # The scene board (tables/services/scene_board.py): a hidden trait's events are stored
 # with the GM audience by the service, so they never reach players.

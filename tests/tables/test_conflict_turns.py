@@ -303,3 +303,15 @@ def test_momenta_runs_the_gms_order_each_once_a_round(momenta_campaign, gm, play
     assert conflict.round == 2 and acting(momenta_campaign) == sidekick.name
     with pytest.raises(ServiceError, match="no one keeps the initiative"):
         turns.keep_initiative(momenta_campaign.pk, player, hero.pk)
+
+
+def test_the_scene_end_ends_its_conflict(d20_campaign, fight, gm, player, kara):
+    from tables.live import render as live
+    from tables.services import sessions
+
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    event = sessions.end_scene(d20_campaign.pk, gm)
+
+    assert turns.running_conflict(d20_campaign) is None
+    assert not Conflict.objects.get(campaign=d20_campaign).participants.filter(acting=True)
+    assert "No conflict is running." in live.render_event_fragments(event, "all")

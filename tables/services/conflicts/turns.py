@@ -370,3 +370,19 @@ def _refuse_while_acting(conflict: Conflict) -> None:
         raise ServiceError(
             _("%(who)s is acting: the next one is chosen when their turn ends.") % {"who": acting}
         )
+
+
+# --- Inside other commands (their transaction, their lock) -------------------------------
+
+
+def end_with_scene(campaign: Campaign, scene) -> bool:
+    """A conflict hangs from its scene (DESIGN.md, "The scene"): the scene's end ends it
+    too, inside end_scene's transaction; its scene_ended event redraws the tracker."""
+    conflict = Conflict.objects.filter(campaign=campaign, scene=scene, ended_at__isnull=True)
+    conflict = conflict.first()
+    if conflict is None:
+        return False
+    conflict.ended_at = timezone.now()
+    conflict.save(update_fields=["ended_at"])
+    _stop_acting(conflict)
+    return True
