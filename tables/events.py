@@ -60,6 +60,8 @@ CALLS = "calls"
 # #scene-board: the running scene's traits and assets (issue 23), drawn once per audience
 # (GMs also see hidden entries). A spend refreshes it only when it changed the board.
 SCENE_BOARD = "scene_board"
+# #turn-tracker: the running conflict's turn order (issue 24), drawn once per audience.
+TURNS = "turns"
 
 REGIONS = frozenset(
     {
@@ -75,6 +77,7 @@ REGIONS = frozenset(
         COMPOSER,
         CALLS,
         SCENE_BOARD,
+        TURNS,
     }
 )
 
@@ -242,12 +245,13 @@ SCENE_ENDED = _kind(
     "scene_ended",
     "Scene ended",
     payload=payloads.SceneEnded,
-    regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD},
+    regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD, TURNS},
 )
 # The scene board (tables/services/scene_board.py): a hidden trait's events are stored
 # with the GM audience by the service, so they never reach players.
 _BOARD = _ALWAYS | {SCENE_BOARD}
 BOARD_TRAIT = _kind("board_trait", "Scene board", payload=payloads.BoardTrait, regions=_BOARD)
+TURN = _kind("turn", "Turn order", payload=payloads.Turn, regions=_CARDS | {TURNS})
 CHARACTER_CREATED = _kind(
     "character_created",
     "Character created",

@@ -127,6 +127,21 @@ class BoardTrait(Payload):
     character: str | None = None
 
 
+class Turn(Payload):
+    """One change to a conflict's turn order (services/conflicts/turns.py, SC-01)."""
+
+    conflict_id: int
+    action: Literal[
+        "started", "acting", "ended_turn", "kept", "skipped", "inserted", "reordered",
+        "new_round", "ended",
+    ]  # fmt: skip
+    round: int
+    character_id: int | None = None
+    character: str | None = None
+    side: str | None = None
+    summary: str
+
+
 class PoolAdjusted(Payload):
     pool: str
     character_id: int | None

@@ -5,6 +5,7 @@ from django.urls import path
 
 from tables.views import (
     calls,
+    conflicts,
     d20,
     discord,
     exports,
@@ -63,6 +64,7 @@ table_patterns = [
     path("campaigns/<int:pk>/table/", table.table, name="table"),
     path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
     path("campaigns/<int:pk>/table/board/", scene_board.board_command, name="board_command"),
+    path("campaigns/<int:pk>/table/turns/", conflicts.turn_command, name="turn_command"),
     path(
         "campaigns/<int:pk>/table/reference/", scene_board.scene_reference, name="scene_reference"
     ),

@@ -38,6 +38,7 @@ REF_KEYS = {
     "user_id": USERS,
     "call_id": "called_tests",
     "trait_id": "scene_traits",
+    "conflict_id": "conflicts",
 }
 # [[id, amount], …]: the rules' (spender, amount) pairs (rules/d6.py RollSpec.resolve_spent,
 # AppliedRoll.refunds); the services' spenders are character ids.

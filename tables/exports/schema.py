@@ -200,6 +200,30 @@ class SceneTrait(Strict):
     removed_at: datetime | None
 
 
+class Participant(Strict):
+    """A character's place in a conflict's turn order (issue 24)."""
+
+    character: Ref
+    side: str
+    position: Count
+    acting: bool
+    acted: bool
+
+
+class Conflict(Strict):
+    """A conflict's turn order (issue 24, SC-01): running while ended_at is null."""
+
+    id: Ref
+    scene: Ref
+    mode: str
+    round: Count
+    last_side: str
+    last_kept: bool
+    created_at: datetime
+    ended_at: datetime | None
+    participants: list[Participant]
+
+
 class TableEvent(Strict):
     """An event of any kind; `Event` types its payload by its kind."""
 
@@ -332,6 +356,8 @@ class CampaignExport(Strict):
     called_tests: list[CalledTest] = Field(default_factory=list)
     # Absent from files written before the scene board (issue 23): it was empty.
     scene_traits: list[SceneTrait] = Field(default_factory=list)
+    # Absent from files written before conflicts (issue 24): none were run then.
+    conflicts: list[Conflict] = Field(default_factory=list)
 
 
 def json_schema() -> dict:

@@ -88,6 +88,14 @@ TABLES = (
     Table("momenta_rolls", models.MomentaRoll, schema.MomentaRoll),
     Table("called_tests", models.CalledTest, schema.CalledTest),
     Table("scene_traits", models.SceneTrait, schema.SceneTrait),
+    Table(
+        "conflicts",
+        models.Conflict,
+        schema.Conflict,
+        children=(
+            Table("participants", models.Participant, schema.Participant, parent="conflict"),
+        ),
+    ),
 )
 BY_MODEL = {t.model: t for t in TABLES}
 

@@ -44,6 +44,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.presenters import event_words
+from tables.presenters.conflicts import tracker_context, tracker_rows
 from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
 from tables.services.access import sees_event
@@ -308,6 +309,7 @@ class Rows:
     characters: tuple[Character, ...]
     record: Any
     board: Any = None  # presenters.scene_board.BoardRows, for events that change the board
+    turns: Any = None  # presenters.conflicts.TrackerRows, for turn events (issue 24)
 
 
 def event_rows(
@@ -337,7 +339,9 @@ def event_rows(
     key = _record_key(event)
     mine = key is not None and type(record) is RECORDS[key[0]].model and record.pk == key[1]
     board = board_rows(campaign) if changes_board(entry, event) else None
-    return Rows(campaign, characters, record if mine else _records([event]).get(event.pk), board)
+    tracker = tracker_rows(campaign) if entry is not None and kinds.TURNS in entry.regions else None
+    record = record if mine else _records([event]).get(event.pk)
+    return Rows(campaign, characters, record, board, tracker)
 
 
 def changes_board(entry, event: TableEvent) -> bool:
@@ -368,6 +372,8 @@ def draw(event: TableEvent, audience: str, rows: Rows) -> str:
     }
     if rows.board is not None:
         context.update(board_context(campaign, audience == GM, rows.board), board_push=True)
+    if rows.turns is not None:
+        context.update(tracker_context(campaign, audience == GM, rows.turns), turn_push=True)
     return render_to_string("tables/partials/push.html", context)
 
 

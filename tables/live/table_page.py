@@ -15,6 +15,7 @@ from tables.live.render import (
     ws_path,
 )
 from tables.models import Campaign, Membership
+from tables.presenters.conflicts import tracker_context
 from tables.presenters.scene_board import board_context
 
 
@@ -38,5 +39,6 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
         last_seq=campaign.last_seq,
         ws_path=ws_path(campaign.pk),
         **board_context(campaign, membership.is_gm),
+        **tracker_context(campaign, membership.is_gm),
     )
     return context

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 
 from tables import events
-from tables.models import Campaign, Character, Membership, TableEvent
+from tables.models import Campaign, Character, Membership, Participant, TableEvent
 
 # Roles that satisfy each requirement.
 ALLOWED = {
@@ -71,11 +71,34 @@ def default_character(characters, membership: Membership) -> Character | None:
     """The character a composer shows first: a player's own first PC; a GM's first
     NPC (else the first character). `characters`: those the member may roll for."""
     characters = list(characters)
+    acting = acting_character_of(membership, characters)
+    if acting is not None:
+        return acting
     if membership.is_gm:
         npcs = [c for c in characters if c.is_npc]
         return (npcs or characters or [None])[0]
     own = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
     return (own or characters or [None])[0]
+
+
+def acting_character_of(membership: Membership, characters) -> Character | None:
+    """Issue 24: the character acting in the running conflict, when it is this member's
+    (a player's own PC; an NPC for a GM), so their composer shows it first."""
+    acting = (
+        Participant.objects.filter(
+            conflict__campaign_id=membership.campaign_id,
+            conflict__ended_at__isnull=True,
+            acting=True,
+        )
+        .values_list("character_id", flat=True)
+        .first()
+    )
+    for character in characters:
+        if character.pk != acting:
+            continue
+        if character.is_npc if membership.is_gm else character.owner_id == membership.user_id:
+            return character
+    return None
 
 
 # --- Secrecy (TB-03) ----------------------------------------------------------------------

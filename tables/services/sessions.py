@@ -19,6 +19,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.services.access import has_role, membership_of
+from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,
     CHARACTER_POOLS,
@@ -125,6 +126,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         ]
         expiring.delete()
         ended, kept = scene_board.end_with_scene(campaign, scene, keep_traits)
+        turns.end_with_scene(campaign, scene)  # issue 24
         payload = {"number": scene.number, "title": scene.title, "expired_assets": expired}
         if ended or kept or kept_assets:
             payload.update(ended_traits=ended, kept_traits=kept, kept_assets=kept_assets)

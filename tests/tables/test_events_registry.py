@@ -32,6 +32,7 @@ from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
 from tables.services import gm as services_gm
 from tables.services.characters import Sheet, save_character
+from tables.services.conflicts import turns
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
@@ -173,6 +174,8 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     fog = scene_board.add_trait(d6.pk, gm, "Fog").payload["trait_id"]
     scene_board.hide_trait(d6.pk, gm, fog)
     scene_board.reveal_trait(d6.pk, gm, fog)
+    turns.start_conflict(d6.pk, gm, [hero.pk, sidekick.pk])  # issue 24
+    turns.end_conflict(d6.pk, gm)
     sessions.end_scene(d6.pk, gm)
     campaigns.update_campaign_settings(d6.pk, gm, {"threat_visible": True})
     campaigns.regenerate_invite(d6.pk, gm)

@@ -1,0 +1,82 @@
+"""A conflict's turn order (issue 24, SC-01): who takes part, who acts, who has acted.
+
+Data only; every change goes through tables/services/conflicts/turns.py as an ordered
+TableEvent. One conflict at a time runs in a campaign (ended_at null).
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .core import Campaign, Character, Scene
+
+__all__ = ["Conflict", "Participant"]
+
+
+class Conflict(models.Model):
+    """The participant acting is the one marked `acting` (Conflict.acting finds it)."""
+
+    class Mode(models.TextChoices):
+        # 2d20: the sides alternate, a side may Keep the Initiative (SC-01).
+        SIDES = "sides", _("Sides alternate")
+        # Momenta's structured play: the GM's order, each acts once a round.
+        ORDERED = "ordered", _("The GM's order")
+
+    class Side(models.TextChoices):
+        PLAYERS = "players", _("The players' side")
+        GM = "gm", _("The GM's side")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="conflicts")
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="conflicts")
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    round = models.PositiveIntegerField(default=1)
+    # The side whose character acted last ("" before the first turn), and whether that
+    # turn was itself bought by Keep the Initiative (SC-01: not kept twice in a row).
+    last_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
+    last_kept = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(ended_at__isnull=True),
+                name="one_running_conflict",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Conflict {self.pk} (round {self.round})"
+
+    @property
+    def acting(self):
+        """The participant acting now, or None (read once per instance)."""
+        if not hasattr(self, "_acting"):
+            found = self.participants.filter(acting=True).select_related("character")
+            self._acting = found.first()
+        return self._acting
+
+
+class Participant(models.Model):
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="participants")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=8, choices=Conflict.Side.choices)
+    position = models.PositiveIntegerField()
+    acting = models.BooleanField(default=False)  # at most one per conflict
+    acted = models.BooleanField(default=False)  # this round (a skipped turn counts)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conflict", "character"], name="one_place_per_character"
+            ),
+            models.UniqueConstraint(
+                fields=["conflict"], condition=Q(acting=True), name="one_acting_per_conflict"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.character)

@@ -1,0 +1,1 @@
+"""Conflicts (issue 24): turn order (turns.py)."""

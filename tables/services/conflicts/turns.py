@@ -1,0 +1,388 @@
+"""A conflict's turn order (issue 24, SC-01), each change an ordered TableEvent.
+
+The GM starts a conflict in the running scene with its participants, and skips,
+inserts, reorders and ends it. In 2d20 the sides alternate: the side whose turn it is
+chooses who acts (players their characters, the GM the NPCs); after a turn ends, the
+side that acted may Keep the Initiative (SC-01, rules/turns.py) and pay 2 from its
+pool (change_pool, so the ledger and every screen show it). In Momenta (structured
+play) the GM's order runs by itself, each acting once a round.
+
+Rulings (the note of issue 24):
+- SC-01a "once per turn": a side keeps the initiative at most once in a row; the turn
+  it bought passes the initiative to the other side. Two presses for one turn pay once.
+- SC-01b a round ends when everyone has acted (or been skipped); the next begins at
+  once, opened by the other side, unless the side that ended it keeps the initiative.
+
+Every command takes the campaign lock first: two presses of Keep the Initiative at once
+serialise there, and the second finds someone already acting and pays nothing.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules import turns as rules
+from tables import events
+from tables.models import Campaign, Character, Conflict, Membership, Participant, TableEvent
+from tables.services.core import (
+    ServiceError,
+    append_event,
+    change_pool,
+    lock_campaign,
+    require_role,
+)
+from tables.services.scenes import scene_for_play
+
+PLAYERS, GM = Conflict.Side.PLAYERS.value, Conflict.Side.GM.value
+
+
+def running_conflict(campaign: Campaign) -> Conflict | None:
+    return Conflict.objects.filter(campaign=campaign, ended_at__isnull=True).first()
+
+
+def waiting(conflict: Conflict) -> dict[str, int]:
+    """{side: how many have not acted this round}."""
+    counts = {PLAYERS: 0, GM: 0}
+    for side in conflict.participants.filter(acted=False).values_list("side", flat=True):
+        counts[side] += 1
+    return counts
+
+
+def _running(campaign: Campaign) -> Conflict:
+    conflict = running_conflict(campaign)
+    if conflict is None:
+        raise ServiceError(_("No conflict is running."))
+    return conflict
+
+
+def _participant(conflict: Conflict, character_id) -> Participant:
+    try:
+        character_id = int(character_id)
+    except (TypeError, ValueError):
+        raise ServiceError(_("Choose a character of the conflict.")) from None
+    found = conflict.participants.filter(character_id=character_id).select_related("character")
+    participant = found.first()
+    if participant is None:
+        raise ServiceError(_("That character does not take part in the conflict."))
+    return participant
+
+
+def _event(campaign, actor, conflict, action, summary, participant=None, changes=()):
+    payload = {
+        "conflict_id": conflict.pk,
+        "action": action,
+        "round": conflict.round,
+        "summary": summary,
+    }
+    if participant is not None:
+        payload.update(
+            character_id=participant.character_id,
+            character=participant.character.name,
+            side=participant.side,
+        )
+    return append_event(campaign, events.TURN, actor, payload, changes=changes)
+
+
+def _side_words(side: str) -> str:
+    return _("the players' side") if side == PLAYERS else _("the GM's side")
+
+
+def _may_speak_for(membership: Membership, side: str) -> None:
+    """Players choose for their side and the GM for the NPCs; the GM may also choose for
+    the players (someone is away), but only the players spend their Momentum."""
+    if side == GM and not membership.is_gm:
+        raise PermissionDenied(_("Only the GM chooses who acts on the GM's side."))
+
+
+def _ordered_next(conflict: Conflict) -> Participant | None:
+    return conflict.participants.filter(acted=False).select_related("character").first()
+
+
+def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
+    """SC-01b: when no one is left to act, the round ends and the next one begins. In
+    Momenta's order, the next character acts at once."""
+    done = []
+    if not conflict.participants.filter(acted=False).exists():
+        conflict.round += 1
+        conflict.participants.update(acted=False)
+        conflict.save(update_fields=["round"])
+        summary = _("Round %(n)d begins.") % {"n": conflict.round}
+        done.append(_event(campaign, actor, conflict, "new_round", summary))
+    if conflict.mode == Conflict.Mode.ORDERED:
+        following = _ordered_next(conflict)
+        if following is not None:
+            done.append(_set_acting(campaign, actor, conflict, following))
+    return done
+
+
+def _stop_acting(conflict: Conflict) -> None:
+    conflict.participants.filter(acting=True).update(acting=False)
+    conflict._acting = None
+
+
+def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=()):
+    _stop_acting(conflict)
+    participant.acting = True
+    participant.save(update_fields=["acting"])
+    conflict._acting = participant
+    conflict.last_kept = kept
+    conflict.save(update_fields=["last_kept"])
+    name = participant.character.name
+    if kept:
+        summary = _("%(side)s keeps the initiative: %(who)s acts next.") % {
+            "side": _side_words(participant.side).capitalize(),
+            "who": name,
+        }
+    else:
+        summary = _("%(who)s is acting.") % {"who": name}
+    action = "kept" if kept else "acting"
+    return _event(campaign, actor, conflict, action, summary, participant, changes)
+
+
+# --- The GM's commands -----------------------------------------------------------------------
+
+
+def start_conflict(campaign_id: int, actor, character_ids) -> TableEvent:
+    """Start a conflict in the running scene with these characters, in this order."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        if running_conflict(campaign) is not None:
+            raise ServiceError(_("A conflict is already running: end it first."))
+        ids = []
+        for value in character_ids or ():
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ServiceError(_("Choose characters of this campaign.")) from None
+            if value not in ids:
+                ids.append(value)
+        found = Character.objects.filter(campaign=campaign, pk__in=ids).in_bulk()
+        if not ids or len(found) != len(ids):
+            raise ServiceError(_("Choose who takes part: characters of this campaign."))
+        mode = Conflict.Mode.ORDERED if campaign.uses_d6 else Conflict.Mode.SIDES
+        conflict = Conflict.objects.create(
+            campaign=campaign, scene=scene_for_play(campaign), mode=mode
+        )
+        Participant.objects.bulk_create(
+            Participant(
+                conflict=conflict,
+                character=found[pk],
+                side=GM if found[pk].is_npc else PLAYERS,
+                position=i,
+            )
+            for i, pk in enumerate(ids)
+        )
+        names = ", ".join(found[pk].name for pk in ids)
+        summary = _("The GM starts a conflict: %(names)s. Round 1 begins.") % {"names": names}
+        event = _event(campaign, actor, conflict, "started", summary)
+        if mode == Conflict.Mode.ORDERED:
+            _set_acting(campaign, actor, conflict, _ordered_next(conflict))
+        return event
+
+
+def end_conflict(campaign_id: int, actor) -> TableEvent:
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        conflict = _running(campaign)
+        conflict.ended_at = timezone.now()
+        conflict.save(update_fields=["ended_at"])
+        _stop_acting(conflict)
+        summary = _("The GM ends the conflict after round %(n)d.") % {"n": conflict.round}
+        return _event(campaign, actor, conflict, "ended", summary)
+
+
+def skip_turn(campaign_id: int, actor, character_id) -> TableEvent:
+    """The GM passes over a character's turn this round (acting or still to act)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        conflict = _running(campaign)
+        participant = _participant(conflict, character_id)
+        if participant.acted:
+            raise ServiceError(
+                _("%(who)s has already acted this round.") % {"who": participant.character.name}
+            )
+        was_acting = participant.acting
+        participant.acted, participant.acting = True, False
+        participant.save(update_fields=["acted", "acting"])
+        if was_acting:
+            conflict._acting = None
+            conflict.last_side, conflict.last_kept = participant.side, False
+            conflict.save(update_fields=["last_side", "last_kept"])
+        summary = _("The GM skips %(who)s's turn.") % {"who": participant.character.name}
+        event = _event(campaign, actor, conflict, "skipped", summary, participant)
+        if conflict.acting is None:
+            _after_turn(campaign, actor, conflict)
+        return event
+
+
+def insert_participant(campaign_id: int, actor, character_id) -> TableEvent:
+    """The GM brings a character into the running conflict; it acts this round."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        conflict = _running(campaign)
+        try:
+            character = Character.objects.get(campaign=campaign, pk=int(character_id))
+        except (TypeError, ValueError, Character.DoesNotExist):
+            raise ServiceError(_("Choose a character of this campaign.")) from None
+        if conflict.participants.filter(character=character).exists():
+            raise ServiceError(_("%(who)s already takes part.") % {"who": character.name})
+        last = conflict.participants.order_by("-position").values_list("position", flat=True)
+        participant = Participant.objects.create(
+            conflict=conflict,
+            character=character,
+            side=GM if character.is_npc else PLAYERS,
+            position=(last.first() or 0) + 1,
+        )
+        summary = _("%(who)s joins the conflict.") % {"who": character.name}
+        return _event(campaign, actor, conflict, "inserted", summary, participant)
+
+
+def reorder(campaign_id: int, actor, character_ids) -> TableEvent:
+    """The GM's new order: every participant once (Momenta's structured play)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_role(campaign, actor, "gm")
+        conflict = _running(campaign)
+        by_character = {p.character_id: p for p in conflict.participants.all()}
+        try:
+            ids = [int(v) for v in character_ids or ()]
+        except (TypeError, ValueError):
+            ids = []
+        if sorted(ids) != sorted(by_character):
+            raise ServiceError(_("Give the new order with every participant once."))
+        for i, pk in enumerate(ids):
+            by_character[pk].position = i
+        Participant.objects.bulk_update(by_character.values(), ["position"])
+        names = ", ".join(by_character[pk].character.name for pk in ids)
+        summary = _("The GM reorders the conflict: %(names)s.") % {"names": names}
+        return _event(campaign, actor, conflict, "reordered", summary)
+
+
+# --- The players' and the GM's turns ---------------------------------------------------------
+
+
+def choose_next(campaign_id: int, actor, character_id) -> TableEvent:
+    """SC-01: the side whose turn it is chooses which of its characters acts now."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_role(campaign, actor, "player")
+        conflict = _running(campaign)
+        participant = _participant(conflict, character_id)
+        _refuse_while_acting(conflict)
+        if conflict.mode == Conflict.Mode.ORDERED and not membership.is_gm:
+            raise PermissionDenied(_("The GM's order says who acts next."))
+        if participant.acted:
+            raise ServiceError(
+                _("%(who)s has already acted this round.") % {"who": participant.character.name}
+            )
+        if conflict.mode == Conflict.Mode.SIDES:
+            side = rules.side_to_act(conflict.last_side, waiting(conflict))
+            if participant.side != side:
+                raise ServiceError(
+                    _("It is %(side)s's turn to act, not %(who)s's.")
+                    % {"side": _side_words(side), "who": participant.character.name}
+                )
+        _may_speak_for(membership, participant.side)
+        return _set_acting(campaign, actor, conflict, participant)
+
+
+def end_turn(campaign_id: int, actor, character_id) -> TableEvent:
+    """The acting character's turn ends (its player or the GM says so)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_role(campaign, actor, "player")
+        conflict = _running(campaign)
+        participant = _participant(conflict, character_id)
+        if not participant.acting:
+            raise ServiceError(
+                _("It is not %(who)s's turn: only the acting character's turn can end.")
+                % {"who": participant.character.name}
+            )
+        if not membership.is_gm and participant.character.owner_id != actor.pk:
+            raise PermissionDenied(_("Only its player or the GM ends a character's turn."))
+        participant.acted, participant.acting = True, False
+        participant.save(update_fields=["acted", "acting"])
+        conflict._acting = None
+        conflict.last_side = participant.side
+        conflict.save(update_fields=["last_side"])
+        summary = _("%(who)s ends their turn.") % {"who": participant.character.name}
+        event = _event(campaign, actor, conflict, "ended_turn", summary, participant)
+        _after_turn(campaign, actor, conflict)
+        return event
+
+
+def keep_initiative(campaign_id: int, actor, character_id) -> TableEvent:
+    """SC-01 Keep the Initiative: the side that just acted pays 2 (players group Momentum,
+    the GM Threat) so that another of its characters acts next; SC-01a, SC-01b."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_role(campaign, actor, "player")
+        conflict = _running(campaign)
+        participant = _participant(conflict, character_id)
+        if conflict.mode != Conflict.Mode.SIDES:
+            raise ServiceError(_("In the GM's order no one keeps the initiative."))
+        _refuse_while_acting(conflict)
+        side = conflict.last_side
+        if participant.side != side:
+            raise ServiceError(
+                _("Only %(side)s, which just acted, can keep the initiative.")
+                % {"side": _side_words(side) if side else _("a side that has acted")}
+            )
+        if side == GM and not membership.is_gm:
+            raise PermissionDenied(_("Only the GM keeps the initiative for the GM's side."))
+        if side == PLAYERS and membership.is_gm:
+            raise PermissionDenied(_("The players keep the initiative with their Momentum."))
+        if participant.acted:
+            raise ServiceError(
+                _("%(who)s has already acted this round.") % {"who": participant.character.name}
+            )
+        if conflict.last_kept:
+            raise ServiceError(
+                _("%(side)s already kept the initiative: it passes to the other side now.")
+                % {"side": _side_words(side).capitalize()}
+            )
+        if not rules.may_keep(conflict.last_side, conflict.last_kept, waiting(conflict)):
+            raise ServiceError(
+                _("No need to keep the initiative: the other side has no one left to act.")
+            )
+        line = campaign.line
+        pool, name = ("threat", line.gm_pool) if side == GM else ("group_momentum", line.group_pool)
+        reason = _("Keep the Initiative: %(who)s acts next") % {"who": participant.character.name}
+        if getattr(campaign, pool) < rules.KEEP_INITIATIVE_COST:  # the row read under the lock
+            raise ServiceError(
+                _("Keeping the initiative costs %(cost)d %(pool)s; there is not enough.")
+                % {"cost": rules.KEEP_INITIATIVE_COST, "pool": name}
+            )
+        change = change_pool(campaign, pool, -rules.KEEP_INITIATIVE_COST, reason, fresh=True)
+        return _set_acting(campaign, actor, conflict, participant, kept=True, changes=[change])
+
+
+def _refuse_while_acting(conflict: Conflict) -> None:
+    if conflict.acting is not None:
+        acting = conflict.acting.character.name
+        raise ServiceError(
+            _("%(who)s is acting: the next one is chosen when their turn ends.") % {"who": acting}
+        )
+
+
+# --- Inside other commands (their transaction, their lock) -------------------------------
+
+
+def end_with_scene(campaign: Campaign, scene) -> bool:
+    """A conflict hangs from its scene (DESIGN.md, "The scene"): the scene's end ends it
+    too, inside end_scene's transaction; its scene_ended event redraws the tracker."""
+    conflict = Conflict.objects.filter(campaign=campaign, scene=scene, ended_at__isnull=True)
+    conflict = conflict.first()
+    if conflict is None:
+        return False
+    conflict.ended_at = timezone.now()
+    conflict.save(update_fields=["ended_at"])
+    _stop_acting(conflict)
+    return True

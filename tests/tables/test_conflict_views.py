@@ -1,0 +1,132 @@
+"""The turn tracker over HTTP and in the live push (issue 24, SC-01)."""
+
+import pytest
+from django.urls import reverse
+
+from tables.live import render as live
+from tables.models import Campaign, Character, TableEvent
+from tables.services.conflicts import turns
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lena(d20_campaign, player2):
+    return Character.objects.create(campaign=d20_campaign, owner=player2, name="Lena")
+
+
+@pytest.fixture
+def fight(d20_campaign, gm, kara, lena, marcus):
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=4, threat=4)
+    turns.start_conflict(d20_campaign.pk, gm, [kara.pk, lena.pk, marcus.pk])
+
+
+def turn_post(client, campaign, **data):
+    return client.post(reverse("turn_command", args=[campaign.pk]), data, HTTP_HX_REQUEST="true")
+
+
+def tracker_of(html: str) -> str:
+    return html.split('id="turn-tracker"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_gm_starts_a_conflict_from_the_table_page(client_for, d20_campaign, kara, marcus):
+    answer = turn_post(
+        client_for("gm"), d20_campaign, action="start", character=[kara.pk, marcus.pk]
+    )
+
+    assert answer.status_code == 200
+    assert "Round 1" in tracker_of(answer.content.decode())
+    html = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert "Kara acts" in tracker_of(html)  # the players' side chooses first
+
+
+def test_the_acting_players_page_says_it_is_their_turn(
+    client_for, d20_campaign, fight, player, kara
+):
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    table = reverse("table", args=[d20_campaign.pk])
+
+    mine = tracker_of(client_for("player").get(table).content.decode())
+    theirs = tracker_of(client_for("player2").get(table).content.decode())
+
+    assert f'<p class="turn-yours" data-turn-owner="{player.pk}">' in mine
+    assert "It is your turn: Kara is acting." in mine
+    assert f'<p class="turn-yours" data-turn-owner="{player.pk}" hidden>' in theirs
+
+
+def test_the_acting_character_is_preselected_in_its_players_composer(
+    client_for, d20_campaign, fight, player, player2, kara, lena
+):
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turns.end_turn(d20_campaign.pk, player, kara.pk)
+    turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    Character.objects.create(campaign=d20_campaign, owner=player2, name="Aaron")  # first by name
+
+    html = client_for("player2").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+
+    assert f'<option value="{lena.pk}" selected>' in html
+
+
+def test_an_out_of_turn_command_is_answered_with_a_message_and_changes_nothing(
+    client_for, d20_campaign, fight, player, kara, lena
+):
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+
+    answer = turn_post(client_for("player2"), d20_campaign, action="end", character=lena.pk)
+
+    assert answer.status_code == 200
+    assert "It is not Lena&#x27;s turn" in answer.content.decode()
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+def test_an_observer_may_not_press_anything(client_for, d20_campaign, fight, kara):
+    answer = turn_post(client_for("observer"), d20_campaign, action="choose", character=kara.pk)
+    assert answer.status_code == 403
+
+
+def test_sc01_keeping_the_initiative_is_pushed_to_everyone_with_the_pools(
+    d20_campaign, fight, player, player2, kara, lena
+):
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turns.end_turn(d20_campaign.pk, player, kara.pk)
+    event = turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+
+    for audience in ("gm", "all"):
+        html = live.render_event_fragments(event, audience)
+        tracker = tracker_of(html)
+        assert (
+            'hx-swap-oob="true"'
+            in html.split('id="turn-tracker"', 1)[0].rsplit("<", 1)[1] + tracker
+        )
+        assert "Acting: Lena" in tracker
+        assert 'id="pools"' in html
+
+
+def test_the_gm_moves_a_character_up_and_skips_the_acting_one(
+    client_for, d20_campaign, fight, player, kara, lena, marcus
+):
+    gm = client_for("gm")
+    turn_post(gm, d20_campaign, action="up", character=marcus.pk)
+    conflict = turns.running_conflict(d20_campaign)
+    order = list(conflict.participants.values_list("character__name", flat=True))
+    assert order == ["Kara", "Marcus", "Lena"]
+
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turn_post(gm, d20_campaign, action="skip_acting")
+
+    conflict = turns.running_conflict(d20_campaign)
+    assert conflict.acting is None
+    assert conflict.participants.get(character=kara).acted
+    assert TableEvent.objects.filter(campaign=d20_campaign).latest("seq").payload["action"] == (
+        "skipped"
+    )
+
+
+def test_a_momenta_table_shows_the_gms_order(client_for, momenta_campaign, gm, hero, sidekick):
+    turns.start_conflict(momenta_campaign.pk, gm, [sidekick.pk, hero.pk])
+
+    html = client_for("player").get(reverse("table", args=[momenta_campaign.pk])).content.decode()
+
+    tracker = tracker_of(html)
+    assert f"Acting: {sidekick.name}" in tracker and "The GM&#x27;s order" in tracker
