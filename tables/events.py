@@ -533,6 +533,19 @@ CALL_ANSWERED = _kind(
 )
 
 
+# --- Harm and extended tasks (tables/services/harm.py, extended_tasks.py) ---------------------
+# A track's move redraws the target's card only (payload["character_id"]); a hidden NPC
+# track's events are stored with the GM audience by the service.
+HARM_TRACK_SET = _kind(
+    "harm_track_set", "Harm track set", payload=payloads.HarmTrackSet, regions=_CARDS
+)
+HARM_APPLIED = _kind("harm_applied", "Harm", payload=payloads.HarmApplied, regions=_CARDS)
+# The task's card is on the scene board.
+EXTENDED_TASK = _kind(
+    "extended_task", "Extended task", payload=payloads.ExtendedTaskState, regions=_BOARD
+)
+
+
 def choices() -> list[tuple[str, str]]:
     """(name, label) for every kind, in declaration order: TableEvent.kind's choices."""
     return [(kind.name, kind.label) for kind in REGISTRY.values()]
