@@ -534,12 +534,20 @@ CALL_ANSWERED = _kind(
 
 
 # --- Harm and extended tasks (tables/services/harm.py, extended_tasks.py) ---------------------
-# A track's move redraws the target's card only (payload["character_id"]); a hidden NPC
-# track's events are stored with the GM audience by the service.
+# A hidden NPC track's events are stored with the GM audience by the service.
+# A track set (rare, the GM's) redraws the whole list, where the tracks sit beside the cards;
+# a move pushes only its tracks' numbers (push/harm_applied.html, from the payload).
 HARM_TRACK_SET = _kind(
-    "harm_track_set", "Harm track set", payload=payloads.HarmTrackSet, regions=_CARDS
+    "harm_track_set", "Harm track set", payload=payloads.HarmTrackSet, regions=_ALL_CARDS
 )
-HARM_APPLIED = _kind("harm_applied", "Harm", payload=payloads.HarmApplied, regions=_CARDS)
+HARM_APPLIED = _kind(
+    "harm_applied",
+    "Harm",
+    payload=payloads.HarmApplied,
+    regions=_ALWAYS,
+    log_template="harm_applied",
+    push_template="harm_applied",
+)
 # The task's card is on the scene board.
 EXTENDED_TASK = _kind(
     "extended_task", "Extended task", payload=payloads.ExtendedTaskState, regions=_BOARD

@@ -518,10 +518,11 @@ class HarmTrackSet(Payload):
 
 
 class HarmApplied(Payload):
-    """SC-02: damage or recovery on a character's tracks; the hit's harms ride with it."""
+    """SC-02: damage or recovery on a character's tracks; the hit's harms ride with it.
+    `target_id`, not `character_id`: the card is not redrawn, only the track's numbers."""
 
-    character_id: int
-    character: str
+    target_id: int
+    target: str
     moves: list[HarmMove]
     reason: str
     source_roll_id: int | None = None  # a Momenta roll (not `roll_id`: no record link)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.models import Asset, Campaign, SceneTrait
+from tables.models import Asset, Campaign, ExtendedTask, SceneTrait
 
 
 @dataclass(frozen=True)
 class BoardRows:
     traits: tuple[SceneTrait, ...]
     assets: tuple[Asset, ...]
+    tasks: tuple[ExtendedTask, ...] = ()  # the running scene's extended tasks (SC-03)
 
 
 def board_rows(campaign: Campaign) -> BoardRows:
@@ -24,6 +25,7 @@ def board_rows(campaign: Campaign) -> BoardRows:
     return BoardRows(
         tuple(traits.select_related("made_by").order_by("created_at", "pk")),
         tuple(assets.order_by("permanent", "character__name", "name")),
+        tuple(ExtendedTask.objects.filter(campaign=campaign, scene__ended_at__isnull=True)),
     )
 
 
@@ -40,6 +42,7 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
         # The composers' list (composer_traits.html), pushed with the board, nothing ticked.
         "board_trait_rows": [(t, False, False) for t in traits],
         "board_assets": rows.assets,
+        "board_tasks": rows.tasks,
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,
     }

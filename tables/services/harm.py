@@ -156,8 +156,8 @@ def _write(
         events.HARM_APPLIED,
         actor,
         {
-            "character_id": character.pk,
-            "character": character.name,
+            "target_id": character.pk,
+            "target": character.name,
             "moves": [_line(kind, track, step) for kind, track, step in moves],
             "reason": reason,
             **extra,

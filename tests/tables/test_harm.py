@@ -59,7 +59,7 @@ def test_d6_09_pat_06_solid_hit_damage_including_n_goes_on_the_targets_track(
     assert event.payload["moves"] == [
         {"track": "harm", "label": "Harm", "delta": 9, "after": 9, "maximum": 12, "lost": 0}
     ]
-    assert event.payload["character_id"] == hero.pk  # the target's card is redrawn
+    assert event.payload["target_id"] == hero.pk  # its numbers are pushed (test_harm_views)
     assert HarmTrack.objects.get(character=hero, track="harm").taken == 9
     entry = HarmEntry.objects.get(event=event)
     assert (entry.delta, entry.after, entry.hit, entry.momenta_roll_id) == (9, 9, True, made.pk)
