@@ -87,3 +87,90 @@ def test_sc_03_the_task_card_on_the_board_shows_progress_live(client_for, sta, g
     )
     push = live.render_event_fragments(linked, live.ALL)
     assert 'value="5"' in push and "complete" in push
+
+
+# --- The commands over HTTP -----------------------------------------------------------------
+
+
+def post(client, campaign, url_name, **data):
+    return client.post(reverse(url_name, args=[campaign.pk]), data, HTTP_HX_REQUEST="true")
+
+
+def state(campaign):
+    from tables.models import ExtendedTask, HarmTrack, TableEvent
+
+    return (
+        TableEvent.objects.filter(campaign=campaign).count(),
+        list(HarmTrack.objects.values_list("character_id", "track", "taken", "maximum")),
+        list(ExtendedTask.objects.values_list("progress", "breakthroughs")),
+    )
+
+
+@pytest.mark.parametrize("who,status", [("player", 403), ("observer", 403), ("outsider", 403)])
+def test_sc_02_only_gms_use_the_harm_command(client_for, sta, kara, who, status):
+    before = state(sta)
+    data = {"action": "recover", "character": kara.pk, "track": "stress", "amount": 1}
+    response = post(client_for(who), sta, "harm_command", **data, reason="Rest")
+    assert response.status_code == status
+    assert state(sta) == before
+
+
+def test_sc_02_the_gm_applies_a_hit_over_http_and_everyone_gets_the_numbers(
+    client_for, sta, player, kara
+):
+    test = passed_test(sta, player, kara)
+    data = {"action": "d20_hit", "test": test.pk, "target": kara.pk, "track": "stress"}
+    response = post(client_for("gm"), sta, "harm_command", **data, total=3, soak=1)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'role="status"' in html
+    assert f'id="harm-{kara.pk}-stress"' in html and 'value="2"' in html
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "d20_hit", "test": "x", "target": 1, "track": "stress", "total": 3},
+        {"action": "set_track", "character": 1, "track": "stress", "maximum": "lots"},
+        {"action": "nonsense"},
+    ],
+)
+def test_sc_02_bad_numbers_are_a_400_and_change_nothing(client_for, sta, data):
+    before = state(sta)
+    assert post(client_for("gm"), sta, "harm_command", **data).status_code == 400
+    assert state(sta) == before
+
+
+def test_sc_02_another_campaigns_character_is_refused_with_a_message(
+    client_for, sta, hero, player, kara
+):
+    test = passed_test(sta, player, kara)
+    before = state(sta)
+    data = {"action": "d20_hit", "test": test.pk, "target": hero.pk, "track": "stress"}
+    response = post(client_for("gm"), sta, "harm_command", **data, total=3)
+    assert 'role="alert"' in response.content.decode()
+    assert "not in this campaign" in response.content.decode()
+    assert state(sta) == before
+
+
+def test_sc_03_tasks_over_http_gm_creates_players_link_observers_refused(
+    client_for, sta, player, kara
+):
+    response = post(
+        client_for("gm"), sta, "task_command", action="create", name="Scan", work=5, magnitude=1
+    )
+    assert response.status_code == 200 and "Scan" in response.content.decode()
+    from tables.models import ExtendedTask
+
+    task = ExtendedTask.objects.get()
+    before = state(sta)
+    refused = post(client_for("player"), sta, "task_command", action="create", name="M", work=5)
+    assert "GM" in refused.content.decode() and state(sta) == before
+    test = passed_test(sta, player, kara)
+    before = state(sta)
+    data = {"action": "link", "task": task.pk, "test": test.pk}
+    assert post(client_for("observer"), sta, "task_command", **data).status_code == 403
+    assert (
+        post(client_for("player"), sta, "task_command", **data, challenge_seq="x").status_code
+        == 400
+    )
+    assert state(sta) == before
