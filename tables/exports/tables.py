@@ -88,6 +88,10 @@ TABLES = (
     Table("momenta_rolls", models.MomentaRoll, schema.MomentaRoll),
     Table("called_tests", models.CalledTest, schema.CalledTest),
     Table("scene_traits", models.SceneTrait, schema.SceneTrait),
+    Table("harm_tracks", models.HarmTrack, schema.HarmTrack),
+    Table("harm_entries", models.HarmEntry, schema.HarmEntry),
+    Table("extended_tasks", models.ExtendedTask, schema.ExtendedTask),
+    Table("extended_task_rolls", models.ExtendedTaskRoll, schema.ExtendedTaskRoll),
 )
 BY_MODEL = {t.model: t for t in TABLES}
 

@@ -113,6 +113,7 @@ class ExtendedTask(models.Model):
 class ExtendedTaskRoll(models.Model):
     """A 2d20 test linked to a task, and what it added (a test feeds one task, once)."""
 
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
     task = models.ForeignKey(ExtendedTask, on_delete=models.CASCADE, related_name="rolls")
     test = models.OneToOneField(D20Test, on_delete=models.CASCADE, related_name="extended_task")
     event = models.ForeignKey(TableEvent, on_delete=models.CASCADE, related_name="+")

@@ -191,6 +191,7 @@ def link_roll(
             ),
         )
         ExtendedTaskRoll.objects.create(
+            campaign=campaign,
             task=task,
             test=test,
             event=event,
