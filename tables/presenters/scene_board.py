@@ -45,6 +45,18 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
         "board_tasks": rows.tasks,
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,
+        **(harm_tools(campaign) if is_gm else {}),
+    }
+
+
+def harm_tools(campaign: Campaign) -> dict:
+    """The GM's harm form (harm_gm_form.html): the campaign's characters and the line's
+    tracks (SC-02). GMs only: one query, on the GMs' board alone."""
+    from tables.services.harm import track_kinds
+
+    return {
+        "harm_targets": list(campaign.characters.order_by("is_npc", "name").only("pk", "name")),
+        "harm_track_keys": [k.key for k in track_kinds(campaign)],
     }
 
 

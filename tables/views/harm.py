@@ -42,14 +42,56 @@ def _optional_int(post, name: str):
     return _int(post, name) if post.get(name, "") != "" else None
 
 
+def _record_at(campaign, post):
+    """("roll"|"test", id) of the play record the log's entry `roll_seq` is about."""
+    from tables import events
+    from tables.models import TableEvent
+
+    seq = _int(post, "roll_seq")
+    event = TableEvent.objects.filter(campaign=campaign, seq=seq).first()
+    kind = events.get(event.kind) if event is not None else None
+    found = kind.record_of(event.payload) if kind is not None else None
+    if found is None:
+        raise ServiceError(_("Entry #%(seq)d of the log is not a roll.") % {"seq": seq})
+    return found
+
+
+def _hit(campaign, user, post):
+    """The form's one "apply" for both systems: the roll named by its log number, the
+    target by the character list (2d20: the amount is the Challenge dice total)."""
+    record, pk = _record_at(campaign, post)
+    if record == "roll":
+        return harm.apply_momenta_hit(
+            campaign.pk,
+            user,
+            pk,
+            _int(post, "character"),
+            amount=_optional_int(post, "amount"),
+            reason=post.get("reason", ""),
+        )
+    return harm.apply_d20_hit(
+        campaign.pk,
+        user,
+        pk,
+        _int(post, "character"),
+        track=post.get("track", ""),
+        total=_int(post, "amount"),
+        bonus=_int(post, "bonus", 0),
+        soak=_int(post, "soak", 0),
+        reason=post.get("reason", ""),
+    )
+
+
 def _harm(action: str, campaign, user, post):
+    if action == "hit":
+        return _hit(campaign, user, post)
     if action == "set_track":
         return harm.set_track(
             campaign.pk,
             user,
             _int(post, "character"),
             post.get("track", ""),
-            _int(post, "maximum"),
+            _int(post, "maximum") if post.get("maximum") else _int(post, "amount"),
             hidden=bool(post.get("hidden")),
         )
     if action == "momenta_hit":

@@ -174,3 +174,15 @@ def test_sc_03_tasks_over_http_gm_creates_players_link_observers_refused(
         == 400
     )
     assert state(sta) == before
+
+
+def test_sc_02_the_gms_board_form_applies_a_roll_by_its_log_number(client_for, sta, player, kara):
+    assert 'name="roll_seq"' in page(client_for("gm"), sta)
+    assert 'name="roll_seq"' not in page(client_for("player"), sta)
+    test = passed_test(sta, player, kara)
+    data = {"action": "hit", "roll_seq": test.event.seq, "character": kara.pk, "track": "stress"}
+    response = post(client_for("gm"), sta, "harm_command", **data, amount=6)
+    assert 'value="6"' in response.content.decode()
+    before = state(sta)
+    note = post(client_for("gm"), sta, "harm_command", **data | {"roll_seq": 1}, amount=2)
+    assert "is not a roll" in note.content.decode() and state(sta) == before
