@@ -42,12 +42,12 @@ def _optional_int(post, name: str):
     return _int(post, name) if post.get(name, "") != "" else None
 
 
-def _record_at(campaign, post):
-    """("roll"|"test", id) of the play record the log's entry `roll_seq` is about."""
+def _record_at(campaign, post, name: str = "roll_seq"):
+    """("roll"|"test", id) of the play record the log's entry `name` is about."""
     from tables import events
     from tables.models import TableEvent
 
-    seq = _int(post, "roll_seq")
+    seq = _int(post, name)
     event = TableEvent.objects.filter(campaign=campaign, seq=seq).first()
     kind = events.get(event.kind) if event is not None else None
     found = kind.record_of(event.payload) if kind is not None else None
@@ -145,11 +145,17 @@ def _task(action: str, campaign, user, post):
             breakthrough_at=points,
         )
     if action == "link":
+        if post.get("test_seq"):  # the board's form names the test by its log number
+            record, test = _record_at(campaign, post, "test_seq")
+            if record != "test":
+                raise ServiceError(_("Link a 2d20 test to the task."))
+        else:
+            test = _int(post, "test")
         return extended_tasks.link_roll(
             campaign.pk,
             user,
             _int(post, "task"),
-            _int(post, "test"),
+            test,
             challenge_seq=_optional_int(post, "challenge_seq"),
         )
     raise BadInput("action")

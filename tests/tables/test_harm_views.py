@@ -186,3 +186,21 @@ def test_sc_02_the_gms_board_form_applies_a_roll_by_its_log_number(client_for, s
     before = state(sta)
     note = post(client_for("gm"), sta, "harm_command", **data | {"roll_seq": 1}, amount=2)
     assert "is not a roll" in note.content.decode() and state(sta) == before
+
+
+def test_sc_03_a_player_links_a_test_by_its_log_number_on_the_board(
+    client_for, sta, gm, player, kara
+):
+    from tables.services import game_lines
+
+    made = extended_tasks.create_task(sta.pk, gm, "Scan", work=6, magnitude=1)
+    dice = game_lines.roll_challenge_dice(
+        sta.pk, player, 2, character_id=kara.pk, rng=FixedDice([2, 1])
+    )
+    test = passed_test(sta, player, kara)
+    data = {"action": "link", "task": made.payload["task_id"], "test_seq": test.event.seq}
+    response = post(client_for("player"), sta, "task_command", **data, challenge_seq=dice.seq)
+    assert 'value="3"' in response.content.decode()
+    before = state(sta)
+    wrong = post(client_for("player"), sta, "task_command", **data | {"test_seq": dice.seq})
+    assert "is not a roll" in wrong.content.decode() and state(sta) == before
