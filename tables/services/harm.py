@@ -219,10 +219,9 @@ def apply_momenta_hit(
         target = _target(campaign, target_id)
         _refuse_second_hit(momenta_roll=roll)
         dealt = _amount(computed, amount, reason)
-        kind = _kind(
-            campaign,
-            (roll.spec.get("template") or {}).get("harm") == "strain" and "strain" or "harm",
-        )
+        # The template says what its damage counts (rules.templates.HARMS): harm or Strain.
+        deals = (roll.spec.get("template") or {}).get("harm")
+        kind = _kind(campaign, "strain" if deals == "strain" else "harm")
         track = _track(target, kind)
         step = _move(track, dealt)
         why = reason or _("%(who)s's attack") % {"who": roll.character.name}
