@@ -215,3 +215,11 @@ def test_sc_02_a_failed_2d20_attack_deals_nothing(sta, gm, player, kara, marcus)
     with pytest.raises(ServiceError, match="passed attack"):
         harm.apply_d20_hit(sta.pk, gm, test.pk, marcus.pk, track="stress", total=4)
     assert snapshot(sta) == before
+
+
+def test_sc_02_a_secret_rolls_hit_stays_with_the_gm_until_revealed(fight, gm, hero, raider):
+    """TB-03: applying a secret attack's damage does not tell players about the roll."""
+    made = attack(fight, gm, raider, [6, 6, 5, 2, 5, 1], opposition_pool=2, secret=True)
+    assert made.hidden
+    event = harm.apply_momenta_hit(fight.pk, gm, made.pk, hero.pk)
+    assert event.audience == "gm"
