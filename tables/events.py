@@ -537,6 +537,27 @@ CALL_ANSWERED = _kind(
 )
 
 
+# --- Harm and extended tasks (tables/services/harm.py, extended_tasks.py) ---------------------
+# A hidden NPC track's events are stored with the GM audience by the service.
+# A track set (rare, the GM's) redraws the whole list, where the tracks sit beside the cards;
+# a move pushes only its tracks' numbers (push/harm_applied.html, from the payload).
+HARM_TRACK_SET = _kind(
+    "harm_track_set", "Harm track set", payload=payloads.HarmTrackSet, regions=_ALL_CARDS
+)
+HARM_APPLIED = _kind(
+    "harm_applied",
+    "Harm",
+    payload=payloads.HarmApplied,
+    regions=_ALWAYS,
+    log_template="harm_applied",
+    push_template="harm_applied",
+)
+# The task's card is on the scene board.
+EXTENDED_TASK = _kind(
+    "extended_task", "Extended task", payload=payloads.ExtendedTaskState, regions=_BOARD
+)
+
+
 def choices() -> list[tuple[str, str]]:
     """(name, label) for every kind, in declaration order: TableEvent.kind's choices."""
     return [(kind.name, kind.label) for kind in REGISTRY.values()]

@@ -507,6 +507,62 @@ class CallAnswered(Call):
     outcome: str | None = None
 
 
+# --- Harm and extended tasks (tables/services/harm.py, extended_tasks.py) -----------------------
+
+
+class HarmMove(Part):
+    """One track's move: the ledger line, as HarmEntry stores it."""
+
+    track: str
+    label: str
+    delta: int
+    after: int
+    maximum: int
+    lost: int
+
+
+class HarmTrackSet(Payload):
+    character_id: int
+    character: str
+    track: str
+    label: str
+    taken: int
+    maximum: int
+    hidden: bool
+    summary: str
+
+
+class HarmApplied(Payload):
+    """SC-02: damage or recovery on a character's tracks; the hit's harms ride with it.
+    `target_id`, not `character_id`: the card is not redrawn, only the track's numbers."""
+
+    target_id: int
+    target: str
+    moves: list[HarmMove]
+    reason: str
+    source_roll_id: int | None = None  # a Momenta roll (not `roll_id`: no record link)
+    source_test_id: int | None = None  # a 2d20 test
+    dealt: int | None = None  # the damage after soak (2d20) or the roll's (Momenta)
+    summary: str
+
+
+class ExtendedTaskState(Payload):
+    """SC-03: a task created, fed by a roll, or closed."""
+
+    task_id: int
+    name: str
+    rule: str
+    work: int
+    progress: int
+    magnitude: int
+    breakthroughs: int
+    closed: bool
+    linked_test_id: int | None = None
+    amount: int | None = None
+    scored: int | None = None
+    summary: str
+
+
 _ADAPTERS: dict[Any, TypeAdapter] = {}
 
 

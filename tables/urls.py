@@ -10,6 +10,7 @@ from tables.views import (
     discord,
     exports,
     gm,
+    harm,
     log,
     momenta,
     regions,
@@ -65,6 +66,8 @@ table_patterns = [
     path("campaigns/<int:pk>/table/note/", table.table_note, name="table_note"),
     path("campaigns/<int:pk>/table/board/", scene_board.board_command, name="board_command"),
     path("campaigns/<int:pk>/table/turns/", conflicts.turn_command, name="turn_command"),
+    path("campaigns/<int:pk>/table/harm/", harm.harm_command, name="harm_command"),
+    path("campaigns/<int:pk>/table/tasks/", harm.task_command, name="task_command"),
     path(
         "campaigns/<int:pk>/table/reference/", scene_board.scene_reference, name="scene_reference"
     ),

@@ -39,6 +39,12 @@ REF_KEYS = {
     "call_id": "called_tests",
     "trait_id": "scene_traits",
     "conflict_id": "conflicts",
+    # Harm and extended tasks (issue 24)
+    "target_id": "characters",
+    "source_roll_id": "momenta_rolls",
+    "source_test_id": "d20_tests",
+    "linked_test_id": "d20_tests",
+    "task_id": "extended_tasks",
 }
 # [[id, amount], …]: the rules' (spender, amount) pairs (rules/d6.py RollSpec.resolve_spent,
 # AppliedRoll.refunds); the services' spenders are character ids.

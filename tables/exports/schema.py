@@ -333,6 +333,61 @@ class CalledTest(Strict):
     created_at: datetime
 
 
+class HarmTrack(Strict):
+    """A character's harm track (SC-02): `taken` of `maximum`; hidden: the GM's alone."""
+
+    id: Ref
+    character: Ref
+    track: str
+    taken: Count
+    maximum: Count
+    hidden: bool
+
+
+class HarmEntry(Strict):
+    """One move of a harm track (its ledger line), and the roll it came from."""
+
+    event: Seq
+    track: Ref
+    delta: int
+    after: Count
+    lost: Count
+    reason: str
+    momenta_roll: Ref | None
+    d20_test: Ref | None
+    hit: bool
+
+
+class ExtendedTask(Strict):
+    """An extended task of a scene (SC-03); closed once complete."""
+
+    id: Ref
+    scene: Ref
+    name: str
+    rule: str
+    work: Count
+    magnitude: Count
+    resistance: Count
+    difficulty: Count
+    breakthrough_at: list[Count]
+    progress: Count
+    breakthroughs: Count
+    created_by: Username | None
+    created_at: datetime
+    closed_at: datetime | None
+
+
+class ExtendedTaskRoll(Strict):
+    """A test linked to a task and what it added."""
+
+    task: Ref
+    test: Ref
+    event: Seq
+    value: Count
+    amount: Count
+    breakthroughs: Count
+
+
 class CampaignExport(Strict):
     """One campaign, whole: a GM's backup, secret rolls included."""
 
@@ -358,6 +413,11 @@ class CampaignExport(Strict):
     scene_traits: list[SceneTrait] = Field(default_factory=list)
     # Absent from files written before conflicts (issue 24): none were run then.
     conflicts: list[Conflict] = Field(default_factory=list)
+    # Absent from files written before harm tracks and extended tasks (issue 24): none.
+    harm_tracks: list[HarmTrack] = Field(default_factory=list)
+    harm_entries: list[HarmEntry] = Field(default_factory=list)
+    extended_tasks: list[ExtendedTask] = Field(default_factory=list)
+    extended_task_rolls: list[ExtendedTaskRoll] = Field(default_factory=list)
 
 
 def json_schema() -> dict:

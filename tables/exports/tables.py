@@ -96,6 +96,10 @@ TABLES = (
             Table("participants", models.Participant, schema.Participant, parent="conflict"),
         ),
     ),
+    Table("harm_tracks", models.HarmTrack, schema.HarmTrack),
+    Table("harm_entries", models.HarmEntry, schema.HarmEntry),
+    Table("extended_tasks", models.ExtendedTask, schema.ExtendedTask),
+    Table("extended_task_rolls", models.ExtendedTaskRoll, schema.ExtendedTaskRoll),
 )
 BY_MODEL = {t.model: t for t in TABLES}
 

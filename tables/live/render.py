@@ -330,7 +330,8 @@ def event_rows(
     owner = Character._meta.get_field("owner")  # cards name it: a held row must have it
     mine = {c.pk: c for c in held if c.campaign_id == campaign.pk and owner.is_cached(c)}
     if entry is not None and entry.refreshes_all_characters:
-        characters = tuple(table_characters(campaign))
+        # The whole list is drawn again, harm tracks included (characters.html).
+        characters = tuple(table_characters(campaign).prefetch_related("harm_tracks"))
     elif all(pk in mine for pk in wanted):
         # The order a query gives (Character.Meta.ordering): PCs first, then by name.
         characters = tuple(sorted((mine[pk] for pk in wanted), key=lambda c: (c.is_npc, c.name)))

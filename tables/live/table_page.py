@@ -32,7 +32,8 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
     context = base_context(campaign, audience)
     context.update(
         membership=membership,
-        characters=list(table_characters(campaign)),
+        # The harm tracks are drawn beside the cards (harm_tracks.html), not in them.
+        characters=list(table_characters(campaign).prefetch_related("harm_tracks")),
         log=page.entries,
         log_page=page,
         log_shows=LOG_SHOWS.items(),

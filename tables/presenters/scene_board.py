@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.models import Asset, Campaign, SceneTrait
+from tables.models import Asset, Campaign, ExtendedTask, SceneTrait
 
 
 @dataclass(frozen=True)
 class BoardRows:
     traits: tuple[SceneTrait, ...]
     assets: tuple[Asset, ...]
+    tasks: tuple[ExtendedTask, ...] = ()  # the running scene's extended tasks (SC-03)
 
 
 def board_rows(campaign: Campaign) -> BoardRows:
@@ -24,6 +25,7 @@ def board_rows(campaign: Campaign) -> BoardRows:
     return BoardRows(
         tuple(traits.select_related("made_by").order_by("created_at", "pk")),
         tuple(assets.order_by("permanent", "character__name", "name")),
+        tuple(ExtendedTask.objects.filter(campaign=campaign, scene__ended_at__isnull=True)),
     )
 
 
@@ -40,8 +42,21 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
         # The composers' list (composer_traits.html), pushed with the board, nothing ticked.
         "board_trait_rows": [(t, False, False) for t in traits],
         "board_assets": rows.assets,
+        "board_tasks": rows.tasks,
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,
+        **(harm_tools(campaign) if is_gm else {}),
+    }
+
+
+def harm_tools(campaign: Campaign) -> dict:
+    """The GM's harm form (harm_gm_form.html): the campaign's characters and the line's
+    tracks (SC-02). GMs only: one query, on the GMs' board alone."""
+    from tables.services.harm import track_kinds
+
+    return {
+        "harm_targets": list(campaign.characters.order_by("is_npc", "name").only("pk", "name")),
+        "harm_track_keys": [k.key for k in track_kinds(campaign)],
     }
 
 

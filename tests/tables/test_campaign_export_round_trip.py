@@ -185,6 +185,9 @@ def test_exporting_importing_and_exporting_again_gives_the_same_document(played_
     exported_kinds = {e["kind"] for d in documents for e in d["events"]}
     assert exported_kinds == set(TableEvent.objects.values_list("kind", flat=True))
     assert len(exported_kinds) >= len(events.REGISTRY) - 1
+    # Harm tracks, their ledger and extended tasks travel too (issue 24, SC-02, SC-03).
+    for key in ("harm_tracks", "harm_entries", "extended_tasks", "extended_task_rolls"):
+        assert any(d[key] for d in documents), key
 
     # An empty database but for the people: every campaign row goes.
     texts = [dumps(d) for d in documents]

@@ -23,6 +23,8 @@ from tables.services import (
     campaigns,
     core,
     corrections,
+    extended_tasks,
+    harm,
     momenta,
     scene_board,
     sessions,
@@ -270,7 +272,25 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     sessions.start_scene(d20.pk, gm, "The bridge")
     services_lines.set_scene_complication_range(d20.pk, gm, 3)
     dice = FixedDice([1, 5])
-    services_lines.roll_challenge_dice(d20.pk, player, 2, character_id=kara.pk, rng=dice)
+    dice_seq = services_lines.roll_challenge_dice(
+        d20.pk, player, 2, character_id=kara.pk, rng=dice
+    ).seq
+    # Harm tracks and extended tasks (services/harm.py, services/extended_tasks.py).
+    harm.set_track(d20.pk, gm, marcus.pk, "stress", 8)
+    harm.set_track(d20.pk, gm, marcus.pk, "injuries", 2)
+    hit = services_d20.roll_d20_test(
+        d20.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate"),
+        rng=FixedDice([3, 4]),
+    )
+    harm.apply_d20_hit(d20.pk, gm, hit.pk, marcus.pk, track="stress", total=2)
+    harm.recover(d20.pk, gm, marcus.pk, "stress", 1, "A breather")
+    task = extended_tasks.create_task(d20.pk, gm, "Scan", work=5, magnitude=1)
+    extended_tasks.link_roll(
+        d20.pk, player, task.payload["task_id"], hit.pk, challenge_seq=dice_seq
+    )
 
 
 @pytest.fixture

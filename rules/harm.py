@@ -1,0 +1,177 @@
+"""Harm tracks and how each line turns damage into harm (SC-02).
+
+A track counts what a character has *taken* (harm, Strain, Stress, lost Vigor or HP),
+from 0 up to the maximum the GM sets on the sheet: damage adds, recovery takes away,
+and neither goes below 0 or past the maximum (SC-02). A line whose book counts down
+("Stress left", "HP") shows max - taken; the arithmetic is the same.
+
+Per line (the table below; `LINE_TRACKS`), and what is simplified:
+- Momenta (seeds 002/004): a damage track and a Strain track; an attack's template says
+  which it deals (D6-04, PAT-06). The seeds give no harm beyond the track: none counted.
+- 2d20 seeds, STA 1st ed., Achtung! Cthulhu: Stress, with Injuries counted by
+  `challenge_hit` (5+ in one hit after soak, or the track emptied). Lethal/non-lethal
+  injuries and avoiding an injury with Determination are left to the GM (a GM recovery).
+- Conan: Vigor with Wounds, Resolve with Trauma (one rule for both, `challenge_hit`).
+- Fallout: HP; an Injury at 5+ in one hit after DR (a critical hit), none for reaching 0.
+- STA 2nd ed.: Stress with Injuries counted only when a hit would go past the track
+  (the 2nd edition turned 5+ injuries into a filled track and a complication).
+- Dune: no damage track in the book (a hit defeats unless the target pays to avoid
+  it): a Defeats track the GM moves by 1 per confirmed hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RulesError
+
+MAX_TRACK = 99  # more than any sheet holds; keeps a GM's typo from a 5-digit track
+INJURY_AT = 5  # 2d20 lines: damage in one hit (after soak) that inflicts a harm
+
+
+class InvalidHarm(RulesError):
+    """Damage or a track described with impossible values."""
+
+
+@dataclass(frozen=True)
+class TrackKind:
+    """One track a line's sheets carry.
+
+    key:        stored name ("stress").
+    label:      its name at that line's table.
+    default_max: the maximum a new sheet starts with (the GM sets the real one).
+    harms:      the key of the track this one's hits add harms to ("" if none).
+    """
+
+    key: str
+    label: str
+    default_max: int
+    harms: str = ""
+
+
+# What a hit adds to the harms track, per line (see `challenge_hit`).
+FIVE_OR_EMPTY = "five_or_empty"  # 5+ in one hit, and the track emptied (STA 1e, Conan)
+FIVE_ONLY = "five_only"  # 5+ in one hit (Fallout's critical hit)
+PAST_TRACK = "past_track"  # a hit that would go past the track (STA 2e)
+NO_HARMS = "none"  # Momenta: the track alone
+
+MOMENTA = "momenta"
+
+LINE_TRACKS: dict[str, tuple[TrackKind, ...]] = {
+    MOMENTA: (TrackKind("harm", "Harm", 10), TrackKind("strain", "Strain", 10)),
+    "seeds": (TrackKind("stress", "Stress", 10, "injuries"), TrackKind("injuries", "Injuries", 3)),
+    "sta1": (TrackKind("stress", "Stress", 10, "injuries"), TrackKind("injuries", "Injuries", 1)),
+    "sta2": (TrackKind("stress", "Stress", 10, "injuries"), TrackKind("injuries", "Injuries", 1)),
+    "conan": (
+        TrackKind("vigor", "Vigor", 10, "wounds"),
+        TrackKind("wounds", "Wounds", 5),
+        TrackKind("resolve", "Resolve", 10, "trauma"),
+        TrackKind("trauma", "Trauma", 5),
+    ),
+    "fallout": (TrackKind("hp", "HP", 10, "injuries"), TrackKind("injuries", "Injuries", 5)),
+    "dune": (TrackKind("defeats", "Defeats", 1),),
+    "achtung": (
+        TrackKind("stress", "Stress", 10, "injuries"),
+        TrackKind("injuries", "Injuries", 3),
+    ),
+}
+
+HARM_RULE: dict[str, str] = {
+    MOMENTA: NO_HARMS,
+    "seeds": FIVE_OR_EMPTY,
+    "sta1": FIVE_OR_EMPTY,
+    "sta2": PAST_TRACK,
+    "conan": FIVE_OR_EMPTY,
+    "fallout": FIVE_ONLY,
+    "dune": NO_HARMS,
+    "achtung": FIVE_OR_EMPTY,
+}
+
+
+def tracks_of(line_key: str) -> tuple[TrackKind, ...]:
+    try:
+        return LINE_TRACKS[line_key]
+    except KeyError:
+        raise InvalidHarm(f"No harm tracks for the line {line_key!r}.") from None
+
+
+def track_kind(line_key: str, key: str) -> TrackKind:
+    for kind in tracks_of(line_key):
+        if kind.key == key:
+            return kind
+    raise InvalidHarm(f"This line has no track {key!r}.")
+
+
+def _count(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidHarm(f"{what} must be a whole number of 0 or more.")
+    return value
+
+
+def check_max(value) -> int:
+    _count(value, "A track's maximum")
+    if not 1 <= value <= MAX_TRACK:
+        raise InvalidHarm(f"A track holds 1 to {MAX_TRACK}.")
+    return value
+
+
+@dataclass(frozen=True)
+class Step:
+    """A track moved: by `delta` to `after`; `lost` is what did not fit (SC-02)."""
+
+    before: int
+    delta: int
+    after: int
+    lost: int
+
+
+def move(taken: int, maximum: int, delta: int) -> Step:
+    """SC-02: add `delta` (damage +, recovery -) to a track, clamped to 0..maximum; what
+    the clamp cut is reported, never silently dropped."""
+    _count(taken, "Harm taken")
+    check_max(maximum)
+    if isinstance(delta, bool) or not isinstance(delta, int):
+        raise InvalidHarm("A change of harm is a whole number.")
+    if taken > maximum:
+        raise InvalidHarm("The track holds more than its maximum.")
+    after = min(maximum, max(0, taken + delta))
+    return Step(taken, after - taken, after, abs(taken + delta - after))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An attack's damage as applied: its arithmetic, the track's move and the harms."""
+
+    dealt: int  # damage after soak (0 or more)
+    step: Step
+    harms: int
+
+
+def hit_damage(total: int, bonus: int = 0, soak: int = 0) -> int:
+    """2d20 (SC-02): Challenge dice total + bonus damage bought with Momentum - soak,
+    never below 0 (STA 1e, Conan, Achtung, Fallout: soak / Resistance / DR)."""
+    for value, what in ((total, "The damage rolled"), (bonus, "Bonus damage"), (soak, "Soak")):
+        _count(value, what)
+    return max(0, total + bonus - soak)
+
+
+def challenge_hit(rule: str, taken: int, maximum: int, dealt: int) -> Hit:
+    """One hit of `dealt` damage on a track under a line's harm rule (SC-02).
+
+    FIVE_OR_EMPTY (STA 1e Core Rulebook, Conan Core Rulebook "Damage"): one harm for 5+
+    in one hit, and one when the hit empties the track or lands on an empty one;
+    ruling SC-R1: both can come from one hit (two harms).
+    FIVE_ONLY (Fallout "Injuries"): one harm at 5+ in one hit.
+    PAST_TRACK (STA 2nd ed.): one harm when the hit would go past the track.
+    """
+    _count(dealt, "Damage")
+    step = move(taken, maximum, dealt)
+    harms = 0
+    if dealt > 0:
+        if rule in (FIVE_OR_EMPTY, FIVE_ONLY) and dealt >= INJURY_AT:
+            harms += 1
+        if rule == FIVE_OR_EMPTY and step.after == maximum:
+            harms += 1
+        if rule == PAST_TRACK and step.lost > 0:
+            harms += 1
+    return Hit(dealt, step, harms)

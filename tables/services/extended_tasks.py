@@ -1,0 +1,202 @@
+"""Extended tasks in the running scene (SC-03): the GM creates one, rollers link their
+passed 2d20 tests to it, and each adds its effect as the line defines (rules.extended);
+the task closes when complete. Every change is an ordered TableEvent that redraws the
+scene board, where the task's card is.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules import extended
+from rules.errors import RulesError
+from tables import events
+from tables.models import (
+    Campaign,
+    D20Test,
+    ExtendedTask,
+    ExtendedTaskRoll,
+    Skill,
+    TableEvent,
+)
+from tables.services.access import require_control
+from tables.services.core import (
+    ServiceError,
+    append_event,
+    lock_campaign,
+    require_gm,
+    require_playing,
+)
+from tables.services.scenes import current_scene
+
+NAME_MAX = 100
+
+
+def _rules_task(task: ExtendedTask) -> extended.Task:
+    return extended.Task(
+        task.rule,
+        task.work,
+        task.magnitude,
+        task.resistance,
+        task.progress,
+        task.breakthroughs,
+        tuple(task.breakthrough_at),
+    )
+
+
+def _payload(task: ExtendedTask, summary: str, **extra) -> dict:
+    return {
+        "task_id": task.pk,
+        "name": task.name,
+        "rule": task.rule,
+        "work": task.work,
+        "progress": task.progress,
+        "magnitude": task.magnitude,
+        "breakthroughs": task.breakthroughs,
+        "closed": not task.is_open,
+        **extra,
+        "summary": summary,
+    }
+
+
+def create_task(
+    campaign_id: int,
+    actor,
+    name: str,
+    *,
+    work: int,
+    magnitude: int = 0,
+    resistance: int = 0,
+    difficulty: int = 0,
+    breakthrough_at=(),
+) -> TableEvent:
+    """The GM opens an extended task in the running scene, with its line's terms
+    (STA 1e: Work, Magnitude, Resistance; STA 2e: progress track, Resistance and the
+    track's breakthrough points)."""
+    name = (name or "").strip() if isinstance(name, str) else ""
+    if not name or len(name) > NAME_MAX:
+        raise ServiceError(_("Name the task (at most %(n)d characters).") % {"n": NAME_MAX})
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        if campaign.dice_system != Campaign.DiceSystem.D20:
+            raise ServiceError(_("Extended tasks are for 2d20 campaigns."))
+        scene = current_scene(campaign)
+        if scene is None:
+            raise ServiceError(_("Start a scene first: an extended task belongs to one."))
+        if isinstance(difficulty, bool) or not isinstance(difficulty, int) or difficulty < 0:
+            raise ServiceError(_("Difficulty is a whole number of 0 or more."))
+        try:
+            points = tuple(sorted(set(breakthrough_at)))
+            shape = extended.Task(
+                extended.rule_of(campaign.game_line),
+                work,
+                magnitude,
+                resistance,
+                breakthrough_at=points,
+            )
+        except (RulesError, TypeError) as error:
+            raise ServiceError(str(error)) from None
+        task = ExtendedTask.objects.create(
+            campaign=campaign,
+            scene=scene,
+            name=name,
+            rule=shape.rule,
+            work=shape.work,
+            magnitude=shape.magnitude,
+            resistance=shape.resistance,
+            difficulty=difficulty,
+            breakthrough_at=list(points),
+            created_by=actor,
+        )
+        return append_event(
+            campaign,
+            events.EXTENDED_TASK,
+            actor,
+            _payload(task, _("Extended task: %(name)s.") % {"name": name}),
+        )
+
+
+def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq) -> int:
+    """What the roll brings: STA 1e, the total of the roller's Challenge dice roll (an
+    event of the log); STA 2e, the department rolled (the skill on the sheet)."""
+    if task.rule == extended.STA1:
+        event = TableEvent.objects.filter(
+            campaign=campaign, seq=challenge_seq, kind=events.CHALLENGE_ROLL.name
+        ).first()
+        if event is None or event.payload.get("roller_id") != test.character_id:
+            raise ServiceError(_("Name the roller's own Challenge dice roll for the Work."))
+        return event.payload["total"]
+    skill = Skill.objects.filter(character=test.character, name=test.spec.get("skill")).first()
+    return skill.value if skill is not None else 0
+
+
+def link_roll(
+    campaign_id: int, actor, task_id: int, test_id: int, *, challenge_seq: int | None = None
+) -> TableEvent:
+    """SC-03: the roller (or the GM) links a resolved test to an open task in the running
+    scene; a passed one adds its effect (rules.extended.advance), a failed one nothing. A
+    test feeds one task, once; the task closes when complete."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        task = ExtendedTask.objects.filter(campaign=campaign, pk=task_id).first()
+        if task is None:
+            raise ServiceError(_("That task is not in this campaign."))
+        if not task.is_open:
+            raise ServiceError(_("That task is complete."))
+        test = (
+            D20Test.objects.select_related("character")
+            .filter(campaign=campaign, pk=test_id)
+            .first()
+        )
+        if test is None:
+            raise ServiceError(_("That test is not in this campaign."))
+        require_control(membership, test.character, _("Only the roller links their test."))
+        if test.hidden:
+            raise ServiceError(_("Reveal the test before it counts toward a task."))
+        if ExtendedTaskRoll.objects.filter(test=test).exists():
+            raise ServiceError(_("That test already counts toward a task."))
+        passed = bool((test.result or {}).get("passed"))
+        value = _value(campaign, task, test, challenge_seq) if passed else 0
+        try:
+            step = extended.advance(_rules_task(task), passed, value)
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        task.progress, task.breakthroughs = step.task.progress, step.task.breakthroughs
+        if step.task.complete:
+            task.closed_at = timezone.now()
+        task.save(update_fields=["progress", "breakthroughs", "closed_at"])
+        words = {
+            "who": test.character.name,
+            "n": step.amount,
+            "task": task.name,
+            "b": step.breakthroughs,
+        }
+        summary = _("%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs).") % words
+        if not task.is_open:
+            summary += " " + _("The task is complete.")
+        event = append_event(
+            campaign,
+            events.EXTENDED_TASK,
+            actor,
+            _payload(
+                task,
+                summary,
+                linked_test_id=test.pk,
+                amount=step.amount,
+                scored=step.breakthroughs,
+            ),
+        )
+        ExtendedTaskRoll.objects.create(
+            campaign=campaign,
+            task=task,
+            test=test,
+            event=event,
+            value=value,
+            amount=step.amount,
+            breakthroughs=step.breakthroughs,
+        )
+        return event

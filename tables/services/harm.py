@@ -1,0 +1,345 @@
+"""Harm tracks at the table (SC-02): the GM sets them, applies attacks' damage, and
+records recovery; every move is an ordered TableEvent and HarmEntry ledger lines.
+
+The arithmetic is rules.harm's; this module locks, checks who may, and writes. Only
+GMs move tracks: a player's attack is proposed by its roll (the damage it computed)
+and the GM confirms it, or adjusts it with a reason.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from rules import harm
+from rules.errors import RulesError
+from tables import events
+from tables.models import (
+    Campaign,
+    Character,
+    D20Test,
+    HarmEntry,
+    HarmTrack,
+    MomentaRoll,
+    TableEvent,
+)
+from tables.models.limits import NOTE_MAX
+from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+
+GM = TableEvent.Audience.GM
+ALL = TableEvent.Audience.ALL
+
+
+def line_key(campaign: Campaign) -> str:
+    """The key of rules.harm.LINE_TRACKS the campaign's sheets use."""
+    if campaign.dice_system == Campaign.DiceSystem.D6:
+        return harm.MOMENTA
+    return campaign.game_line or "seeds"
+
+
+def track_kinds(campaign: Campaign) -> tuple[harm.TrackKind, ...]:
+    return harm.tracks_of(line_key(campaign))
+
+
+def _kind(campaign: Campaign, track: str) -> harm.TrackKind:
+    try:
+        return harm.track_kind(line_key(campaign), track)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+
+
+def _reason(reason, *, required: bool) -> str:
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if required and not reason:
+        raise ServiceError(_("Give a reason: the log shows it."))
+    if len(reason) > NOTE_MAX:
+        raise ServiceError(_("A reason holds at most %(n)d characters.") % {"n": NOTE_MAX})
+    return reason
+
+
+def _target(campaign: Campaign, character_id) -> Character:
+    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if character is None:
+        raise ServiceError(_("That character is not in this campaign."))
+    return character
+
+
+def _track(character: Character, kind: harm.TrackKind) -> HarmTrack:
+    track = HarmTrack.objects.filter(character=character, track=kind.key).first()
+    if track is None:
+        raise ServiceError(
+            _("Set %(who)s's %(track)s on the sheet first.")
+            % {"who": character.name, "track": kind.label}
+        )
+    return track
+
+
+def _audience(*tracks: HarmTrack, secret: bool = False) -> str:
+    # A hidden NPC track, or a roll still secret (TB-03), keeps the move from players.
+    return GM if secret or any(t.hidden for t in tracks) else ALL
+
+
+def set_track(
+    campaign_id: int, actor, character_id: int, track: str, maximum: int, *, hidden: bool = False
+) -> TableEvent:
+    """The GM sets a character's track maximum on the sheet (a new track starts at 0
+    taken). A maximum below the harm already taken is refused: recover it first."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        kind = _kind(campaign, track)
+        character = _target(campaign, character_id)
+        try:
+            harm.check_max(maximum)
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        row = HarmTrack.objects.filter(character=character, track=kind.key).first()
+        if row is not None and row.taken > maximum:
+            raise ServiceError(
+                _("%(who)s has taken %(taken)d %(track)s: recover it before lowering the track.")
+                % {"who": character.name, "taken": row.taken, "track": kind.label}
+            )
+        if row is None:
+            row = HarmTrack(campaign=campaign, character=character, track=kind.key, taken=0)
+        row.maximum, row.hidden = maximum, bool(hidden) and character.is_npc
+        row.save()
+        return append_event(
+            campaign,
+            events.HARM_TRACK_SET,
+            actor,
+            {
+                "character_id": character.pk,
+                "character": character.name,
+                "track": kind.key,
+                "label": kind.label,
+                "taken": row.taken,
+                "maximum": row.maximum,
+                "hidden": row.hidden,
+                "summary": _("%(who)s's %(track)s: %(taken)d of %(max)d.")
+                % {
+                    "who": character.name,
+                    "track": kind.label,
+                    "taken": row.taken,
+                    "max": row.maximum,
+                },
+            },
+            audience=_audience(row),
+        )
+
+
+def _move(track: HarmTrack, delta: int) -> harm.Step:
+    step = harm.move(track.taken, track.maximum, delta)
+    # Conditional update: a writer that slipped past the lock (SQLite) matches 0 rows.
+    if HarmTrack.objects.filter(pk=track.pk, taken=track.taken).update(taken=step.after) != 1:
+        raise ServiceError(_("The track changed meanwhile; try again."))
+    track.taken = step.after
+    return step
+
+
+def _line(kind: harm.TrackKind, track: HarmTrack, step: harm.Step) -> dict:
+    return {
+        "track": kind.key,
+        "label": kind.label,
+        "delta": step.delta,
+        "after": step.after,
+        "maximum": track.maximum,
+        "lost": step.lost,
+    }
+
+
+def _write(
+    campaign, actor, character, moves, reason, *, audience, extra, summary, sources
+) -> TableEvent:
+    """The event, then its ledger lines (the first one is the hit, when it comes from a roll)."""
+    event = append_event(
+        campaign,
+        events.HARM_APPLIED,
+        actor,
+        {
+            "target_id": character.pk,
+            "target": character.name,
+            "moves": [_line(kind, track, step) for kind, track, step in moves],
+            "reason": reason,
+            **extra,
+            "summary": summary,
+        },
+        audience=audience,
+    )
+    HarmEntry.objects.bulk_create(
+        HarmEntry(
+            event=event,
+            campaign=campaign,
+            track=track,
+            delta=step.delta,
+            after=step.after,
+            lost=step.lost,
+            reason=reason[:200],
+            hit=index == 0 and bool(sources),
+            **sources,
+        )
+        for index, (_kind_, track, step) in enumerate(moves)
+    )
+    return event
+
+
+def _refuse_second_hit(**source) -> None:
+    if HarmEntry.objects.filter(hit=True, **source).exists():
+        raise ServiceError(_("That roll's damage has already been applied."))
+
+
+def _amount(computed: int, amount, reason: str) -> int:
+    """The GM confirms the computed damage, or adjusts it with a reason."""
+    if amount is None:
+        return computed
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise ServiceError(_("Damage is a whole number of 0 or more."))
+    if amount != computed and not reason:
+        raise ServiceError(_("Give a reason for changing the damage: the log shows it."))
+    return amount
+
+
+def apply_momenta_hit(
+    campaign_id: int, actor, roll_id: int, target_id: int, *, amount=None, reason: str = ""
+) -> TableEvent:
+    """SC-02, D6-09, PAT-06: the GM applies a resolved Momenta attack's damage (its template's
+    band damage, overflow and Solid Hit's +N included) to the target's harm or Strain track,
+    as the template says; `amount` adjusts it (with a reason). One application per roll."""
+    reason = _reason(reason, required=False)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        roll = MomentaRoll.objects.filter(campaign=campaign, pk=roll_id).first()
+        if roll is None:
+            raise ServiceError(_("That roll is not in this campaign."))
+        if roll.spec.get("kind") != "attack" or roll.state != MomentaRoll.State.RESOLVED:
+            raise ServiceError(_("Only a resolved attack roll deals damage."))
+        computed = (roll.applied or {}).get("damage")
+        if computed is None:
+            raise ServiceError(_("This attack's template deals no damage."))
+        target = _target(campaign, target_id)
+        _refuse_second_hit(momenta_roll=roll)
+        dealt = _amount(computed, amount, reason)
+        # The template says what its damage counts (rules.templates.HARMS): harm or Strain.
+        deals = (roll.spec.get("template") or {}).get("harm")
+        kind = _kind(campaign, "strain" if deals == "strain" else "harm")
+        track = _track(target, kind)
+        step = _move(track, dealt)
+        why = reason or _("%(who)s's attack") % {"who": roll.character.name}
+        return _write(
+            campaign,
+            actor,
+            target,
+            [(kind, track, step)],
+            why,
+            audience=_audience(track, secret=roll.hidden),
+            extra={"source_roll_id": roll.pk, "dealt": dealt},
+            summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).")
+            % {
+                "who": target.name,
+                "n": step.delta,
+                "track": kind.label,
+                "taken": step.after,
+                "max": track.maximum,
+            },
+            sources={"momenta_roll": roll},
+        )
+
+
+def apply_d20_hit(
+    campaign_id: int,
+    actor,
+    test_id: int,
+    target_id: int,
+    *,
+    track: str,
+    total: int,
+    bonus: int = 0,
+    soak: int = 0,
+    reason: str = "",
+) -> TableEvent:
+    """SC-02 (2d20): the GM applies a passed attack test's damage: the Challenge dice
+    `total` + `bonus` damage bought with Momentum - the target's `soak`, to `track`; the
+    line's rule adds harms (Injuries, Wounds, Trauma) to the track it names
+    (rules.harm.challenge_hit). One application per test."""
+    reason = _reason(reason, required=False)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        if campaign.dice_system != Campaign.DiceSystem.D20:
+            raise ServiceError(_("This is a Momenta campaign: apply the roll's damage."))
+        test = D20Test.objects.filter(campaign=campaign, pk=test_id).first()
+        if test is None:
+            raise ServiceError(_("That test is not in this campaign."))
+        if not (test.result or {}).get("passed"):
+            raise ServiceError(_("Only a passed attack deals damage."))
+        target = _target(campaign, target_id)
+        kind = _kind(campaign, track)
+        if not kind.harms:
+            raise ServiceError(
+                _("Damage goes on a stress-like track, not on %(track)s.") % {"track": kind.label}
+            )
+        _refuse_second_hit(d20_test=test)
+        try:
+            dealt = harm.hit_damage(total, bonus, soak)
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        row = _track(target, kind)
+        harms_kind = _kind(campaign, kind.harms)
+        harms_row = _track(target, harms_kind)
+        hit = harm.challenge_hit(harm.HARM_RULE[line_key(campaign)], row.taken, row.maximum, dealt)
+        moves = [(kind, row, _move(row, dealt))]
+        if hit.harms:
+            moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
+        why = reason or _("%(who)s's attack") % {"who": test.character.name}
+        return _write(
+            campaign,
+            actor,
+            target,
+            moves,
+            why,
+            audience=_audience(row, harms_row, secret=test.hidden),
+            extra={"source_test_id": test.pk, "dealt": dealt},
+            summary=_("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.")
+            % {
+                "who": target.name,
+                "n": moves[0][2].delta,
+                "track": kind.label,
+                "harms": hit.harms,
+                "harm": harms_kind.label,
+            },
+            sources={"d20_test": test},
+        )
+
+
+def recover(
+    campaign_id: int, actor, character_id: int, track: str, amount: int, reason: str
+) -> TableEvent:
+    """Healing / recovery: the GM takes `amount` off a track, with a reason (never below 0)."""
+    reason = _reason(reason, required=True)
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+        raise ServiceError(_("Recover a whole number of 1 or more."))
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        require_gm(campaign, actor)
+        kind = _kind(campaign, track)
+        target = _target(campaign, character_id)
+        row = _track(target, kind)
+        step = _move(row, -amount)
+        return _write(
+            campaign,
+            actor,
+            target,
+            [(kind, row, step)],
+            reason,
+            audience=_audience(row),
+            extra={},
+            summary=_("%(who)s recovers %(n)d %(track)s (%(taken)d of %(max)d).")
+            % {
+                "who": target.name,
+                "n": -step.delta,
+                "track": kind.label,
+                "taken": step.after,
+                "max": row.maximum,
+            },
+            sources={},
+        )

@@ -1,0 +1,210 @@
+"""Harm tracks' and extended tasks' commands (SC-02, SC-03): one POST endpoint each, the
+action named by the button. Bad numbers are a 400 and change nothing; a refusal is
+answered with its message (nothing changed), then the event's live fragments.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tables.live.render import base_context
+from tables.presenters.scene_board import board_context
+from tables.services import extended_tasks, harm
+from tables.services.core import ServiceError
+from tables.views.access import campaign_for
+from tables.views.answers import back_to_table, event_fragments, respond
+
+BOARD = "tables/partials/scene_board.html"
+
+
+class BadInput(ValueError):
+    pass
+
+
+def _int(post, name: str, default=None):
+    raw = post.get(name, "")
+    if raw in ("", None):
+        if default is not None:
+            return default
+        raise BadInput(name)
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise BadInput(name) from None
+
+
+def _optional_int(post, name: str):
+    return _int(post, name) if post.get(name, "") != "" else None
+
+
+def _record_at(campaign, post, name: str = "roll_seq"):
+    """("roll"|"test", id) of the play record the log's entry `name` is about."""
+    from tables import events
+    from tables.models import TableEvent
+
+    seq = _int(post, name)
+    event = TableEvent.objects.filter(campaign=campaign, seq=seq).first()
+    kind = events.get(event.kind) if event is not None else None
+    found = kind.record_of(event.payload) if kind is not None else None
+    if found is None:
+        raise ServiceError(_("Entry #%(seq)d of the log is not a roll.") % {"seq": seq})
+    return found
+
+
+def _hit(campaign, user, post):
+    """The form's one "apply" for both systems: the roll named by its log number, the
+    target by the character list (2d20: the amount is the Challenge dice total)."""
+    record, pk = _record_at(campaign, post)
+    if record == "roll":
+        return harm.apply_momenta_hit(
+            campaign.pk,
+            user,
+            pk,
+            _int(post, "character"),
+            amount=_optional_int(post, "amount"),
+            reason=post.get("reason", ""),
+        )
+    return harm.apply_d20_hit(
+        campaign.pk,
+        user,
+        pk,
+        _int(post, "character"),
+        track=post.get("track", ""),
+        total=_int(post, "amount"),
+        bonus=_int(post, "bonus", 0),
+        soak=_int(post, "soak", 0),
+        reason=post.get("reason", ""),
+    )
+
+
+def _harm(action: str, campaign, user, post):
+    if action == "hit":
+        return _hit(campaign, user, post)
+    if action == "set_track":
+        return harm.set_track(
+            campaign.pk,
+            user,
+            _int(post, "character"),
+            post.get("track", ""),
+            _int(post, "maximum") if post.get("maximum") else _int(post, "amount"),
+            hidden=bool(post.get("hidden")),
+        )
+    if action == "momenta_hit":
+        return harm.apply_momenta_hit(
+            campaign.pk,
+            user,
+            _int(post, "roll"),
+            _int(post, "target"),
+            amount=_optional_int(post, "amount"),
+            reason=post.get("reason", ""),
+        )
+    if action == "d20_hit":
+        return harm.apply_d20_hit(
+            campaign.pk,
+            user,
+            _int(post, "test"),
+            _int(post, "target"),
+            track=post.get("track", ""),
+            total=_int(post, "total"),
+            bonus=_int(post, "bonus", 0),
+            soak=_int(post, "soak", 0),
+            reason=post.get("reason", ""),
+        )
+    if action == "recover":
+        return harm.recover(
+            campaign.pk,
+            user,
+            _int(post, "character"),
+            post.get("track", ""),
+            _int(post, "amount"),
+            post.get("reason", ""),
+        )
+    raise BadInput("action")
+
+
+def _task(action: str, campaign, user, post):
+    if action == "create":
+        points = [p for p in post.get("breakthrough_at", "").replace(",", " ").split() if p]
+        try:
+            points = [int(p) for p in points]
+        except ValueError:
+            raise BadInput("breakthrough_at") from None
+        return extended_tasks.create_task(
+            campaign.pk,
+            user,
+            post.get("name", ""),
+            work=_int(post, "work"),
+            magnitude=_int(post, "magnitude", 0),
+            resistance=_int(post, "resistance", 0),
+            difficulty=_int(post, "difficulty", 0),
+            breakthrough_at=points,
+        )
+    if action == "link":
+        if post.get("test_seq"):  # the board's form names the test by its log number
+            record, test = _record_at(campaign, post, "test_seq")
+            if record != "test":
+                raise ServiceError(_("Link a 2d20 test to the task."))
+        else:
+            test = _int(post, "test")
+        return extended_tasks.link_roll(
+            campaign.pk,
+            user,
+            _int(post, "task"),
+            test,
+            challenge_seq=_optional_int(post, "challenge_seq"),
+        )
+    raise BadInput("action")
+
+
+def _run(request, run, campaign):
+    """(event, error); BadInput passes up for the 400."""
+    try:
+        return run(request.POST.get("action", ""), campaign, request.user, request.POST), ""
+    except ServiceError as refusal:
+        return None, str(refusal)
+    except PermissionDenied as refusal:
+        if not request.htmx:
+            raise
+        return None, str(refusal)
+
+
+@login_required
+@require_POST
+def harm_command(request, pk: int):
+    """The GM sets a track, applies an attack's damage or records recovery (services/harm.py)."""
+    campaign, membership = campaign_for(request, pk, role="gm")
+    try:
+        event, error = _run(request, _harm, campaign)
+    except BadInput:
+        return HttpResponseBadRequest(_("Fill in whole numbers for the track and the damage."))
+    if not request.htmx:
+        return back_to_table(request, campaign, error=error)
+    message = error or (event.payload.get("summary", "") if event else "")
+    role = "alert" if error else "status"
+    html = format_html('<p id="harm-answer" role="{}">{}</p>', role, message)
+    return HttpResponse(html + event_fragments(membership, [event]))
+
+
+@login_required
+@require_POST
+def task_command(request, pk: int):
+    """The GM opens an extended task; a roller links a test to it (services/extended_tasks)."""
+    campaign, membership = campaign_for(request, pk, role="player")
+    try:
+        event, error = _run(request, _task, campaign)
+    except BadInput:
+        return HttpResponseBadRequest(_("Fill in whole numbers for the task."))
+    if not request.htmx:
+        return back_to_table(request, campaign, error=error)
+    campaign.refresh_from_db()
+    context = {
+        **base_context(campaign, "gm" if membership.is_gm else "all"),
+        **board_context(campaign, membership.is_gm),
+        "board_error": error,
+    }
+    return respond(request, membership, BOARD, context, [event])

@@ -1,0 +1,87 @@
+"""Harm tracks (SC-02) and extended tasks (SC-03), as rules/harm.py and rules/extended.py
+implement them; each test names the clause and the line's rule it follows."""
+
+import pytest
+
+from rules import extended, harm
+from rules.extended import InvalidTask, Task, advance
+from rules.harm import InvalidHarm, challenge_hit, hit_damage, move
+
+
+def test_sc_02_harm_never_goes_below_zero_or_past_the_track():
+    assert move(8, 10, 5) == harm.Step(before=8, delta=2, after=10, lost=3)
+    assert move(2, 10, -5) == harm.Step(before=2, delta=-2, after=0, lost=3)
+    assert move(3, 10, 4) == harm.Step(before=3, delta=4, after=7, lost=0)
+
+
+@pytest.mark.parametrize("args", [(11, 10, 1), (-1, 10, 1), (0, 0, 1), (0, 10, 1.5), (0, 10, True)])
+def test_sc_02_impossible_tracks_are_refused(args):
+    with pytest.raises(InvalidHarm):
+        move(*args)
+
+
+def test_sc_02_2d20_damage_is_dice_plus_bonus_minus_soak_never_negative():
+    assert hit_damage(4, 2, 1) == 5
+    assert hit_damage(1, 0, 3) == 0
+
+
+def test_sc_02_sta1_conan_harm_at_five_in_one_hit_or_when_the_track_empties():
+    """STA 1e Core Rulebook / Conan "Damage": 5+ after soak is a harm; emptying the track
+    (or any damage on an empty one) is a harm; ruling SC-R1: both at once are two."""
+    rule = harm.HARM_RULE["sta1"]
+    assert challenge_hit(rule, 0, 10, 4).harms == 0
+    assert challenge_hit(rule, 0, 10, 5).harms == 1
+    assert challenge_hit(rule, 7, 10, 3).harms == 1  # emptied the track
+    assert challenge_hit(rule, 10, 10, 1).harms == 1  # on an empty track
+    assert challenge_hit(rule, 6, 10, 6).harms == 2  # SC-R1
+    assert challenge_hit(rule, 10, 10, 0).harms == 0  # nothing dealt, nothing suffered
+
+
+def test_sc_02_fallout_harm_only_at_five_and_sta2_only_past_the_track():
+    assert challenge_hit(harm.HARM_RULE["fallout"], 9, 10, 1).harms == 0
+    assert challenge_hit(harm.HARM_RULE["fallout"], 0, 10, 5).harms == 1
+    assert challenge_hit(harm.HARM_RULE["sta2"], 0, 10, 7).harms == 0
+    hit = challenge_hit(harm.HARM_RULE["sta2"], 8, 10, 3)
+    assert (hit.step.after, hit.step.lost, hit.harms) == (10, 1, 1)
+
+
+def test_sc_02_every_line_names_its_tracks_and_harms_tracks_exist():
+    for line, kinds in harm.LINE_TRACKS.items():
+        keys = {k.key for k in kinds}
+        assert line in harm.HARM_RULE
+        assert all(k.harms in keys for k in kinds if k.harms), line
+
+
+def test_sc_03_sta1_work_is_challenge_dice_minus_resistance_breakthroughs_at_five_or_full():
+    """STA 1e "Extended Tasks" (Dev Blog 005): Work = Challenge dice total - Resistance;
+    a Breakthrough at 5+ in one roll and when the Work track fills; complete at Magnitude."""
+    task = Task(extended.STA1, work=8, magnitude=2, resistance=1)
+    first = advance(task, True, 6)  # 5 Work: a Breakthrough
+    assert (first.amount, first.breakthroughs, first.task.progress) == (5, 1, 5)
+    assert not first.task.complete
+    failed = advance(first.task, False, 6)
+    assert failed.task == first.task and failed.amount == 0
+    second = advance(first.task, True, 4)  # 3 Work fills the track: a Breakthrough
+    assert (second.amount, second.breakthroughs, second.task.progress) == (3, 1, 8)
+    assert second.task.breakthroughs == 2 and second.task.complete
+    with pytest.raises(InvalidTask, match="already complete"):
+        advance(second.task, True, 3)
+
+
+def test_sc_03_sta2_impact_minus_resistance_at_least_one_breakthrough_points_complete_full():
+    """STA 2e ("Goodbye Challenge Dice"): Impact = department (+ Momentum) - Resistance, at
+    least 1; each breakthrough point passed counts; complete when the track is full."""
+    task = Task(extended.STA2, work=6, resistance=2, breakthrough_at=(3, 6))
+    first = advance(task, True, 2)  # 2 - 2 -> at least 1
+    assert (first.amount, first.breakthroughs, first.task.progress) == (1, 0, 1)
+    second = advance(first.task, True, 5)  # 3 Impact: to 4, past the point at 3
+    assert (second.amount, second.breakthroughs, second.task.progress) == (3, 1, 4)
+    third = advance(second.task, True, 6)  # 4 Impact, 2 fit: full, the point at 6
+    assert (third.amount, third.breakthroughs, third.task.progress) == (2, 1, 6)
+    assert third.task.complete and third.task.breakthroughs == 2
+
+
+@pytest.mark.parametrize("line", ["conan", "dune", "seeds"])
+def test_sc_03_lines_without_an_implemented_rule_are_refused(line):
+    with pytest.raises(InvalidTask, match="not supported"):
+        Task(line, work=5, magnitude=1)

@@ -1,0 +1,148 @@
+"""Extended tasks in the running scene (SC-03): created by the GM, fed by linked 2d20
+tests with fixed dice, closed when complete; every refusal changes nothing."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from rules.dice import FixedDice
+from tables.models import ExtendedTask, ExtendedTaskRoll, TableEvent
+from tables.services import d20 as services_d20
+from tables.services import extended_tasks, sessions
+from tables.services import game_lines as services_lines
+from tables.services.core import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(campaign):
+    return (
+        list(TableEvent.objects.filter(campaign=campaign).values_list("seq", "kind")),
+        list(ExtendedTask.objects.values_list("progress", "breakthroughs", "closed_at")),
+        ExtendedTaskRoll.objects.count(),
+    )
+
+
+def line(campaign, key, gm):
+    campaign.game_line = key
+    campaign.save(update_fields=["game_line"])
+    sessions.start_scene(campaign.pk, gm, "Engineering")
+    return campaign
+
+
+def test_roll(campaign, actor, character, faces, difficulty=1):
+    request = services_d20.D20TestRequest(
+        attribute="Power", skill="Communicate", difficulty=difficulty
+    )
+    return services_d20.roll_d20_test(
+        campaign.pk, actor, character.pk, request, rng=FixedDice(faces)
+    )
+
+
+test_roll.__test__ = False  # a helper, not a test
+
+
+def challenge(campaign, actor, character, faces):
+    return services_lines.roll_challenge_dice(
+        campaign.pk, actor, len(faces), character_id=character.pk, rng=FixedDice(faces)
+    )
+
+
+def task_of(event):
+    return ExtendedTask.objects.get(pk=event.payload["task_id"])
+
+
+def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
+    d20_campaign, gm, player, kara
+):
+    """STA 1e "Extended Tasks": Work = Challenge dice total - Resistance; a Breakthrough at
+    5+ in one roll and when the Work track fills; complete at Magnitude Breakthroughs."""
+    c = line(d20_campaign, "sta1", gm)
+    made = extended_tasks.create_task(c.pk, gm, "Realign the deflector", work=7, magnitude=2)
+    task = task_of(made)
+    assert made.kind == "extended_task" and made.payload["progress"] == 0
+    # Faces 2, 2, 1, Effect (1) = 6 Work, no Resistance: 5+, a Breakthrough.
+    first = test_roll(c, player, kara, [3, 4])
+    dice = challenge(c, player, kara, [2, 2, 1, 5])
+    event = extended_tasks.link_roll(c.pk, player, task.pk, first.pk, challenge_seq=dice.seq)
+    assert (event.payload["amount"], event.payload["scored"]) == (6, 1)
+    task.refresh_from_db()
+    assert (task.progress, task.breakthroughs, task.is_open) == (6, 1, True)
+    # A failed test adds nothing, but counts as linked.
+    failed = test_roll(c, player, kara, [19, 20], difficulty=2)
+    event = extended_tasks.link_roll(c.pk, player, task.pk, failed.pk)
+    assert (event.payload["amount"], event.payload["scored"]) == (0, 0)
+    # 2 Work fills the 7 track (1 fits): the second Breakthrough completes the task.
+    second = test_roll(c, player, kara, [2, 9])
+    dice = challenge(c, player, kara, [2, 3])
+    event = extended_tasks.link_roll(c.pk, player, task.pk, second.pk, challenge_seq=dice.seq)
+    assert (event.payload["amount"], event.payload["scored"]) == (1, 1)
+    assert event.payload["closed"] is True
+    task.refresh_from_db()
+    assert (task.progress, task.breakthroughs, task.is_open) == (7, 2, False)
+    third = test_roll(c, player, kara, [2, 9])
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="complete"):
+        extended_tasks.link_roll(c.pk, player, task.pk, third.pk, challenge_seq=dice.seq)
+    assert snapshot(c) == before
+
+
+def test_sc_03_sta2_impact_is_the_department_minus_resistance_and_closes_when_full(
+    d20_campaign, gm, player, kara
+):
+    """STA 2e ("Goodbye Challenge Dice"): Impact = the department (Communicate 6) -
+    Resistance 2 = 4 a success; the breakthrough point at 4 counts; full at 8: complete."""
+    c = line(d20_campaign, "sta2", gm)
+    made = extended_tasks.create_task(
+        c.pk, gm, "Negotiate", work=8, resistance=2, breakthrough_at=[4]
+    )
+    task = task_of(made)
+    first = extended_tasks.link_roll(c.pk, player, task.pk, test_roll(c, player, kara, [3, 4]).pk)
+    assert (first.payload["amount"], first.payload["scored"], first.payload["closed"]) == (
+        4,
+        1,
+        False,
+    )
+    second = extended_tasks.link_roll(c.pk, player, task.pk, test_roll(c, player, kara, [5, 6]).pk)
+    assert (second.payload["progress"], second.payload["closed"]) == (8, True)
+
+
+def test_sc_03_refusals_change_nothing(d20_campaign, gm, player, player2, observer, kara, marcus):
+    c = line(d20_campaign, "sta1", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=5, magnitude=1))
+    test = test_roll(c, player, kara, [3, 4])
+    dice = challenge(c, player, kara, [2])
+    before = snapshot(c)
+    with pytest.raises(PermissionDenied):
+        extended_tasks.link_roll(c.pk, player2, task.pk, test.pk, challenge_seq=dice.seq)
+    with pytest.raises(PermissionDenied):
+        extended_tasks.link_roll(c.pk, observer, task.pk, test.pk, challenge_seq=dice.seq)
+    with pytest.raises(PermissionDenied):
+        extended_tasks.create_task(c.pk, player, "Mine", work=5, magnitude=1)
+    with pytest.raises(ServiceError, match="own Challenge dice"):
+        extended_tasks.link_roll(c.pk, player, task.pk, test.pk, challenge_seq=999)
+    with pytest.raises(ServiceError, match="Magnitude"):
+        extended_tasks.create_task(c.pk, gm, "Bad", work=5, magnitude=0)
+    with pytest.raises(ServiceError, match="not in this campaign"):
+        extended_tasks.link_roll(c.pk, player, task.pk + 100, test.pk, challenge_seq=dice.seq)
+    assert snapshot(c) == before
+    extended_tasks.link_roll(c.pk, player, task.pk, test.pk, challenge_seq=dice.seq)
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="already counts"):
+        extended_tasks.link_roll(c.pk, player, task.pk, test.pk, challenge_seq=dice.seq)
+    assert snapshot(c) == before
+
+
+@pytest.mark.parametrize("key", ["conan", "dune"])
+def test_sc_03_lines_without_a_modelled_rule_refuse_a_task(d20_campaign, gm, key):
+    c = line(d20_campaign, key, gm)
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="not supported"):
+        extended_tasks.create_task(c.pk, gm, "Climb the tower", work=5, magnitude=1)
+    assert snapshot(c) == before
+
+
+def test_sc_03_a_task_needs_a_running_scene(d20_campaign, gm):
+    before = snapshot(d20_campaign)
+    with pytest.raises(ServiceError, match="Start a scene"):
+        extended_tasks.create_task(d20_campaign.pk, gm, "Scan", work=5, magnitude=1)
+    assert snapshot(d20_campaign) == before
