@@ -20,7 +20,10 @@
     if (!config || config.verb !== "post" || !ROLL.test(config.path || "")) return;
     var found = ENTRY.exec((e.detail.xhr && e.detail.xhr.responseText) || "");
     var entry = found && document.getElementById(found[1]);
-    if (entry) entry.focus();
+    if (!entry) return;
+    entry.focus();
+    // The roller's own screen shows the moment too; the focused entry is read, so no announcement.
+    if (window.momentaStage) window.momentaStage.show(entry);
   });
 
   // Older log entries (log_more.html) land in #roll-log-older; the "Older entries"
