@@ -20,7 +20,54 @@
     if (!config || config.verb !== "post" || !ROLL.test(config.path || "")) return;
     var found = ENTRY.exec((e.detail.xhr && e.detail.xhr.responseText) || "");
     var entry = found && document.getElementById(found[1]);
-    if (entry) entry.focus();
+    if (!entry) return;
+    entry.focus();
+    // The roller's own screen shows the moment too; the focused entry is read, so no announcement.
+    if (window.momentaStage) window.momentaStage.show(entry);
+  });
+
+  // Any other form whose answer redraws it (table talk's Send, the GM tools, a 2d20
+  // test's "Done"): the control that had the focus is gone with the old markup, and
+  // focus would fall to <body>, the top of the page (issue 29). So it goes back to the
+  // same control in the new markup (same id, or the same form action and button), else
+  // to the answer's message (an error or a notice), else to the redrawn region itself.
+  var kept = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    var active = document.activeElement;
+    var target = e.detail.target;
+    kept = null;
+    if (!active || active === document.body || !target || !target.contains(active)) return;
+    var form = active.form || active.closest("form");
+    kept = {
+      target: target.id,
+      id: active.id,
+      action: form && form.getAttribute("action"),
+      name: active.getAttribute("name"),
+      value: active.getAttribute("value"),
+    };
+  });
+  function found(k) {
+    if (k.id && document.getElementById(k.id)) return document.getElementById(k.id);
+    var form = k.action && document.querySelector('form[action="' + CSS.escape(k.action) + '"]');
+    if (form) {
+      var same = k.name && form.querySelector('[name="' + CSS.escape(k.name) + '"]' + (k.value !== null ? '[value="' + CSS.escape(k.value) + '"]' : ""));
+      return same || form.querySelector("button[type=submit], button:not([type])") || null;
+    }
+    var region = k.target && document.getElementById(k.target);
+    if (!region) return null;
+    var message = region.querySelector("[role=alert], [role=status], .error, .notice");
+    if (message && !message.hasAttribute("tabindex")) message.setAttribute("tabindex", "-1");
+    if (message) return message;
+    if (!region.hasAttribute("tabindex")) region.setAttribute("tabindex", "-1");
+    return region;
+  }
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var k = kept;
+    kept = null;
+    var active = document.activeElement;
+    if (!k || (active && active !== document.body && document.contains(active))) return;
+    var el = found(k);
+    if (el) el.focus();
   });
 
   // Older log entries (log_more.html) land in #roll-log-older; the "Older entries"

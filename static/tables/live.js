@@ -100,11 +100,16 @@
     template.innerHTML = html;
     // An entry the page already shows (from an HTTP answer) is not inserted twice.
     var entries = template.content.querySelectorAll("[hx-swap-oob^='afterbegin:#roll-log'] > [data-seq]");
+    var fresh = [];
     Array.prototype.forEach.call(entries, function (item) {
       if (document.getElementById(item.id)) item.remove();
+      else fresh.push(item.id);
     });
     htmx.swap(document.body, template.innerHTML, { swapStyle: "none" });
     normalizeLog();
+    // New entries while live go on the roll stage and are announced (stage.js);
+    // a catch-up replay after a reconnect is not a moment at the table.
+    if (fresh.length && live.state === "live" && window.momentaStage) window.momentaStage.landed(fresh);
   }
 
   function resync() {
