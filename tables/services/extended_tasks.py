@@ -133,6 +133,28 @@ def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq)
     return skill.value if skill is not None else 0
 
 
+def _open_task(campaign, task_id: int) -> ExtendedTask:
+    task = ExtendedTask.objects.filter(campaign=campaign, pk=task_id).first()
+    if task is None:
+        raise ServiceError(_("That task is not in this campaign."))
+    if not task.is_open:
+        raise ServiceError(_("That task is complete."))
+    return task
+
+
+def _linkable_test(campaign, membership, test_id: int) -> D20Test:
+    """A test of this campaign, the member's to link, shown to all, not yet linked."""
+    test = D20Test.objects.select_related("character").filter(campaign=campaign, pk=test_id).first()
+    if test is None:
+        raise ServiceError(_("That test is not in this campaign."))
+    require_control(membership, test.character, _("Only the roller links their test."))
+    if test.hidden:
+        raise ServiceError(_("Reveal the test before it counts toward a task."))
+    if ExtendedTaskRoll.objects.filter(test=test).exists():
+        raise ServiceError(_("That test already counts toward a task."))
+    return test
+
+
 def link_roll(
     campaign_id: int, actor, task_id: int, test_id: int, *, challenge_seq: int | None = None
 ) -> TableEvent:
@@ -142,23 +164,8 @@ def link_roll(
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
-        task = ExtendedTask.objects.filter(campaign=campaign, pk=task_id).first()
-        if task is None:
-            raise ServiceError(_("That task is not in this campaign."))
-        if not task.is_open:
-            raise ServiceError(_("That task is complete."))
-        test = (
-            D20Test.objects.select_related("character")
-            .filter(campaign=campaign, pk=test_id)
-            .first()
-        )
-        if test is None:
-            raise ServiceError(_("That test is not in this campaign."))
-        require_control(membership, test.character, _("Only the roller links their test."))
-        if test.hidden:
-            raise ServiceError(_("Reveal the test before it counts toward a task."))
-        if ExtendedTaskRoll.objects.filter(test=test).exists():
-            raise ServiceError(_("That test already counts toward a task."))
+        task = _open_task(campaign, task_id)
+        test = _linkable_test(campaign, membership, test_id)
         passed = bool((test.result or {}).get("passed"))
         value = _value(campaign, task, test, challenge_seq) if passed else 0
         try:

@@ -267,17 +267,9 @@ def apply_d20_hit(
         require_gm(campaign, actor)
         if campaign.dice_system != Campaign.DiceSystem.D20:
             raise ServiceError(_("This is a Momenta campaign: apply the roll's damage."))
-        test = D20Test.objects.filter(campaign=campaign, pk=test_id).first()
-        if test is None:
-            raise ServiceError(_("That test is not in this campaign."))
-        if not (test.result or {}).get("passed"):
-            raise ServiceError(_("Only a passed attack deals damage."))
+        test = _passed_attack(campaign, test_id)
         target = _target(campaign, target_id)
-        kind = _kind(campaign, track)
-        if not kind.harms:
-            raise ServiceError(
-                _("Damage goes on a stress-like track, not on %(track)s.") % {"track": kind.label}
-            )
+        kind = _stress_kind(campaign, track)
         _refuse_second_hit(d20_test=test)
         try:
             dealt = harm.hit_damage(total, bonus, soak)
@@ -309,6 +301,25 @@ def apply_d20_hit(
             },
             sources={"d20_test": test},
         )
+
+
+def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:
+    test = D20Test.objects.filter(campaign=campaign, pk=test_id).first()
+    if test is None:
+        raise ServiceError(_("That test is not in this campaign."))
+    if not (test.result or {}).get("passed"):
+        raise ServiceError(_("Only a passed attack deals damage."))
+    return test
+
+
+def _stress_kind(campaign: Campaign, track: str):
+    """The track a 2d20 hit's damage goes on: one whose line names its harms."""
+    kind = _kind(campaign, track)
+    if not kind.harms:
+        raise ServiceError(
+            _("Damage goes on a stress-like track, not on %(track)s.") % {"track": kind.label}
+        )
+    return kind
 
 
 def recover(

@@ -228,15 +228,13 @@ def build_spec(
     value, skill_value, names = target(character, attribute, request.skill)
     focus_value, focus_name = focus(character, request.focus, skill_value)
     restricted = _bonus_keys(campaign, request.bonus_restricted_to)
-    difficulty, factors, bonus = request.difficulty, request.factors, request.bonus_momentum
+    difficulty, bonus = request.difficulty, request.bonus_momentum
     if contest is not None:
         difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
-    marks = []
-    if not opposer:
-        marks = marked_traits(
-            campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
-        )
-    factors = tuple(factors) + tuple(m["effect"] for m in marks)
+    marks = [] if opposer else marked_traits(
+        campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
+    )  # fmt: skip
+    factors = tuple(request.factors) + tuple(m["effect"] for m in marks)
     if opposer:
         difficulty, factors, bonus, restricted = 0, (), 0, None
     helpers = _assistants(

@@ -78,9 +78,7 @@ def spend_momentum(
     the standing trait's new text; `remove_trait` removes that trait instead. The board
     changes as the spend is paid; a refusal (bad text, a trait gone) changes nothing.
     """
-    trait_text = " ".join((note or "").split())
-    if kind_key == CREATE_TRAIT.key and (trait_text or trait_id) and not remove_trait:
-        trait_text = scene_board.clean_text(trait_text)  # before anything is read or paid
+    trait_text = _trait_text(kind_key, note, trait_id, remove_trait)
     note = (note or "").strip()[:NOTE_MAX]
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -88,51 +86,31 @@ def spend_momentum(
         record = open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         require_control(membership, holder, f"{holder.name} is not yours to play.")
-        kind = catalogue(campaign).get(kind_key)
-        if kind is None:
-            raise ServiceError("Choose a spend from the list.")
+        kind = _kind_of(campaign, kind_key)
         # MO-10: the asset is named before any point moves; the note keeps its name.
         asset, note = _asset_for(holder, kind, note)
         ledger = ledger_of(record)
+        pool = group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
         with refused_by_rules():
             outcome = ledger.spend(
-                kind,
-                group_pool(campaign) if ledger.side == PLAYERS_SIDE else None,
-                from_pool=from_pool,
-                to_threat=to_threat,
-                threat=Threat(campaign.threat),
-                note=note,
+                kind, pool, from_pool=from_pool, to_threat=to_threat,
+                threat=Threat(campaign.threat), note=note,
                 gm_pool=campaign.line.gm_pool,  # GL-01
-            )
+            )  # fmt: skip
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
         trait = None
-        if kind.key == CREATE_TRAIT.key:
+        if kind.key == CREATE_TRAIT.key:  # MO-09: the board changes as the spend is paid
             trait = scene_board.apply_spend(
-                campaign,
-                actor,
-                record=record,
-                spend_index=len(record.ledger["spends"]) - 1,
-                holder=holder,
-                text=trait_text,
-                trait_id=trait_id,
-                remove=remove_trait,
-            )
-        payload = _spend_payload(
-            record, holder, outcome.spend, _spend_summary(campaign.line, holder, outcome)
-        )
-        if trait is not None:
-            payload["trait"] = trait
-        if asset is not None:
-            payload["asset"] = {"name": asset.name, "quality": asset.quality,
-                                "permanent": asset.permanent}  # fmt: skip
+                campaign, actor, record=record, spend_index=len(record.ledger["spends"]) - 1,
+                holder=holder, text=trait_text, trait_id=trait_id, remove=remove_trait,
+            )  # fmt: skip
+        summary = _spend_summary(campaign.line, holder, outcome)
+        payload = _spend_payload(record, holder, outcome.spend, summary)
+        payload.update(_board_parts(trait, asset))
+        audience = audience_of(record)
         return append_event(
-            campaign,
-            events.D20_SPEND,
-            actor,
-            payload,
-            audience=audience_of(record),
-            changes=changes,
+            campaign, events.D20_SPEND, actor, payload, audience=audience, changes=changes
         )
 
 
@@ -157,6 +135,32 @@ def _pay(
     record.state = D20Test.State.SPENDING
     record.save(update_fields=["ledger", "state"])
     return changes
+
+
+def _kind_of(campaign, kind_key: str):
+    kind = catalogue(campaign).get(kind_key)
+    if kind is None:
+        raise ServiceError(_("Choose a spend from the list."))
+    return kind
+
+
+def _trait_text(kind_key: str, note: str, trait_id, remove: bool) -> str:
+    """Create Trait's new text, checked before anything is read or paid (MO-09)."""
+    text = " ".join((note or "").split())
+    if kind_key == CREATE_TRAIT.key and (text or trait_id) and not remove:
+        text = scene_board.clean_text(text)
+    return text
+
+
+def _board_parts(trait, asset) -> dict:
+    """What the spend put on the scene board, for its payload (MO-09, MO-10)."""
+    parts = {}
+    if trait is not None:
+        parts["trait"] = trait
+    if asset is not None:
+        parts["asset"] = {"name": asset.name, "quality": asset.quality,
+                          "permanent": asset.permanent}  # fmt: skip
+    return parts
 
 
 def _spend_summary(line, holder: Character, outcome: SpendOutcome) -> str:
