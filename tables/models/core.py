@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
+from tables.line_words import worded_line
 
 
 def new_invite_token() -> str:
@@ -217,8 +218,8 @@ class Campaign(models.Model):
 
     @property
     def line(self) -> game_lines.GameLine:
-        """The 2d20 game line's names and behaviour (GL-01); templates read its names."""
-        return game_lines.line_of(self.game_line)
+        """The 2d20 game line's names (in the reader's language) and behaviour (GL-01)."""
+        return worded_line(game_lines.line_of(self.game_line))
 
     @property
     def group_cap(self) -> int | None:
