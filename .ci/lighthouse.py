@@ -24,6 +24,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +45,7 @@ MIN_SCORE = 98
 MAX_CLS = 0.05
 TIMEOUT_MS = 20_000
 TRIES = 3
+RUNS_WHEN_BELOW = 3
 
 # Rolls made before the audits, through the services (as the pages would), so each log
 # holds cards of both kinds: a Momenta roll per character, a 2d20 test per character.
@@ -169,8 +171,8 @@ def main() -> int:
                             if args.only not in name:
                                 continue
                             out = (keep or folder) / f"{name.replace(' ', '-')}.json"
-                            report = audit(port, server.base + path, form_factor, out)
-                            failures += check(name, report)
+                            again = partial(audit, port, server.base + path, form_factor, out)
+                            failures += check(name, again(), again)
                 finally:
                     context.close()
     if failures:
@@ -182,22 +184,47 @@ def main() -> int:
     return 0
 
 
-def check(name: str, report: dict) -> list[str]:
-    """Print one run's scores; its failures, each a line naming the run."""
+def scores_of(report: dict) -> tuple[dict[str, int], float]:
+    scores = {key: round(100 * (report["categories"][key]["score"] or 0)) for key in CATEGORIES}
+    return scores, report["audits"]["cumulative-layout-shift"]["numericValue"]
+
+
+def below_bar(report: dict) -> bool:
+    scores, cls = scores_of(report)
+    return min(scores.values()) < MIN_SCORE or cls > MAX_CLS
+
+
+def check(name: str, report: dict, again) -> list[str]:
+    """Print one run's scores; its failures, each a line naming the run.
+
+    Performance varies from run to run with what else the machine does (Lighthouse's
+    own advice: judge the median of several runs). A run below the bar is audited twice
+    more and judged on the median performance of the three, each one printed."""
     if report.get("runtimeError"):
         return [f"{name}: {report['runtimeError'].get('message')}"]
-    scores = {key: round(100 * (report["categories"][key]["score"] or 0)) for key in CATEGORIES}
-    cls = report["audits"]["cumulative-layout-shift"]["numericValue"]
+    print_scores(name, report)
+    if below_bar(report):
+        runs = [report]
+        for _ in range(RUNS_WHEN_BELOW - 1):
+            runs.append(again())
+            if runs[-1].get("runtimeError"):
+                return [f"{name}: {runs[-1]['runtimeError'].get('message')}"]
+            print_scores(f"  {name} again", runs[-1])
+        runs.sort(key=lambda r: scores_of(r)[0]["performance"])
+        report = runs[len(runs) // 2]
+    if not below_bar(report):
+        return []
+    scores, cls = scores_of(report)
+    return [f"{name}: {scores}, CLS {cls:.3f}"] + [f"{name}: {line}" for line in shortfalls(report)]
+
+
+def print_scores(name: str, report: dict) -> None:
+    scores, cls = scores_of(report)
     print(
         f"{name:<28} {scores['performance']:>5} {scores['accessibility']:>5} "
         f"{scores['best-practices']:>5} {cls:>7.3f}",
         flush=True,
     )
-    failures = []
-    if min(scores.values()) < MIN_SCORE or cls > MAX_CLS:
-        failures.append(f"{name}: {scores}, CLS {cls:.3f}")
-        failures += [f"{name}: {line}" for line in shortfalls(report)]
-    return failures
 
 
 if __name__ == "__main__":
