@@ -279,8 +279,8 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# `manage.py demo` serves collected files too (issue 29: cached for a year, minified, not
-# compressed: momenta_site/static_storage.py), from a folder beside its SQLite file
+# `manage.py demo` serves collected files too (issue 29: cached for a year, minified,
+# gzipped: momenta_site/static_storage.py), from a folder beside its SQLite file
 # (db.sqlite3.static/) that it collects into before serving.
 DEMO = running_demo()
 STATIC_ROOT = Path(
@@ -303,7 +303,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "momenta_site.static_storage.MinifiedStaticFilesStorage"
         if "STATIC_ROOT" in os.environ
-        else "momenta_site.static_storage.MinifiedManifestStaticFilesStorage"
+        else "momenta_site.static_storage.DemoStaticFilesStorage"
         if DEMO
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
