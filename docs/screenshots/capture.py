@@ -103,6 +103,13 @@ def in_step(gm, *pages) -> None:
         expect(page.locator("#table")).to_have_attribute("data-last-seq", str(last))
 
 
+def unfold(page, form: str) -> None:
+    """Open the composer's "More options" (folded until its person opens it, issue 29)."""
+    more = page.locator(f"{form} details.composer-more")
+    if more.count() and not more.evaluate("d => d.open"):
+        more.locator("summary").click()
+
+
 # --- Momenta -----------------------------------------------------------------------------
 
 
@@ -116,6 +123,7 @@ def momenta_roll(page, character: str, attribute: str, **choices) -> None:
     attribute_select = page.locator(f"{form} select[name=attribute]")
     if attribute_select.input_value() != attribute:
         swap(page, "#composer", lambda: attribute_select.select_option(attribute))
+    unfold(page, form)
     page.check(f"{form} input[name=kind][value={choices.get('kind', 'action')}]")
     page.check(f"{form} input[name=play][value={choices.get('play', 'narrative')}]")
     if "modifiers" in choices:
@@ -159,6 +167,7 @@ def d20_test(page, character: str, attribute: str, skill: str, **fields) -> None
     select = page.locator(f"{form} select[name=character]")
     if select.locator("option:checked").inner_text().strip() != character:
         swap(page, "#d20-play", lambda: select.select_option(label=character))
+    unfold(page, form)
     page.select_option(f"{form} select[name=attribute]", attribute)
     page.select_option(f"{form} select[name=skill]", skill)
     if "focus" in fields:
