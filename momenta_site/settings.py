@@ -32,6 +32,9 @@ def env_int(name: str, default: int) -> int:
 
 
 DEBUG = env_bool("DEBUG", False)
+# This process is `manage.py demo`: its static files and pages are served as production
+# serves them behind its proxy (below).
+DEMO = running_demo()
 # With DEBUG off and no SECRET_KEY the server refuses to start (momenta_site/secret_key.py).
 SECRET_KEY = secret_key(
     debug=DEBUG, sqlite_path=env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
@@ -104,6 +107,15 @@ MIDDLEWARE = [
     # Last: a command's Idempotency-Key reaches the services the view calls (issue 27).
     "tables.views.submissions.IdempotencyKeyMiddleware",
 ]
+
+if DEMO:
+    # The demo has no proxy in front to compress its pages (production's Caddy does:
+    # deploy/Caddyfile, `encode`), so Django does, inside whitenoise, which serves its
+    # own gzip copies. Django's GZipMiddleware pads its answers against BREACH.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("momenta_site.static_files.StaticFilesMiddleware") + 1,
+        "django.middleware.gzip.GZipMiddleware",
+    )
 
 ROOT_URLCONF = "momenta_site.urls"
 WSGI_APPLICATION = None
@@ -282,7 +294,6 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # `manage.py demo` serves collected files too (issue 29: cached for a year, minified,
 # gzipped: momenta_site/static_storage.py), from a folder beside its SQLite file
 # (db.sqlite3.static/) that it collects into before serving.
-DEMO = running_demo()
 STATIC_ROOT = Path(
     env_str(
         "STATIC_ROOT",
