@@ -36,12 +36,13 @@ def secret_key(*, debug: bool, sqlite_path: str) -> str:
     # inherit it: they must share one key with the test process.
     if debug or "PYTEST_VERSION" in os.environ:
         return DEVELOPMENT_KEY
-    if _running_demo():
+    if running_demo():
         return demo_key(Path(sqlite_path))
     raise ImproperlyConfigured(MISSING)
 
 
-def _running_demo() -> bool:
+def running_demo() -> bool:
+    """This process is `manage.py demo` (settings read it too: the demo's static files)."""
     return Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] == ["demo"]
 
 

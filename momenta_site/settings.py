@@ -11,7 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from momenta_site.secret_key import secret_key
+from momenta_site.secret_key import running_demo, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,6 +32,9 @@ def env_int(name: str, default: int) -> int:
 
 
 DEBUG = env_bool("DEBUG", False)
+# This process is `manage.py demo`: its static files and pages are served as production
+# serves them behind its proxy (below).
+DEMO = running_demo()
 # With DEBUG off and no SECRET_KEY the server refuses to start (momenta_site/secret_key.py).
 SECRET_KEY = secret_key(
     debug=DEBUG, sqlite_path=env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
@@ -104,6 +107,15 @@ MIDDLEWARE = [
     # Last: a command's Idempotency-Key reaches the services the view calls (issue 27).
     "tables.views.submissions.IdempotencyKeyMiddleware",
 ]
+
+if DEMO:
+    # The demo has no proxy in front to compress its pages (production's Caddy does:
+    # deploy/Caddyfile, `encode`), so Django does, inside whitenoise, which serves its
+    # own gzip copies. Django's GZipMiddleware pads its answers against BREACH.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("momenta_site.static_files.StaticFilesMiddleware") + 1,
+        "django.middleware.gzip.GZipMiddleware",
+    )
 
 ROOT_URLCONF = "momenta_site.urls"
 WSGI_APPLICATION = None
@@ -279,19 +291,31 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# `manage.py demo` serves collected files too (issue 29: cached for a year, minified,
+# gzipped: momenta_site/static_storage.py), from a folder beside its SQLite file
+# (db.sqlite3.static/) that it collects into before serving.
+STATIC_ROOT = Path(
+    env_str(
+        "STATIC_ROOT",
+        env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")) + ".static"
+        if DEMO
+        else str(BASE_DIR / "staticfiles"),
+    )
+)
 # Static files are served by whitenoise, never by the development server in
 # production. Setting STATIC_ROOT says "collectstatic has written the files
-# there": hashed names (cached for a year) and gzip/brotli copies, served from
-# that folder (`manage.py serve` refuses to start without them). Unset (the
-# demo, the tests, development) the files are served from the source folders
-# as they are, found on each request, so an edited stylesheet shows at once.
-STATIC_COLLECTED = "STATIC_ROOT" in os.environ
+# there": hashed names (cached for a year), minified (momenta_site/static_storage.py),
+# with gzip/brotli copies, served from that folder (`manage.py serve` refuses to start
+# without them). Unset (the tests, development) the files are served from the source
+# folders as they are, found on each request, so an edited stylesheet shows at once.
+STATIC_COLLECTED = "STATIC_ROOT" in os.environ or DEMO
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if STATIC_COLLECTED
+        "BACKEND": "momenta_site.static_storage.MinifiedStaticFilesStorage"
+        if "STATIC_ROOT" in os.environ
+        else "momenta_site.static_storage.DemoStaticFilesStorage"
+        if DEMO
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }

@@ -9,11 +9,13 @@ PNGs from headless Debian chromium next to this file (each ruleset, a player's
 page and the GM's, 1280 px and 375 x 812, light and dark: <ruleset>[-gm]-
 <laptop|phone>[-dark].png), and stops the server.
 The server and the browser launch are tables.devtools', shared with tests/e2e.
-The dice are real, so every run shows other faces.
+The dice are seeded (seeded_dice/sitecustomize.py, SEED below), so every run plays
+the same faces; screenshots wait for the roll stage to settle into the log.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -24,14 +26,15 @@ OUT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 from tables.devtools import browser as devtools_browser  # noqa: E402
-from tables.devtools.server import ServerProcess  # noqa: E402
+from tables.devtools.server import ServerProcess, server_env  # noqa: E402
 
 PASSWORD = "momenta-demo"  # tables/management/commands/seed_demo.py
-LAPTOP = {"width": 1280, "height": 800}
+LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 SCHEMES = ("light", "dark")  # prefers-color-scheme: site.css follows the system setting
 MAX_BYTES = 1_000_000  # above this, the PNG is clipped to a few screens
 TIMEOUT_MS = 20_000
+SEED = 29  # the demo's dice (seeded_dice/): change it for other faces
 
 
 # --- Driving the pages -------------------------------------------------------------------
@@ -100,6 +103,13 @@ def in_step(gm, *pages) -> None:
         expect(page.locator("#table")).to_have_attribute("data-last-seq", str(last))
 
 
+def unfold(page, form: str) -> None:
+    """Open the composer's "More options" (folded until its person opens it, issue 29)."""
+    more = page.locator(f"{form} details.composer-more")
+    if more.count() and not more.evaluate("d => d.open"):
+        more.locator("summary").click()
+
+
 # --- Momenta -----------------------------------------------------------------------------
 
 
@@ -113,6 +123,7 @@ def momenta_roll(page, character: str, attribute: str, **choices) -> None:
     attribute_select = page.locator(f"{form} select[name=attribute]")
     if attribute_select.input_value() != attribute:
         swap(page, "#composer", lambda: attribute_select.select_option(attribute))
+    unfold(page, form)
     page.check(f"{form} input[name=kind][value={choices.get('kind', 'action')}]")
     page.check(f"{form} input[name=play][value={choices.get('play', 'narrative')}]")
     if "modifiers" in choices:
@@ -156,6 +167,7 @@ def d20_test(page, character: str, attribute: str, skill: str, **fields) -> None
     select = page.locator(f"{form} select[name=character]")
     if select.locator("option:checked").inner_text().strip() != character:
         swap(page, "#d20-play", lambda: select.select_option(label=character))
+    unfold(page, form)
     page.select_option(f"{form} select[name=attribute]", attribute)
     page.select_option(f"{form} select[name=skill]", skill)
     if "focus" in fields:
@@ -249,6 +261,8 @@ def shoot_all(page, prefix: str) -> None:
 
 
 def shoot(page, name: str, viewport: dict) -> None:
+    # The last roll settled into the log: the stage shows it large for a few seconds.
+    expect(page.locator("#roll-stage")).to_be_hidden()
     page.set_viewport_size(viewport)
     page.mouse.move(0, 0)  # no hover effects
     page.evaluate("window.scrollTo(0, 0)")
@@ -273,7 +287,12 @@ def main() -> None:
 
     playwright_expect.set_options(timeout=TIMEOUT_MS)
     with tempfile.TemporaryDirectory(prefix="momenta-shots-") as folder:
-        demo = ServerProcess(Path(folder), ["demo"])
+        env = server_env(
+            Path(folder),
+            PYTHONPATH=os.pathsep.join([str(OUT / "seeded_dice"), str(ROOT)]),
+            MOMENTA_SCREENSHOT_SEED=str(SEED),
+        )
+        demo = ServerProcess(Path(folder), ["demo"], env=env)
         with demo as server, sync_playwright() as playwright:
             print(f"Demo server on {server.base}")
             browser = devtools_browser.launch(playwright)

@@ -9,7 +9,8 @@
  * the card, are said once through #table-announce (role="status", polite). The
  * log itself is not a live region any more, so other entries are said there too.
  * The words are the server's (translated); this file holds none.
- * Motion is site.css's: without movement under prefers-reduced-motion.
+ * Motion is site.css's: without movement under prefers-reduced-motion. A person who
+ * turned the stage off (their settings) gets no stage at all, only the line said.
  */
 (function () {
   "use strict";
@@ -57,9 +58,12 @@
     return card;
   }
 
+  // The person's setting (roll_stage.html data-off): rolls go straight to the log.
+  var off = stage.hasAttribute("data-off");
+
   function show(entry) {
     var seq = entry.getAttribute("data-seq");
-    if (!seq || staged[seq] || !entry.querySelector("[data-say]")) return false;
+    if (off || !seq || staged[seq] || !entry.querySelector("[data-say]")) return false;
     staged[seq] = true;
     hide();
     stage.appendChild(copyOf(entry));

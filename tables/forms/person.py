@@ -10,4 +10,4 @@ from tables.models import PersonSettings
 class PersonSettingsForm(forms.ModelForm):
     class Meta:
         model = PersonSettings
-        fields = ["animate_dice"]
+        fields = ["animate_dice", "show_stage"]

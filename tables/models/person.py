@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 
 class PersonSettings(models.Model):
@@ -21,6 +22,18 @@ class PersonSettings(models.Model):
         help_text=gettext_lazy(
             "A short tumble of the newest roll's dice. Never when your system asks "
             "for reduced motion."
+        ),
+    )
+
+    # On by default: the roll stage is the table's moment (issue 29); off, a roll goes
+    # straight to the log, still said once to a screen reader (static/tables/stage.js).
+    show_stage = models.BooleanField(
+        _("Show each roll large as it lands"),
+        default=True,
+        db_default=True,  # the previous release's INSERTs do not name it (migration_safety)
+        help_text=_(
+            "Who rolled, the dice and the outcome, large for a moment, then in the log. "
+            "Off: rolls go straight to the log."
         ),
     )
 

@@ -38,8 +38,10 @@ def table(request, pk: int):
     context["note_form"] = NoteForm()
     # Table talk (views/talk.py): players and GMs post; observers only read.
     context["talk_form"] = TalkForm() if has_role(membership, "player") else None
-    # The viewer's own choice (issue 14); site.css animates only under this class.
-    context["dice_motion"] = PersonSettings.of(request.user).animate_dice
+    # The viewer's own choices (issue 14); site.css animates only under this class.
+    person = PersonSettings.of(request.user)
+    context["dice_motion"] = person.animate_dice
+    context["stage_off"] = not person.show_stage  # roll_stage.html, stage.js (issue 29)
     if not campaign.uses_d6:  # composer.html draws the 2d20 composer from it
         context["d20"] = composer_of(campaign, membership)
     return render(request, "tables/table.html", context)

@@ -82,7 +82,8 @@ def test_an_unknown_http_handler_is_refused_at_start():
 
 def test_static_root_set_means_hashed_compressed_files_from_collectstatic(tmp_path):
     shown = settings_with(STATIC_ROOT=str(tmp_path))
-    assert shown["storage"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    # whitenoise's CompressedManifestStaticFilesStorage, minifying first (issue 29).
+    assert shown["storage"] == "momenta_site.static_storage.MinifiedStaticFilesStorage"
     assert shown["finders"] is False
 
 

@@ -92,3 +92,40 @@ def test_the_roller_sees_the_stage_and_focus_is_on_the_result(table, app_server)
     assert len(alice.evaluate("window.staged")) == 1
     # Focus reads the result to the roller: no second announcement of it.
     assert alice.evaluate("window.said") == []
+
+
+def test_not_at_all_for_a_person_who_turned_the_stage_off(table, app_server):  # noqa: F811
+    """bob asks for reduced motion and turns "Show each roll large as it lands" off in
+    his settings: alice's roll goes straight into his log, with no stage, and he still
+    hears the one line. The GM, who kept it on, sees the stage as before."""
+    from playwright.sync_api import expect
+
+    gm, alice, bob = (table[name][1] for name in ("gm", "alice", "bob"))
+    table_url = bob.url
+    bob.emulate_media(reduced_motion="reduce")
+    bob.goto(app_server.base + "/account/settings/")
+    bob.get_by_label("Show each roll large as it lands").uncheck()
+    bob.get_by_role("button", name="Save").click()
+    expect(bob.get_by_label("Show each roll large as it lands")).not_to_be_checked()
+    try:
+        bob.goto(table_url)
+        expect(bob.locator("#live-status")).to_have_attribute("data-state", "live")
+        for page in (gm, bob):
+            page.evaluate(WATCH)
+
+        made = roll(alice, "alice", app_server.characters["alice"], "AGILITY")
+        for page in (gm, bob):
+            expect(page.locator(f"#roll-log > #event-{made.seq}")).to_have_count(1)
+            page.wait_for_function("window.said.length > 0")
+            said = page.evaluate("window.said")
+            assert len(said) == 1 and made.character in said[0], said
+        expect(gm.locator("#roll-stage")).to_be_hidden()
+        assert len(gm.evaluate("window.staged")) == 1
+        assert bob.evaluate("window.staged") == []
+        assert bob.locator("#roll-stage .roll-stage-card").count() == 0
+    finally:
+        # The module's server is shared: bob's screen as the other tests expect it.
+        bob.goto(app_server.base + "/account/settings/")
+        bob.get_by_label("Show each roll large as it lands").check()
+        bob.get_by_role("button", name="Save").click()
+        expect(bob.get_by_label("Show each roll large as it lands")).to_be_checked()

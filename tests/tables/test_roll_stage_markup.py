@@ -38,3 +38,20 @@ def test_a_roll_card_marks_who_rolled_what_and_the_outcome(table, client_for, he
     assert hero.name in said[0]
     assert "Success" in said[1]
     assert html.count("data-say") == 2  # a few bytes per card: nothing else is added
+
+
+def test_a_person_who_turns_the_stage_off_gets_it_marked_off_for_them_only(
+    table,  # noqa: F811
+    client_for,
+):
+    """Their settings' "Show each roll large as it lands" (issue 29): stage.js then stages
+    nothing on their screen; the announcer stays."""
+    page = reverse("table", args=[table.pk])
+    player = client_for("player")
+    on = '<div id="roll-stage" class="roll-stage" aria-hidden="true" inert hidden>'
+    assert on in player.get(page).content.decode()  # on until turned off
+    player.post(reverse("person_settings"), {})  # the box unticked: not sent
+    html = player.get(page).content.decode()
+    assert "inert hidden data-off></div>" in html
+    assert 'id="table-announce"' in html
+    assert on in client_for("gm").get(page).content.decode()

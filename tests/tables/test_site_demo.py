@@ -1,5 +1,6 @@
 """The demo: seed_demo is idempotent, and `manage.py demo` serves a page you can log into."""
 
+import gzip
 import http.cookiejar
 import os
 import re
@@ -151,11 +152,25 @@ def test_demo_serves_a_login_on_a_fresh_database(tmp_path):
         request = urllib.request.Request(
             f"{base}/login/", data=form, headers={"Referer": f"{base}/login/"}
         )
+        request.add_header("Accept-Encoding", "gzip")
         home = opener.open(request, timeout=10)
-        body = home.read().decode()
+        # Compressed, as production's proxy compresses (issue 29).
+        assert home.headers["Content-Encoding"] == "gzip"
+        body = gzip.decompress(home.read()).decode()
         assert home.geturl() == f"{base}/"
         assert "The Salt Roads" in body and "House Intrigue" in body
         assert opener.open(f"{base}/static/tables/site.css", timeout=5).status == 200
+        # The pages name collected files (issue 29): hashed, so cached for a year,
+        # gzipped, and minified: no comments, no indentation.
+        for kind in ("css", "js"):
+            url = re.search(rf'"(/static/tables/site\.[0-9a-f]{{12}}\.{kind})"', body).group(1)
+            asked = urllib.request.Request(base + url, headers={"Accept-Encoding": "gzip"})
+            answer = opener.open(asked, timeout=5)
+            max_age = re.search(r"max-age=(\d+)", answer.headers["Cache-Control"]).group(1)
+            assert int(max_age) >= 365 * 24 * 3600
+            assert answer.headers["Content-Encoding"] == "gzip"
+            text = gzip.decompress(answer.read()).decode()
+            assert "/*" not in text and "\n  " not in text, url
         log.seek(0)
         assert "alice" in log.read()
     finally:

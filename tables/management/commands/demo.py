@@ -1,5 +1,6 @@
 """The README's first command: migrate, seed the demo, serve on 127.0.0.1:8000."""
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -20,7 +21,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, **options):
         call_command("migrate", interactive=False, verbosity=0)
+        if settings.STATIC_COLLECTED:
+            # Into the demo's own folder (settings.DEMO): hashed, minified, compressed
+            # files, which whitenoise serves with a year's cache lifetime (issue 29).
+            call_command("collectstatic", interactive=False, verbosity=0)
         call_command("seed_demo", url=served_at(addrport), stdout=self.stdout)
-        # No autoreloader: it would re-run this whole command in a child
-        # process. insecure_serving: serve the stylesheet even with DEBUG off.
-        call_command("runserver", addrport, use_reloader=False, insecure_serving=True)
+        # No autoreloader: it would re-run this whole command in a child process.
+        # Static files from whitenoise (the middleware), not runserver's own handler,
+        # which would answer them without cache headers.
+        call_command("runserver", addrport, use_reloader=False, use_static_handler=False)
