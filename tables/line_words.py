@@ -45,13 +45,13 @@ NAMES = frozenset(
 
 def worded_line(line: game_lines.GameLine) -> game_lines.GameLine:
     """`line` with its names in the active language (the same object in English)."""
-    return _worded(line.key, get_language() or "")
+    return _worded(line, get_language() or "")
 
 
 @lru_cache(maxsize=256)
-def _worded(key: str, language: str) -> game_lines.GameLine:
-    # One copy per line and language: a page asks for the line many times.
-    line = game_lines.line_of(key)
+def _worded(line: game_lines.GameLine, language: str) -> game_lines.GameLine:
+    # One copy per line and language: a page asks for the line many times. Keyed by
+    # the line itself (a frozen dataclass), so a changed line is never served stale.
     words = {field: gettext(value) for field in NAMED if (value := getattr(line, field))}
     if all(words[field] == getattr(line, field) for field in words):
         return line
