@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
-from tables.models import PersonSettings
+from tables.models import Campaign, PersonSettings
 from tables.models.locale import time_zones
 
 SESSION_KEY = "momenta_locale"  # [language, time zone] of the person's settings
@@ -70,3 +70,42 @@ def _known_language(code) -> str:
 
 def _known_zone(name) -> str:
     return name if isinstance(name, str) and name in time_zones() else ""
+
+
+def socket_reader(scope, campaign_id: int) -> Reader:
+    """A table socket's reader: its person's choice, else the handshake's Accept-Language
+    (browsers send it on a websocket too) and the campaign's time zone. Sync (ORM)."""
+    language, zone = chosen(scope.get("session"), scope.get("user"))
+    if not language:
+        headers = dict(scope.get("headers") or ())
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+        language = browser_language(accept, cookie)
+    campaign_zone = "UTC"
+    if not zone:
+        found = Campaign.objects.filter(pk=campaign_id).values_list("time_zone", flat=True)
+        campaign_zone = found.first() or "UTC"
+    return reader(language, zone, campaign_zone)
+
+
+def current_reader() -> Reader:
+    """The language and time zone active now (a request's, after PersonLocaleMiddleware)."""
+    return Reader(
+        translation.get_language() or settings.LANGUAGE_CODE, timezone.get_current_timezone_name()
+    )
+
+
+class reading_as:
+    """Draw for `reader`: its language and time zone active inside, as before after."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.language = translation.override(reader.language)
+        self.zone = timezone.override(reader.time_zone)
+
+    def __enter__(self):
+        self.language.__enter__()
+        self.zone.__enter__()
+
+    def __exit__(self, *exc):
+        self.zone.__exit__(*exc)
+        self.language.__exit__(*exc)
