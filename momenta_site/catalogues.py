@@ -31,10 +31,11 @@ def compile_catalogues(verbosity: int = 0) -> None:
 NOT_EXTRACTED = ["tests", "bench", "deploy", "docs", "staticfiles", "tmp", "*.egg-info"]
 
 
-def extract(locales, verbosity: int = 0) -> None:
-    """`manage.py makemessages` for `locales`, over the project's code and templates:
-    adds new strings to each catalogue (empty msgstr), marks vanished ones obsolete."""
-    with contextlib.chdir(settings.BASE_DIR):
+def extract(locales, verbosity: int = 0, root: Path | None = None) -> None:
+    """`manage.py makemessages` for `locales`, over the project's code and templates
+    (in `root`, default the project's folder; the catalogues are LOCALE_PATHS[0]'s):
+    adds new strings to each catalogue (empty msgstr), drops vanished ones."""
+    with contextlib.chdir(root or settings.BASE_DIR):
         call_command(
             "makemessages",
             locale=list(locales),
