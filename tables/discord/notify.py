@@ -29,17 +29,14 @@ def notify(event) -> None:
             post = embeds.post_for(event, campaign)
         if post is None:
             return
-        job = sender.Job(campaign.pk, post.target, post.url, post.body)
+        job = sender.Job(campaign.pk, post.target, post.url, post.body, campaign.language)
         if not sender.get_sender().submit(job):
             log.warning(
                 "Discord queue full: post of campaign %s #%s dropped", campaign.pk, event.seq
             )
             # Dropped here, not refused by Discord: no failure counts against the webhook.
-            sender.record_outcome(
-                campaign.pk,
-                post.target,
-                gettext("too many posts waiting; one dropped"),
-                count=False,
-            )
+            with translation.override(campaign.language):
+                dropped = gettext("too many posts waiting; one dropped")
+            sender.record_outcome(campaign.pk, post.target, dropped, count=False)
     except Exception:  # a broken webhook must never turn a committed roll into an error
         log.exception("Discord post of event %s not queued", getattr(event, "pk", "?"))

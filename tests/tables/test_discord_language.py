@@ -61,3 +61,27 @@ def test_the_post_is_in_the_campaigns_language_whatever_the_actors_page_is_in(
     with translation.override(language):  # the pool's own name is the game line's words
         pool = pool_name(event.campaign, "resolve", pool_label("resolve"))
     assert embed["fields"][0]["name"] == field.format(pool=pool)
+
+
+def test_what_came_of_a_post_is_worded_in_the_campaigns_language(settings):
+    """The GMs read a failed delivery on the settings page: in the campaign's words."""
+    from tests.discord_fake import FakeDiscord
+
+    fake = FakeDiscord()
+    settings.DISCORD_WEBHOOK_HOSTS = (fake.origin,)
+    settings.DISCORD_ALLOWED_HOSTS = ("127.0.0.1",)
+    fake.script("404")
+    outcomes = []
+    worker = discord_sender.Sender(
+        sleep=lambda s: None,
+        record=lambda campaign_id, target, error, url: outcomes.append(error),
+        timeout=2,
+    )
+    try:
+        job = discord_sender.Job(1, "public", fake.url(1, "t"), {"content": "hi"}, "de")
+        assert worker.submit(job)
+        assert worker.wait_idle(10)
+    finally:
+        worker.stop(1)
+        fake.stop()
+    assert outcomes == ["HTTP 404: den Webhook gibt es nicht (gelöscht?); richte einen neuen ein"]
