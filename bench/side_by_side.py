@@ -134,6 +134,7 @@ def seed(tables: int, sockets: int, languages: int = 1) -> list[TableSeed]:
     from django.db import connections, transaction
 
     from tables.models import PersonSettings
+    from tables.policy.locale import remember
 
     User = get_user_model()
     store = import_module(settings.SESSION_ENGINE).SessionStore
@@ -143,6 +144,7 @@ def seed(tables: int, sockets: int, languages: int = 1) -> list[TableSeed]:
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        remember(session, PersonSettings.of(user))  # tables/login_signals.py, issue 28
         session.create()
         return session.session_key
 

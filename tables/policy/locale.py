@@ -2,8 +2,9 @@
 
 A person's own choice (PersonSettings) first; a blank language is the browser's
 (Accept-Language, as for someone not logged in), a blank time zone the campaign's on
-its pages and UTC elsewhere. The choice is kept in the session at login and on save,
-so a page costs no query for it; a session from before that reads it once.
+its pages and UTC elsewhere. The choice is kept in the session at login
+(login_signals.py) and on save, so a page costs no query for it; a session from
+before that reads it on each request until the next login or save.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ def chosen(session, user) -> tuple[str, str]:
     kept = session.get(SESSION_KEY) if session is not None else None
     if isinstance(kept, list) and len(kept) == 2:
         return _known_language(kept[0]), _known_zone(kept[1])
+    # A session from before the key (or made without login()): read, never written
+    # here, as a GET writes nothing.
     mine = PersonSettings.of(user)
-    if session is not None:
-        remember(session, mine)
     return _known_language(mine.language), _known_zone(mine.time_zone)
 
 

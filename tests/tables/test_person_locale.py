@@ -8,7 +8,9 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Campaign, PersonSettings, TableEvent
+from tables.policy.locale import SESSION_KEY
 from tables.services import sessions
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -45,10 +47,22 @@ def test_no_chosen_language_is_the_browsers(client_for):
     assert lang_of(client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ja")) == "en"
 
 
-def test_a_choice_saved_in_another_session_is_read_from_the_settings(client_for, player):
-    """A session that has not kept the choice (older than it) reads it once."""
+def test_logging_in_brings_the_persons_choice_from_their_settings(client, player):
     PersonSettings.objects.create(user=player, language="es")
-    assert lang_of(client_for("player").get(reverse("home"))) == "es"
+    client.post(reverse("login"), {"username": "player", "password": PASSWORD})
+    assert lang_of(client.get(reverse("home"))) == "es"
+
+
+def test_a_session_from_before_the_choice_was_kept_reads_the_settings(client_for, player):
+    """A session made before this release keeps no choice: each page reads it (and
+    writes nothing: a GET changes nothing)."""
+    client = client_for("player")
+    session = client.session
+    del session[SESSION_KEY]
+    session.save()
+    PersonSettings.objects.create(user=player, language="es")
+    assert lang_of(client.get(reverse("home"))) == "es"
+    assert SESSION_KEY not in client.session
 
 
 def test_logging_out_forgets_the_persons_language(client_for):
