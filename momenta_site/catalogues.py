@@ -41,6 +41,9 @@ def extract(locales, verbosity: int = 0, root: Path | None = None) -> None:
             locale=list(locales),
             ignore_patterns=NOT_EXTRACTED,
             no_obsolete=True,
+            # File names without line numbers: an edit elsewhere in a file then changes
+            # no catalogue, and two branches' catalogues merge without conflicts.
+            add_location="file",
             verbosity=verbosity,
         )
 
