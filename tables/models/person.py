@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 
 from tables.models.locale import validate_time_zone
 
@@ -18,31 +18,33 @@ class PersonSettings(models.Model):
     )
     # Off by default: motion is opt-in; site.css also drops it under prefers-reduced-motion.
     animate_dice = models.BooleanField(
-        "Animate new dice",
+        gettext_lazy("Animate new dice"),
         default=False,
-        help_text="A short tumble of the newest roll's dice. Never when your system asks "
-        "for reduced motion.",
+        help_text=gettext_lazy(
+            "A short tumble of the newest roll's dice. Never when your system asks "
+            "for reduced motion."
+        ),
     )
 
     # Blank: the browser's (Accept-Language), as for someone not logged in (issue 28).
     # db_default: a running older release inserts rows without the column.
     language = models.CharField(
-        _("Language"),
+        gettext_lazy("Language"),
         max_length=10,
         blank=True,
         default="",
         db_default="",
-        choices=[("", _("The browser's language"))] + list(settings.LANGUAGES),
+        choices=[("", gettext_lazy("The browser's language"))] + list(settings.LANGUAGES),
     )
     # Blank: the campaign's time zone on its pages, UTC elsewhere.
     time_zone = models.CharField(
-        _("Time zone"),
+        gettext_lazy("Time zone"),
         max_length=64,
         blank=True,
         default="",
         db_default="",
         validators=[validate_time_zone],
-        help_text=_("The log's times are shown in it. Blank: the campaign's time zone."),
+        help_text=gettext_lazy("The log's times are shown in it. Blank: the campaign's time zone."),
     )
 
     class Meta:
