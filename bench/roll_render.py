@@ -13,6 +13,10 @@ commit (frames.hold), the answer through frames.fragment, the hub through frames
     .venv/bin/python bench/roll_render.py                      # this tree
     .venv/bin/python bench/roll_render.py --compare /tmp/old   # + another tree, interleaved
     LIVE_FRAME_MEMO=0 .venv/bin/python bench/roll_render.py    # this tree, the seam bypassed
+    .venv/bin/python bench/roll_render.py --languages 2        # a second language at the table
+
+`--languages N` (issue 28): the players read N languages, so the hub also draws the
+players' frame for N-1 more readers (German, French, Spanish), from the same rows.
 """
 
 from __future__ import annotations
@@ -45,7 +49,17 @@ def hold_and_answer(frames, render, event) -> None:
     frames.fragment(event, render.ALL)
 
 
-def measure(rolls: int) -> dict:
+OTHER_LANGUAGES = ("de", "fr", "es")
+
+
+def hub_frames(frames, render, event, readers) -> None:
+    """The hub: both audiences in the site's language, the players' in each other one."""
+    frames.fragments(event, (render.ALL, render.GM))
+    for reader in readers:
+        frames.fragments(event, (render.ALL,), reader)
+
+
+def measure(rolls: int, languages: int = 1) -> dict:
     temp_site.start_django("roll-render-")
 
     from tables.live import render
@@ -70,6 +84,11 @@ def measure(rolls: int) -> dict:
     except ImportError:  # a tree without the render seam
         frames = None
 
+    readers = []
+    if languages > 1:
+        from tables.policy.locale import Reader
+
+        readers = [Reader(code, "UTC") for code in OTHER_LANGUAGES[: languages - 1]]
     out = {}
     for name, record in (("momenta_roll", plain), ("d20_test", test)):
         answers, hubs = [], []
@@ -98,7 +117,7 @@ def measure(rolls: int) -> dict:
                     type(record).objects.get(pk=record.pk).event = answer_event
                 frames.clear()
                 answer = cpu_ms(hold_and_answer, frames, render, answer_event)
-                hub = cpu_ms(frames.fragments, hub_event, (render.ALL, render.GM))
+                hub = cpu_ms(hub_frames, frames, render, hub_event, readers)
             else:
                 answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL)
                 hub = cpu_ms(render.event_fragments, hub_event, (render.ALL, render.GM))
@@ -109,9 +128,10 @@ def measure(rolls: int) -> dict:
     return out
 
 
-def child(tree: Path, rolls: int) -> dict:
+def child(tree: Path, rolls: int, languages: int = 1) -> dict:
+    extra = ["--languages", str(languages)] if languages > 1 else []
     return temp_site.child(
-        Path(__file__).resolve(), tree, "ROLL_RENDER_TREE", ["--round", str(rolls)]
+        Path(__file__).resolve(), tree, "ROLL_RENDER_TREE", ["--round", str(rolls), *extra]
     )
 
 
@@ -120,13 +140,20 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=200, help="rolls per round and kind")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--compare", type=Path, help="another tree, measured alternately")
+    parser.add_argument(
+        "--languages", type=int, default=1, help="languages the players read (1 to 4)"
+    )
     parser.add_argument("--round", type=int, help=argparse.SUPPRESS)  # a child's one round
     args = parser.parse_args()
     if args.round is not None:
-        temp_site.one_round("ROLL_RENDER_TREE", HERE, measure, args.round)
+        temp_site.one_round(
+            "ROLL_RENDER_TREE", HERE, lambda rolls: measure(rolls, args.languages), args.round
+        )
         return
     trees = temp_site.trees(HERE, args.compare)
-    results = temp_site.alternate(trees, args.rounds, lambda tree: child(tree, args.rolls))
+    results = temp_site.alternate(
+        trees, args.rounds, lambda tree: child(tree, args.rolls, args.languages)
+    )
     for name, rounds in results.items():
         print(f"{name} ({trees[name]}): {args.rounds} rounds × {args.rolls} rolls")
         for case in rounds[0]:

@@ -114,8 +114,14 @@ class TableSeed:
         return [s for s in self.seats if s.character_id is not None]
 
 
-def seed(tables: int, sockets: int) -> list[TableSeed]:
-    """T Momenta tables, each a GM and sockets-1 players with a character; one session each."""
+# `--languages N`: the first N of these are read at each table (issue 28), the GM's
+# first, then the players' in turn; 1: everyone reads the site's language.
+LANGUAGES = ("en", "de", "fr", "es")
+
+
+def seed(tables: int, sockets: int, languages: int = 1) -> list[TableSeed]:
+    """T Momenta tables, each a GM and sockets-1 players with a character; one session each.
+    With languages > 1, seat i reads LANGUAGES[i % languages] (a person's setting)."""
     from importlib import import_module
 
     from django.conf import settings
@@ -127,6 +133,9 @@ def seed(tables: int, sockets: int) -> list[TableSeed]:
     )
     from django.db import connections, transaction
 
+    from tables.models import PersonSettings
+    from tables.policy.locale import remember
+
     User = get_user_model()
     store = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -135,6 +144,7 @@ def seed(tables: int, sockets: int) -> list[TableSeed]:
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        remember(session, PersonSettings.of(user))  # tables/login_signals.py, issue 28
         session.create()
         return session.session_key
 
@@ -147,6 +157,11 @@ def seed(tables: int, sockets: int) -> list[TableSeed]:
                 for i in range(sockets - 1)
             ]
             campaign_id, heroes = make_table(f"Bench table {t}", gm, players)
+            if languages > 1:
+                PersonSettings.objects.bulk_create(
+                    PersonSettings(user=u, language=LANGUAGES[i % languages])
+                    for i, u in enumerate([gm, *players])
+                )
             seats = [Seat(gm.username, login(gm), None)]
             seats += [Seat(p.username, login(p), hero) for p, hero in heroes]
             out.append(TableSeed(campaign_id, seats))
@@ -887,6 +902,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         " the cheapest command that appends an event (the stack's floor)",
     )
     parser.add_argument(
+        "--languages",
+        type=int,
+        default=1,
+        help=f"languages read at each table, 1 to {len(LANGUAGES)} (default 1): each is"
+        " one more frame to draw per audience",
+    )
+    parser.add_argument(
         "--rounds",
         type=int,
         default=BURST_ROUNDS,
@@ -900,6 +922,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         parser.error("--tables, --rate and --seconds must be positive")
     if args.rounds < 0:
         parser.error("--rounds must be 0 or more")
+    if not 1 <= args.languages <= len(LANGUAGES):
+        parser.error(f"--languages must be from 1 to {len(LANGUAGES)}")
     if args.processes > 1 and not args.redis:
         parser.error("--processes > 1 needs --redis (the in-memory layer is one process)")
     return args
@@ -921,7 +945,7 @@ def main(argv: list[str]) -> None:
     try:
         from django.conf import settings
 
-        tables = seed(args.tables, args.sockets)
+        tables = seed(args.tables, args.sockets, args.languages)
         env = dict(os.environ)
         for name in ("DATABASE_URL", "DEBUG", "REDIS_URL"):
             env.pop(name, None)
@@ -949,6 +973,7 @@ def main(argv: list[str]) -> None:
             f"Side by side: {args.tables}×{args.sockets} sockets per side,"
             f" {args.processes} {args.server} process(es) per side, {layer},"
             f" the app sent {args.command} commands,"
+            f" {args.languages} language(s) at each table,"
             f" SQLite file in {tmp}; {os.cpu_count()} CPUs, load average"
             f" {os.getloadavg()[0]:.1f}; setup {perf() - t0:.1f} s"
         )

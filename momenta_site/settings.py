@@ -98,9 +98,14 @@ MIDDLEWARE = [
     # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
     "momenta_site.middleware.UnreadableFormMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware (Django's order): the browser's language
+    # (Accept-Language) for anyone; PersonLocaleMiddleware below puts a person's own first.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Needs request.user: a person's language and time zone from their settings (issue 28).
+    "tables.views.locale.PersonLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -129,6 +134,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE for <html lang> (base.html): the reader's language.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -284,7 +291,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages a person or a campaign may choose (issue 28); each but English has its
+# catalogue in locale/, compiled by `manage.py demo`, the test run and deploy/README.md.
+# Each in its own name, as a language switch shows them: the reader may not read the
+# language the page is in now. Names of languages, not wording: nothing to translate.
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 
+from tables.models import PersonSettings
+from tables.policy.locale import remember
 from tables.policy.logins import client_address
 from tables.services import logins
 
@@ -17,6 +19,9 @@ def _failed(sender, credentials, request=None, **kwargs) -> None:
 
 def _logged_in(sender, request, user, **kwargs) -> None:
     logins.clear_failures(user.get_username())
+    # The person's language and time zone, read once here for every page of the session.
+    if getattr(request, "session", None) is not None:
+        remember(request.session, PersonSettings.of(user))
 
 
 def connect() -> None:

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
 
+from momenta_site.catalogues import compile_catalogues
 from tables.models import Campaign, Character, Membership
 from tables.services.roll_templates import seed_default_templates
 
@@ -12,6 +13,13 @@ hypothesis_settings.register_profile("momenta", deadline=None, print_blob=True)
 hypothesis_settings.load_profile("momenta")
 
 PASSWORD = "table-pass-123"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_catalogues():
+    """The translations the pages are drawn in, built from locale/ as `manage.py demo`
+    builds them (the .mo files are not committed; issue 28)."""
+    compile_catalogues()
 
 
 @pytest.fixture(autouse=True)

@@ -7,11 +7,14 @@ only (a secret roll, hidden Threat) goes to the GM's webhook, never the table's.
 Built from the event in memory, after commit: no query for a campaign without webhooks.
 The words come from the event: its payload (summary, changes), the registry's label,
 and tables/wording.py for a pool change — never from the page's presenters.
+Worded in the campaign's language (notify.py draws it under translation.override).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
@@ -86,7 +89,9 @@ def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: 
         entry.label if entry else event.kind.replace("_", " ").capitalize(), campaign.line
     )
     who = payload.get("character") or _actor_name(event)
-    title = f"{'Secret · ' if secret else ''}{who + ': ' if who else ''}{label}"
+    title = _("%(who)s: %(what)s") % {"who": who, "what": label} if who else str(label)
+    if secret:
+        title = _("Secret · %(title)s") % {"title": title}
     lines = [_summary(event, payload, campaign)]
     dice = _dice(payload)
     if dice:
@@ -132,20 +137,27 @@ def _dice(payload: dict) -> str:
     """The faces as rolled: a Momenta roll's (and its opposition's), or a 2d20 test's."""
     result = payload.get("result") if isinstance(payload.get("result"), dict) else {}
     faces = payload.get("faces") or result.get("faces") or []
-    text = f"Dice: {' · '.join(str(f) for f in faces)}" if faces else ""
+    text = _("Dice: %(faces)s") % {"faces": " · ".join(str(f) for f in faces)} if faces else ""
     opposition = payload.get("opposition_faces") or []
     if opposition:
-        text += f" vs {' · '.join(str(f) for f in opposition)}"
+        text = _("%(dice)s vs %(opposition)s") % {
+            "dice": text,
+            "opposition": " · ".join(str(f) for f in opposition),
+        }
     return text
 
 
 def _change_field(change: dict, campaign: Campaign) -> dict:
     key = str(change.get("pool", ""))
     pool = pool_name(campaign, key, pool_label(key))  # GL-01
-    name = f"{change['character']}'s {pool}" if change.get("character") else pool
+    name = (
+        _("%(character)s's %(pool)s") % {"character": change["character"], "pool": pool}
+        if change.get("character")
+        else pool
+    )
     value = f"{int(change.get('delta', 0)):+d} → {change.get('after')}"
     if change.get("lost"):
-        value += f" ({change['lost']} lost beyond the cap)"
+        value += " " + _("(%(lost)s lost beyond the cap)") % {"lost": change["lost"]}
     if change.get("reason"):
         value += f"\n{change['reason']}"
     return {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from tables.discord import embeds, sender
@@ -22,20 +23,20 @@ def notify(event) -> None:
         campaign = event.campaign  # the command's locked row, cached on the event
         if not (campaign.discord_webhook_url or campaign.discord_gm_webhook_url):
             return
-        post = embeds.post_for(event, campaign)
+        # Everyone in the channel reads one copy: worded in the campaign's language,
+        # whatever the actor's page is in (issue 28).
+        with translation.override(campaign.language):
+            post = embeds.post_for(event, campaign)
         if post is None:
             return
-        job = sender.Job(campaign.pk, post.target, post.url, post.body)
+        job = sender.Job(campaign.pk, post.target, post.url, post.body, campaign.language)
         if not sender.get_sender().submit(job):
             log.warning(
                 "Discord queue full: post of campaign %s #%s dropped", campaign.pk, event.seq
             )
             # Dropped here, not refused by Discord: no failure counts against the webhook.
-            sender.record_outcome(
-                campaign.pk,
-                post.target,
-                gettext("too many posts waiting; one dropped"),
-                count=False,
-            )
+            with translation.override(campaign.language):
+                dropped = gettext("too many posts waiting; one dropped")
+            sender.record_outcome(campaign.pk, post.target, dropped, count=False)
     except Exception:  # a broken webhook must never turn a committed roll into an error
         log.exception("Discord post of event %s not queued", getattr(event, "pk", "?"))

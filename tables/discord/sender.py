@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tables.discord import outbound
@@ -56,6 +57,9 @@ class Job:
     target: str  # "public" or "gm"
     url: str
     body: dict
+    # What the GM later reads of its outcome (the settings page's last error) is worded
+    # in it: the campaign's language, like the post (issue 28).
+    language: str = settings.LANGUAGE_CODE
 
 
 @dataclass(frozen=True)
@@ -279,7 +283,8 @@ class Sender:
                 return
             parked = False
             try:
-                parked = bool(self.deliver(job))
+                with translation.override(job.language):
+                    parked = bool(self.deliver(job))
             except Exception:  # one bad post must not end the worker
                 log.exception("Discord post for campaign %s failed", job.campaign_id)
             finally:

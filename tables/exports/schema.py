@@ -95,6 +95,9 @@ class CampaignSettings(Strict):
     game_line: str = "seeds"
     scene_complication_range: Annotated[int, Field(ge=1, le=20)] | None = None
     players_note_traits: bool = False  # issue 23; a document from before it: off
+    # Issue 28: what everyone shares is worded in it; a document from before it: English.
+    language: str = "en"
+    time_zone: str = "UTC"
 
 
 class Member(Strict):

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import PersonSettings
+from tables.models.locale import time_zone_choices
 
 
 class PersonSettingsForm(forms.ModelForm):
     class Meta:
         model = PersonSettings
-        fields = ["animate_dice", "show_stage"]
+        fields = ["animate_dice", "show_stage", "language", "time_zone"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget = forms.Select(
+            choices=time_zone_choices(blank_label=_("The campaign's time zone"))
+        )

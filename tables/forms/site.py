@@ -27,6 +27,7 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
+from tables.models.locale import time_zone_choices
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
 from tables.wording import pool_name
 
@@ -79,9 +80,19 @@ class CampaignSettingsForm(forms.ModelForm):
             _limit(self.fields[name], low, high)
         # GL-01: a post without the line (an older page) keeps the campaign's.
         self.fields["game_line"].required = False
+        # Likewise the language and time zone (issue 28), which older pages do not post.
+        self.fields["language"].required = False
+        self.fields["time_zone"].required = False
+        self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
 
     def clean_game_line(self):
         return self.cleaned_data.get("game_line") or self.instance.game_line
+
+    def clean_language(self):
+        return self.cleaned_data.get("language") or self.instance.language
+
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or self.instance.time_zone
 
     def clean(self):
         cleaned = super().clean()

@@ -47,6 +47,7 @@ from tables import events
 from tables.live import fanout, frames, presence
 from tables.live import render as live
 from tables.live.broadcast import group_name, session_group
+from tables.policy.locale import Reader, socket_reader
 from tables.services.access import membership_of
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ def _layer_away(campaign_id: int):
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
     audience: str | None = None  # set once the socket is accepted
+    reader: Reader | None = None  # its person's language and time zone (issue 28)
     last_seq = 0
     shown_seq = 0
     hub: fanout.TableHub | None = None
@@ -96,6 +98,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if membership is None:
             await self.close(code=REFUSED)
             return
+        # Read once: a change in the person's settings reaches the next page (a new socket).
+        self.reader = await database_sync_to_async(socket_reader)(self.scope, self.campaign_id)
         self.audience = live.audience_for(membership)
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_MAX)
         # Join the hub (which is in the table's group, for every socket of this process)
@@ -233,7 +237,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_frame(self, frame: fanout.Frame):
         if frame.seq <= self.last_seq:
             return  # already sent (by a catch-up that read past it)
-        known, html = frame.for_audience(self.audience, self.user.pk)
+        known, html = frame.for_audience(self.audience, self.user.pk, self.reader)
         if frame.seq != self.last_seq + 1 or not known:
             await self._catch_up()  # behind the hub, or rendered for another audience
             return
@@ -255,7 +259,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return  # nothing this process knows of is newer: no database read
         while self.audience is not None:
             batch = await database_sync_to_async(frames.events_after)(
-                self.campaign_id, cursor, self.audience, live.REPLAY_BATCH, self.user.pk
+                self.campaign_id,
+                cursor,
+                self.audience,
+                live.REPLAY_BATCH,
+                self.user.pk,
+                self.reader,
             )
             for seq, kind, html in batch:
                 cursor = seq
@@ -278,5 +287,5 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_presence(self):
         roster = await presence.store().roster(self.campaign_id)
-        html = await self.hub.presence_html(roster)
+        html = await self.hub.presence_html(roster, self.reader)
         await self.send_json({"type": "presence", "html": html})

@@ -3,8 +3,9 @@
 Every socket of campaign C in this process registers with C's `TableHub`.
 The hub, not each socket, is in C's channel-layer group: a doorbell reaches a
 process once however many of C's sockets it holds. The hub reads the events
-after its own cursor from the database, renders each once per audience
-present, and offers the frames to every local socket, in seq order. A socket
+after its own cursor from the database, renders each once per view present
+(audience, and reader: language and time zone, issue 28), and offers the frames to
+every local socket, in seq order. A socket
 that is not exactly at the hub's cursor (new, resyncing, or behind after a
 gap) fills the difference from the database by itself; see
 consumers.TableConsumer.
@@ -27,6 +28,7 @@ from channels.db import database_sync_to_async
 
 from tables.live import frames, presence, render
 from tables.live.broadcast import group_name
+from tables.policy.locale import Reader, reading_as
 from tables.services.access import private_viewer
 
 log = logging.getLogger(__name__)
@@ -51,47 +53,78 @@ def as_seq(value) -> int | None:
     return value if value >= 0 else None
 
 
+# What a socket is drawn for: its audience, and its reader (language and time zone).
+# A bare audience is drawn for the reader active where load_frames runs.
+View = tuple[str, Reader] | str
+
+
+def view_of(socket) -> View | None:
+    """The view a socket's frames are drawn for (None: it is leaving)."""
+    if not socket.audience:
+        return None
+    reader = getattr(socket, "reader", None)
+    return socket.audience if reader is None else (socket.audience, reader)
+
+
 @dataclass(frozen=True)
 class Frame:
-    """One event as each audience gets it: html None means "not for you" (nothing is sent)."""
+    """One event as each view gets it: html None means "not for you" (nothing is sent)."""
 
     seq: int
     kind: str
-    html: dict[str, str | None]
+    html: dict[View, str | None]
     # A PRIVATE kind's one viewer besides the GMs (access.private_viewer): its html for
     # players is rendered for that person alone; every other player gets None.
     private_to: int | None = None
 
-    def for_audience(self, audience: str, viewer: int | None = None) -> tuple[bool, str | None]:
-        """(known, html): known is False when this audience was not rendered."""
-        if audience not in self.html:
+    def for_audience(
+        self, audience: str, viewer: int | None = None, reader: Reader | None = None
+    ) -> tuple[bool, str | None]:
+        """(known, html): known is False when this view was not rendered."""
+        view = audience if reader is None else (audience, reader)
+        if view not in self.html:
             return False, None
         if self.private_to is not None and audience != render.GM and viewer != self.private_to:
             return True, None
-        return True, self.html[audience]
+        return True, self.html[view]
 
 
 class Subscriber(Protocol):
     audience: str | None
+    reader: Reader | None
 
     def offer(self, frame: Frame) -> None: ...
 
     def presence_changed_nowait(self) -> None: ...
 
 
-def load_frames(campaign_id: int, after: int, audiences: frozenset[str]) -> list[Frame]:
-    """The events after `after`, each drawn once per audience (one query for the events,
-    then the render seam's, frames.py: the command's answer may have drawn one already).
+def load_frames(campaign_id: int, after: int, views: frozenset[View]) -> list[Frame]:
+    """The events after `after`, each drawn once per view (one query for the events,
+    then the render seam's, frames.py: the command's answer may have drawn one already;
+    the rows an event shows are read once for all its views).
 
     A private event (a message to the GM) is rendered for the players' audience too, for
     its sender's sockets only: Frame.for_audience gives every other player None."""
     loaded = []
     for e in render.next_events(campaign_id, after, BATCH):
         private_to = private_viewer(e)
-        seeing = [a for a in sorted(audiences) if render.visible(e, a, private_to)]
-        drawn = frames.fragments(e, seeing) if seeing else {}
-        loaded.append(Frame(e.seq, e.kind, {a: drawn.get(a) for a in audiences}, private_to))
+        drawn = {}
+        allowed = {a for a in (render.ALL, render.GM) if render.visible(e, a, private_to)}
+        for reader, seeing in _by_reader(views, allowed):
+            for audience, html in frames.fragments(e, seeing, reader).items():
+                drawn[audience if reader is None else (audience, reader)] = html
+        loaded.append(Frame(e.seq, e.kind, {v: drawn.get(v) for v in views}, private_to))
     return loaded
+
+
+def _by_reader(views, allowed: set[str]) -> list[tuple[Reader | None, list[str]]]:
+    """The audiences to draw for each reader among `views`, those in `allowed` only."""
+    grouped: dict[Reader | None, list[str]] = {}
+    for view in views:
+        audience, reader = (view, None) if isinstance(view, str) else view
+        if audience in allowed:
+            grouped.setdefault(reader, []).append(audience)
+    return [(reader, sorted(audiences)) for reader, audiences in grouped.items()]
 
 
 class TableHub:
@@ -106,7 +139,7 @@ class TableHub:
         self._checked_at = 0.0
         self.reads = 0  # database reads of events, for tests and benchmarks
         self.doorbells = 0  # doorbells received, for tests and benchmarks
-        self._presence: tuple[tuple, str] | None = None
+        self._presence: dict[Reader | None, tuple[tuple | None, str]] = {}
         self.channel: str | None = None  # this hub's own channel in the table's group
         self._listening = asyncio.Event()
         self._failed: BaseException | None = None
@@ -173,8 +206,8 @@ class TableHub:
             except Exception:
                 log.exception("presence of table %s not read", self.campaign_id)
                 continue
-            told = self._presence[0] if self._presence is not None else None
-            if _roster_key(roster) != told and self._presence_task is None:
+            told = {key for key, _ in self._presence.values()} or {None}
+            if {_roster_key(roster)} != told and self._presence_task is None:
                 self._presence_task = asyncio.create_task(self._tell_presence())
 
     async def _tell_presence(self) -> None:
@@ -227,9 +260,9 @@ class TableHub:
             if self.head is None or (seq is not None and seq <= self.head):
                 return
             while self.sockets:
-                audiences = frozenset(s.audience for s in self.sockets if s.audience)
+                views = frozenset(v for s in self.sockets if (v := view_of(s)) is not None)
                 frames = await database_sync_to_async(load_frames)(
-                    self.campaign_id, self.head, audiences
+                    self.campaign_id, self.head, views
                 )
                 self.reads += 1
                 for frame in frames:
@@ -249,13 +282,24 @@ class TableHub:
         if head > self.head:
             await self.ring(head)
 
-    async def presence_html(self, roster: dict[int, int] | None) -> str:
-        """Who is here (None: not known), rendered once per roster however many sockets ask."""
+    async def presence_html(
+        self, roster: dict[int, int] | None, reader: Reader | None = None
+    ) -> str:
+        """Who is here (None: not known), rendered once per roster and reader however many
+        sockets ask."""
         key = _roster_key(roster)
-        if self._presence is None or self._presence[0] != key:
-            html = await database_sync_to_async(render.render_presence)(self.campaign_id, roster)
-            self._presence = (key, html)
-        return self._presence[1]
+        kept = self._presence.get(reader)
+        if kept is None or kept[0] != key:
+            html = await database_sync_to_async(_presence_for)(self.campaign_id, roster, reader)
+            kept = self._presence[reader] = (key, html)
+        return kept[1]
+
+
+def _presence_for(campaign_id: int, roster, reader: Reader | None) -> str:
+    if reader is None:
+        return render.render_presence(campaign_id, roster)
+    with reading_as(reader):
+        return render.render_presence(campaign_id, roster)
 
 
 def _roster_key(roster: dict[int, int] | None) -> tuple | None:

@@ -16,8 +16,10 @@ The contract (what a page relies on):
 - A later event pushes later state, and each page applies events in order, so a page
   ends current. A replay of N served from here shows N's state (not today's),
   followed by N+1's and onwards.
-- Fragments depend on the audience, never on the person: the key is (event id, its
-  created_at, audience), so a GM-only event's GM frames are never another audience's.
+- Fragments depend on the audience and the reader's language and time zone (issue 28),
+  never on the person: the key is (event id, its created_at, audience, language, time
+  zone), so a GM-only event's GM frames are never another audience's, and a German
+  reader's never a French one's. The rows are read once for all of them.
   Who may see an event is decided by the callers (render.visible) before asking.
 - Kept per process, bounded (SIZE strings, SIZE // 8 rows of each kind), oldest dropped first.
   created_at is in the key: a database reset reuses ids, never (id, timestamp).
@@ -36,6 +38,7 @@ from django.conf import settings
 
 from tables.live import render
 from tables.models import MomentaRoll, TableEvent
+from tables.policy.locale import Reader, current_reader, reading_as
 
 SIZE = 2048
 _WAIT_S = 2.0  # at most this long for another thread drawing the same frame, then draw
@@ -74,19 +77,25 @@ def hold(event: TableEvent) -> None:
         _put(_held, key, (campaign, characters, record), SIZE // 8)
 
 
-def fragments(event: TableEvent, audiences) -> dict[str, str]:
-    """{audience: its fragments} for one event, each drawn at most once in this process."""
+def fragments(event: TableEvent, audiences, reader: Reader | None = None) -> dict[str, str]:
+    """{audience: its fragments} for one event and one reader (default: the language and
+    time zone active now), each drawn at most once in this process."""
+    reader = reader or current_reader()
     if not enabled():
-        return render.event_fragments(event, audiences)
-    return {audience: fragment(event, audience) for audience in audiences}
+        with reading_as(reader):
+            return render.event_fragments(event, audiences)
+    return {audience: fragment(event, audience, reader) for audience in audiences}
 
 
-def fragment(event: TableEvent, audience: str) -> str:
-    """One audience's fragments for the event (drawn lazily: only the audiences asked for)."""
+def fragment(event: TableEvent, audience: str, reader: Reader | None = None) -> str:
+    """One audience's fragments for the event (drawn lazily: only the audiences asked
+    for), in `reader`'s language and time zone (default: those active now)."""
+    reader = reader or current_reader()
     if not enabled():
-        return render.render_event_fragments(event, audience)
+        with reading_as(reader):
+            return render.render_event_fragments(event, audience)
     event_key = (event.pk, event.created_at.isoformat())
-    key = (*event_key, audience)
+    key = (*event_key, audience, reader)
     with _lock:
         html = _get(_drawn, key)
         if html is not None:
@@ -100,7 +109,10 @@ def fragment(event: TableEvent, audience: str) -> str:
         busy.wait(_WAIT_S)
         with _lock:
             html = _get(_drawn, key)
-        return html if html is not None else render.render_event_fragments(event, audience)
+        if html is None:
+            with reading_as(reader):
+                html = render.render_event_fragments(event, audience)
+        return html
     try:
         with _lock:
             rows = _get(_rows, event_key)
@@ -109,7 +121,8 @@ def fragment(event: TableEvent, audience: str) -> str:
             rows = render.event_rows(event, *(held or ()))
             with _lock:
                 _put(_rows, event_key, rows, SIZE // 8)
-        html = render.draw(event, audience, rows)
+        with reading_as(reader):
+            html = render.draw(event, audience, rows)
         with _lock:
             _put(_drawn, key, html, SIZE)
     finally:
@@ -145,8 +158,10 @@ def events_after(
     audience: str,
     limit: int = render.REPLAY_BATCH,
     viewer: int | None = None,
+    reader: Reader | None = None,
 ):
-    """The next events after seq `after`, in order, as (seq, kind, html-or-None).
+    """The next events after seq `after`, in order, as (seq, kind, html-or-None), drawn
+    for `reader` (default: the language and time zone active now).
 
     html is None for an event this viewer (audience, and user id) may not see: the
     socket still advances its cursor past it, but nothing of it leaves the server.
@@ -155,7 +170,7 @@ def events_after(
         (
             e.seq,
             e.kind,
-            fragment(e, audience) if render.visible(e, audience, viewer) else None,
+            fragment(e, audience, reader) if render.visible(e, audience, viewer) else None,
         )
         for e in render.next_events(campaign_id, after, limit)
     ]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
 from tables.line_words import worded_line
+from tables.models.locale import validate_time_zone
 
 
 def new_invite_token() -> str:
@@ -40,6 +41,8 @@ SETTINGS_FIELDS = (
     "mute_pool_chatter",
     "game_line",
     "players_note_traits",
+    "language",
+    "time_zone",
 )
 
 
@@ -157,6 +160,28 @@ class Campaign(models.Model):
             "On: a hand adjustment of a pool, or Threat added or spent, by one point "
             "makes no card in the log. Pools still update live and each pool's history keeps it."
         ),
+    )
+
+    # What everyone shares is worded in it (issue 28): Discord posts, exports' words.
+    # Each person's own pages follow their own language (PersonSettings.language).
+    language = models.CharField(
+        _("Campaign language"),
+        max_length=10,
+        choices=settings.LANGUAGES,
+        default="en",
+        db_default="en",
+        help_text=_(
+            "Discord posts and exports are written in it; each person reads the "
+            "table in their own language."
+        ),
+    )
+    time_zone = models.CharField(
+        _("Campaign time zone"),
+        max_length=64,
+        default="UTC",
+        db_default="UTC",
+        validators=[validate_time_zone],
+        help_text=_("The log's times for anyone who has not chosen a time zone of their own."),
     )
 
     # Discord (tables/discord/): where public and GM-only rolls are posted. The URLs are

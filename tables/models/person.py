@@ -7,6 +7,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tables.models.locale import validate_time_zone
+
 
 class PersonSettings(models.Model):
     """A person's display preferences, one row per user, made on their first save.
@@ -35,6 +37,26 @@ class PersonSettings(models.Model):
             "Who rolled, the dice and the outcome, large for a moment, then in the log. "
             "Off: rolls go straight to the log."
         ),
+    )
+    # Blank: the browser's (Accept-Language), as for someone not logged in (issue 28).
+    # db_default: a running older release inserts rows without the column.
+    language = models.CharField(
+        gettext_lazy("Language"),
+        max_length=10,
+        blank=True,
+        default="",
+        db_default="",
+        choices=[("", gettext_lazy("The browser's language"))] + list(settings.LANGUAGES),
+    )
+    # Blank: the campaign's time zone on its pages, UTC elsewhere.
+    time_zone = models.CharField(
+        gettext_lazy("Time zone"),
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_time_zone],
+        help_text=gettext_lazy("The log's times are shown in it. Blank: the campaign's time zone."),
     )
 
     class Meta:

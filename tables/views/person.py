@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
 
 from tables.forms.person import PersonSettingsForm
 from tables.models import PersonSettings
+from tables.policy.locale import remember
 from tables.views.answers import HtmxHttpRequest
 
 
@@ -23,7 +25,11 @@ def person_settings(request: HtmxHttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     form = PersonSettingsForm(data, instance=PersonSettings.of(request.user))
     if request.method == "POST" and form.is_valid():
-        form.save()
+        saved = form.save()
+        # The next page reads the session (policy/locale.py); the message below is
+        # worded already in the language just chosen.
+        remember(request.session, saved)
+        translation.activate(saved.language or translation.get_language_from_request(request))
         messages.success(request, gettext("Your settings are saved."))
         return redirect("person_settings")
     return render(request, "tables/person_settings.html", {"form": form})

@@ -66,6 +66,22 @@ def test_serve_refuses_when_collectstatic_has_not_run(collected, exec_calls):
     assert exec_calls == []
 
 
+def test_serve_refuses_while_a_translation_is_not_compiled(
+    collected, settings, tmp_path, exec_calls
+):
+    """Pages would be English for everyone who chose German (issue 28)."""
+    catalogue = tmp_path / "locale" / "de" / "LC_MESSAGES" / "django.po"
+    catalogue.parent.mkdir(parents=True)
+    catalogue.write_text('msgid ""\nmsgstr ""\n')
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    with pytest.raises(CommandError, match="compilemessages"):
+        call_command("serve")
+    assert exec_calls == []
+    catalogue.with_suffix(".mo").write_bytes(b"")  # compiled after the .po was written
+    call_command("serve")
+    assert len(exec_calls) == 1
+
+
 def test_serve_refuses_while_a_migration_is_not_applied(collected, monkeypatch, exec_calls):
     monkeypatch.setattr(serve, "unapplied_migrations", lambda: ["tables.0099_new"])
     with pytest.raises(CommandError, match=r"run `manage.py migrate` first"):

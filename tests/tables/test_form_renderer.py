@@ -301,7 +301,7 @@ FORMS = {
 
 
 # Forms of checkboxes only: any input is valid.
-TAKES_ANY_INPUT = {"threat visible", "person settings"}
+TAKES_ANY_INPUT = {"threat visible"}
 
 
 def junk_for(form) -> QueryDict:

@@ -1,8 +1,11 @@
-"""The README's first command: migrate, seed the demo, serve on 127.0.0.1:8000."""
+"""The README's first command: compile the translations, migrate, seed the demo, serve on
+127.0.0.1:8000."""
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+from momenta_site.catalogues import compile_catalogues
 
 
 def served_at(addrport: str) -> str:
@@ -12,7 +15,10 @@ def served_at(addrport: str) -> str:
 
 
 class Command(BaseCommand):
-    help = "Migrate, create the demo data, then run the development server (daphne)."
+    help = (
+        "Compile the translations, migrate, create the demo data, then run the development "
+        "server (daphne)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -20,6 +26,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, addrport, **options):
+        try:
+            compile_catalogues()  # the translations (locale/): built here, not committed
+        except CommandError as error:  # no msgfmt: the demo still runs, in English
+            self.stderr.write(f"Translations not compiled ({error}); pages stay in English.")
         call_command("migrate", interactive=False, verbosity=0)
         if settings.STATIC_COLLECTED:
             # Into the demo's own folder (settings.DEMO): hashed, minified, compressed

@@ -8,8 +8,8 @@ directly, and no copy of Django stays loaded in the supervisor):
   starting at once (deploy/momenta@.service), each would race the others.
   Deploying is `collectstatic`, `migrate`, then restarting the instances one
   by one (deploy/README.md). It refuses to start while a migration is not
-  applied or (DEBUG off) the collected static files are missing, naming the
-  command to run, rather than serve pages that fail.
+  applied, (DEBUG off) the collected static files are missing or a translation is
+  not compiled, naming the command to run, rather than serve pages that fail.
 - Graceful stop (SIGTERM): uvicorn stops accepting, closes the live sockets
   with 1012 "service restart" (pages reconnect and replay what they missed,
   from another instance if the proxy has one) and lets requests in flight
@@ -31,6 +31,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
+
+from momenta_site.catalogues import uncompiled
 
 ROOT = Path(__file__).resolve().parents[3]
 APP = "momenta_site.asgi:application"
@@ -85,6 +87,17 @@ def static_problem() -> str | None:
     return None
 
 
+def catalogue_problem() -> str | None:
+    """Why pages would be English only although a translation exists, or None."""
+    stale = uncompiled()
+    if not stale:
+        return None
+    return (
+        f"{stale[0]} is not compiled (or changed since): run `django-admin compilemessages` "
+        "in the app's folder (deploy/README.md)"
+    )
+
+
 class Command(BaseCommand):
     help = "Run the site in production: N uvicorn workers of the ASGI app (see deploy/)."
 
@@ -124,7 +137,7 @@ class Command(BaseCommand):
                 "Several workers need REDIS_URL: without it each process has its own "
                 "in-memory channel layer and live updates would not reach the others."
             )
-        problem = static_problem()
+        problem = static_problem() or catalogue_problem()
         if problem:
             raise CommandError(problem)
         pending = unapplied_migrations()

@@ -1,0 +1,40 @@
+"""The person's language and time zone take effect on every page (issue 28).
+
+After AuthenticationMiddleware (it needs request.user) and LocaleMiddleware (which
+picked the browser's language, and still answers Content-Language and Vary for it).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone, translation
+
+from tables.models.locale import time_zones
+from tables.policy.locale import chosen
+
+
+class PersonLocaleMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language, zone = chosen(getattr(request, "session", None), request.user)
+        if language:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        # Read by use_campaign_time_zone: a chosen zone wins over the campaign's.
+        request.person_time_zone = zone
+        if zone:
+            timezone.activate(zone)
+        else:
+            timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            # The thread serves sockets too (one-hop): nothing of this request's zone stays.
+            timezone.deactivate()
+
+
+def use_campaign_time_zone(request, campaign) -> None:
+    """On a campaign's pages, its time zone for a person who chose none."""
+    if not getattr(request, "person_time_zone", "") and campaign.time_zone in time_zones():
+        timezone.activate(campaign.time_zone)
