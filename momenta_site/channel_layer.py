@@ -19,7 +19,7 @@ import channels_redis.pubsub
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 from redis import exceptions as redis_errors
 
-from momenta_site.logs import REDIS_AWAY, REDIS_BACK
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
 
 log = logging.getLogger(__name__)
 # What redis-py raises when Redis does not answer (refused, reset, timed out, full).
@@ -56,9 +56,9 @@ class Reachability:
         if not self.away:
             self.away = True
             log.warning(
-                "channel layer: Redis unreachable (%r); live updates wait, pages catch up"
+                "channel layer: Redis unreachable (%s); live updates wait, pages catch up"
                 " from the database when it is back",
-                error,
+                describe(error),
                 extra=REDIS_AWAY,
             )
 

@@ -31,6 +31,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
 
+from momenta_site.logs import describe
+
 logger = logging.getLogger(__name__)
 
 PATH = "/healthz"
@@ -74,7 +76,7 @@ async def failures() -> list[str]:
         try:
             await asyncio.wait_for(check(), TIMEOUT_SECONDS)
         except Exception as error:  # any failure: down or degraded (answer() says which)
-            failed[name] = repr(error)
+            failed[name] = describe(error)
     _tell(failed)
     return list(failed)
 

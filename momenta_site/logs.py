@@ -24,6 +24,13 @@ user_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("user_id", 
 REDIS_AWAY = {"redis": "away", "request_id": None, "user_id": None}
 REDIS_BACK = {"redis": "back", "request_id": None, "user_id": None}
 
+
+def describe(error: BaseException) -> str:
+    """`ConnectionError: Error 111 connecting to …`: redis-py's repr says only
+    `network:ConnectionError`."""
+    return f"{type(error).__name__}: {error}"
+
+
 # Attributes every LogRecord has: anything else on a record came from `extra=`.
 _STANDARD = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
 # Not written as fields: ours are, the request is (above), uvicorn's color_message repeats.

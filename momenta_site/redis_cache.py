@@ -33,7 +33,7 @@ from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
 from redis import exceptions as redis_errors
 
-from momenta_site.logs import REDIS_AWAY, REDIS_BACK
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,9 @@ class _DegradingClient(_Base):
             first, self._away = not self._away, True
         if first:  # once per outage, not once per request
             log.warning(
-                "cache: Redis unreachable (%r); reads miss, writes skipped", error, extra=REDIS_AWAY
+                "cache: Redis unreachable (%s); reads miss, writes skipped",
+                describe(error),
+                extra=REDIS_AWAY,
             )
         self._probe_in_background()
 

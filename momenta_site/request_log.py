@@ -109,8 +109,12 @@ class SocketLogMiddleware:
             if message["type"] == "websocket.accept":
                 state["accepted"] = time.monotonic()
                 socket_log.info("socket open %s", path, extra={"path": path})
-            elif message["type"] == "websocket.close":
-                state["code"] = message.get("code", 1000)
+            elif message["type"] == "websocket.close" and state["code"] is None:
+                state["code"] = code = message.get("code", 1000)
+                if state["accepted"] is None:  # said now: the app ends when the client goes
+                    socket_log.info(
+                        "socket refused %s code=%s", path, code, extra={"path": path, "code": code}
+                    )
             await send(message)
 
         async def logged_receive():
@@ -123,11 +127,9 @@ class SocketLogMiddleware:
             await self.inner(scope, logged_receive, logged_send)
         finally:
             code = state["code"]
-            if state["accepted"] is None:
-                socket_log.info(
-                    "socket refused %s code=%s", path, code, extra={"path": path, "code": code}
-                )
-            else:
+            if state["accepted"] is None and code is None:  # gone before an answer
+                socket_log.info("socket ended before accept %s", path, extra={"path": path})
+            elif state["accepted"] is not None:
                 seconds = round(time.monotonic() - state["accepted"], 1)
                 socket_log.info(
                     "socket closed %s code=%s after %.1f s",

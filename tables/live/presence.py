@@ -40,7 +40,7 @@ from functools import cache
 from django.conf import settings
 from redis import exceptions as redis_errors
 
-from momenta_site.logs import REDIS_AWAY, REDIS_BACK
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
 
 TTL = 75.0  # seconds without a heartbeat (every 25 s) before a socket no longer counts
 # A live process renews its lease every second; three seconds let it miss two renewals
@@ -175,8 +175,8 @@ class RedisPresence:
         if not self._away:  # once per outage, not once per socket
             self._away = True
             log.warning(
-                "presence: Redis unreachable (%r); rosters unknown until it is back",
-                error,
+                "presence: Redis unreachable (%s); rosters unknown until it is back",
+                describe(error),
                 extra=REDIS_AWAY,
             )
 
