@@ -6,16 +6,18 @@ Run from the project root: `.venv/bin/python bench/sizing.py [--tables 125 --soc
 One uvicorn worker of the app (DEBUG off, a temp SQLite file; with --redis,
 channels_redis on a throwaway redis-server, as production runs it), and in one run:
 
-1. **at rest**: the worker's RSS once it has served a page and a roll (Django,
-   the templates and the first queries loaded), no socket open;
+1. **at rest**: the worker's RSS once it has served pages and the first rolling
+   phase of 3. below (Django, the templates and the queries loaded), no socket open;
 2. **per 1,000 sockets**: RSS again once T×S table pages' websockets are open
    and their presence chatter has settled, the difference scaled to 1,000
    sockets; and the CPU those sockets cost while idle (heartbeats every 25 s);
-3. **rolls per second**: `--rollers` players post Momenta rolls back to back
-   (each waits for its answer) for `--seconds`, with the sockets open and
-   receiving each roll; printed: rolls/s answered 200, and the worker's CPU per
-   roll, whose inverse is what one core could do if the worker had it alone
-   (the bench client shares the machine, so the measured rate is lower).
+3. **rolls per second**: `--rollers` players of different tables post Momenta
+   rolls back to back (each waits for its answer) for `--seconds`, once before
+   the sockets open and once with them open, each roll pushed to its table's
+   sockets; printed: rolls/s answered 200, and the worker's CPU per roll (with
+   sockets: less their idle rate), whose inverse is what a worker with a core
+   of its own can do (the bench client and other work share the machine, so
+   the rate measured is lower on a busy one).
 """
 
 from __future__ import annotations
@@ -123,6 +125,10 @@ async def measure(args, side: Side, tables, cookie_name: str, csrf_cookie: str) 
         for _ in range(3):
             assert await client.page(first.campaign_id, first.rollers[0]) == 200
             assert await client.roll(first.campaign_id, first.rollers[0]) == 200
+        # Rolls back to back from --rollers players of different tables, no socket open;
+        # they warm the worker too, so "at rest" is a worker that has served.
+        seats = [(t.campaign_id, t.rollers[0]) for t in tables[: args.rollers]]
+        alone = await rolling(client, proc, seats, args.seconds)
         await asyncio.sleep(2)
         rest = proc.rss()
 
@@ -146,27 +152,8 @@ async def measure(args, side: Side, tables, cookie_name: str, csrf_cookie: str) 
         n = len(sockets)
         per_1000 = (held - rest) / n * 1000
 
-        # 3. Rolls back to back from --rollers players of different tables.
-        seats = [(t.campaign_id, t.rollers[0]) for t in tables[: args.rollers]]
-        rolled, failed = 0, 0
-        end = time.monotonic() + args.seconds
-
-        async def roller(campaign_id, seat):
-            nonlocal rolled, failed
-            while time.monotonic() < end:
-                if await client.roll(campaign_id, seat) == 200:
-                    rolled += 1
-                else:
-                    failed += 1
-
-        cpu0, t0 = proc.cpu_s(), time.monotonic()
-        await asyncio.gather(*(roller(c, s) for c, s in seats))
-        await client.quiet(cap=30)  # the pushes of the last rolls count too
-        gross = proc.cpu_s() - cpu0
-        cpu = gross - idle_share * (time.monotonic() - t0)  # less what the sockets cost idle
-        rate = rolled / args.seconds
-        per_roll_ms = cpu / max(rolled, 1) * 1000
-        gross_ms = gross / max(rolled, 1) * 1000
+        # 3. Rolls back to back again, each now pushed to its table's sockets.
+        with_sockets = await rolling(client, proc, seats, args.seconds)
         rss_after = proc.rss()
     finally:
         for task in tasks:
@@ -175,19 +162,46 @@ async def measure(args, side: Side, tables, cookie_name: str, csrf_cookie: str) 
 
     load = os.getloadavg()[0]
     print(f"one uvicorn worker, {args.layer}, SQLite; {os.cpu_count()} CPUs, load {load:.1f}")
-    print(f"at rest (a page and a roll served):     RSS {rest / MB:6.1f} MB")
+    print(f"at rest (pages and rolls served):       RSS {rest / MB:6.1f} MB")
     print(
         f"{n} sockets open ({opened:.1f} s to open):    RSS {held / MB:6.1f} MB"
         f"  -> {per_1000 / MB:.1f} MB per 1,000 sockets"
     )
     print(f"idle with {n} sockets (heartbeats):     {idle_share * 100:.1f} % of a core")
-    print(
-        f"rolls back to back, {args.rollers} players, {args.seconds:.0f} s, {n} sockets"
-        f" receiving: {rate:.1f} rolls/s answered ({failed} failed), worker CPU"
-        f" {per_roll_ms:.1f} ms per roll, {gross_ms:.1f} ms with the idle sockets' share"
-        f" (-> {1000 / gross_ms:.0f}-{1000 / per_roll_ms:.0f} rolls/s per core alone);"
-        f" RSS after {rss_after / MB:.1f} MB"
-    )
+    for label, (rate, failed, cpu_ms) in (
+        ("no socket open", alone),
+        (f"{n} sockets open", with_sockets),
+    ):
+        # With sockets open, their heartbeats ran meanwhile: their idle rate, per roll, out.
+        idle_ms = idle_share * 1000 / rate if rate and label != "no socket open" else 0.0
+        net = max(cpu_ms - idle_ms, 0.1)
+        print(
+            f"rolls back to back, {label}: {rate:.1f} rolls/s answered ({failed} failed),"
+            f" worker CPU {cpu_ms:.1f} ms per roll"
+            + (f" ({net:.1f} ms less the idle sockets' share)" if net != cpu_ms else "")
+            + f" -> {1000 / net:.0f} rolls/s for a worker with a core of its own"
+        )
+    print(f"RSS after the rolls: {rss_after / MB:.1f} MB")
+
+
+async def rolling(client, proc, seats, seconds: float) -> tuple[float, int, float]:
+    """Rolls back to back from each seat for `seconds`: (rolls/s, failed, CPU ms per roll).
+    The pushes of the last rolls count too (until the sockets are quiet)."""
+    rolled, failed = 0, 0
+    end = time.monotonic() + seconds
+
+    async def roller(campaign_id, seat):
+        nonlocal rolled, failed
+        while time.monotonic() < end:
+            if await client.roll(campaign_id, seat) == 200:
+                rolled += 1
+            else:
+                failed += 1
+
+    cpu0 = proc.cpu_s()
+    await asyncio.gather(*(roller(c, s) for c, s in seats))
+    await client.quiet(cap=30)
+    return rolled / seconds, failed, (proc.cpu_s() - cpu0) / max(rolled, 1) * 1000
 
 
 def main(argv: list[str]) -> None:
