@@ -93,7 +93,13 @@ class Client:
                 return ws
 
     async def drain(self, ws) -> None:
-        async for _ in ws:
+        """Read a socket; frames other than a heartbeat's answer count as activity."""
+        pinged = False  # a pong came: the presence frame after it answers the ping too
+        async for message in ws:
+            kind = json.loads(message.data).get("type") if message.type == 1 else None
+            if kind == "pong" or (kind == "presence" and pinged):
+                pinged = kind == "pong"
+                continue
             self.frames += 1
             self.last_frame = time.monotonic()
 
@@ -168,13 +174,13 @@ async def measure(args, side: Side, tables, cookie_name: str, csrf_cookie: str) 
         f"  -> {per_1000 / MB:.1f} MB per 1,000 sockets"
     )
     print(f"idle with {n} sockets (heartbeats):     {idle_share * 100:.1f} % of a core")
-    for label, (rate, failed, cpu_ms) in (
-        ("no socket open", alone),
-        (f"{n} sockets open", with_sockets),
+    for label, (rate, failed, cpu_s, wall_s, rolls), idle in (
+        ("no socket open", alone, 0.0),
+        (f"{n} sockets open", with_sockets, idle_share),
     ):
         # With sockets open, their heartbeats ran meanwhile: their idle rate, per roll, out.
-        idle_ms = idle_share * 1000 / rate if rate and label != "no socket open" else 0.0
-        net = max(cpu_ms - idle_ms, 0.1)
+        cpu_ms = cpu_s / max(rolls, 1) * 1000
+        net = max((cpu_s - idle * wall_s) / max(rolls, 1) * 1000, 0.1)
         print(
             f"rolls back to back, {label}: {rate:.1f} rolls/s answered ({failed} failed),"
             f" worker CPU {cpu_ms:.1f} ms per roll"
@@ -184,9 +190,9 @@ async def measure(args, side: Side, tables, cookie_name: str, csrf_cookie: str) 
     print(f"RSS after the rolls: {rss_after / MB:.1f} MB")
 
 
-async def rolling(client, proc, seats, seconds: float) -> tuple[float, int, float]:
-    """Rolls back to back from each seat for `seconds`: (rolls/s, failed, CPU ms per roll).
-    The pushes of the last rolls count too (until the sockets are quiet)."""
+async def rolling(client, proc, seats, seconds: float) -> tuple[float, int, float, float, int]:
+    """Rolls back to back from each seat for `seconds`: (rolls/s, failed, worker CPU s,
+    wall s, rolls). The pushes of the last rolls count too (until the sockets are quiet)."""
     rolled, failed = 0, 0
     end = time.monotonic() + seconds
 
@@ -198,10 +204,10 @@ async def rolling(client, proc, seats, seconds: float) -> tuple[float, int, floa
             else:
                 failed += 1
 
-    cpu0 = proc.cpu_s()
+    cpu0, t0 = proc.cpu_s(), time.monotonic()
     await asyncio.gather(*(roller(c, s) for c, s in seats))
     await client.quiet(cap=30)
-    return rolled / seconds, failed, (proc.cpu_s() - cpu0) / max(rolled, 1) * 1000
+    return rolled / seconds, failed, proc.cpu_s() - cpu0, time.monotonic() - t0, rolled
 
 
 def main(argv: list[str]) -> None:
