@@ -96,7 +96,8 @@ class Client:
         """Read a socket; frames other than a heartbeat's answer count as activity."""
         pinged = False  # a pong came: the presence frame after it answers the ping too
         async for message in ws:
-            kind = json.loads(message.data).get("type") if message.type == 1 else None
+            text = message.type == aiohttp.WSMsgType.TEXT
+            kind = json.loads(message.data).get("type") if text else None
             if kind == "pong" or (kind == "presence" and pinged):
                 pinged = kind == "pong"
                 continue
