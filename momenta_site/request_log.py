@@ -56,8 +56,9 @@ class RequestLogMiddleware:
             response = self.get_response(request)
             response.headers.setdefault("X-Request-ID", request.request_id)
             if log.isEnabledFor(logging.INFO):
-                # The view has read request.user already when it mattered (it is cached).
-                user = _user_pk(getattr(request, "user", None))
+                # Who sent it (as the request began: a logout's line names who logged out);
+                # none when it was answered before the session was read.
+                user = getattr(request, "logged_user_id", None)
                 elapsed = (time.perf_counter() - started) * 1000
                 log.info(
                     "%s %s %s %.0f ms",
