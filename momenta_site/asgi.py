@@ -21,6 +21,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
 from momenta_site.origin import SameOriginValidator  # noqa: E402
+from momenta_site.request_log import SocketLogMiddleware  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -28,7 +29,10 @@ application = ProtocolTypeRouter(
         "http": http_app,
         # Websockets skip CSRF, so the Origin check is what stops other sites.
         "websocket": AllowedHostsOriginValidator(
-            SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            SameOriginValidator(
+                # Inside the auth stack: a socket's lines name its user (request_log.py).
+                AuthMiddlewareStack(SocketLogMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

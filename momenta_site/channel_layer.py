@@ -1,4 +1,7 @@
-"""Channels' in-memory layer with its expiry sweep run at most once per second.
+"""The channel layers: Channels' in-memory one with a cheaper sweep, channels_redis's
+pub/sub one that logs Redis going away and coming back once each.
+
+In-memory: its expiry sweep runs at most once per second.
 
 The stock layer sweeps every channel's queue and every group on each receive and
 group_send, so with 1,000 open sockets every doorbell walked ~2,000 entries: a
@@ -9,9 +12,18 @@ channel from its groups) does not need sub-second precision.
 
 from __future__ import annotations
 
+import logging
 import time
 
+import channels_redis.pubsub
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
+from redis import exceptions as redis_errors
+
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
+
+log = logging.getLogger(__name__)
+# What redis-py raises when Redis does not answer (refused, reset, timed out, full).
+UNREACHABLE = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 
 SWEEP_EVERY_S = 1.0
 
@@ -25,3 +37,68 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
             return
         self._swept_at = now
         super()._clean_expired()
+
+
+class Reachability:
+    """Whether this process's channel layer reaches Redis: one log line per change.
+
+    While Redis is away every doorbell, socket join and health probe fails, and
+    channels_redis's receive task logs a traceback every second: one WARNING when it
+    goes away and one when it answers again say all of that (log_filters.py drops
+    the rest). Set from the layer's own calls below and from the receive task's
+    log records (log_filters.RedisOutage), which is the only word it gives.
+    """
+
+    def __init__(self) -> None:
+        self.away = False
+
+    def failed(self, error: BaseException) -> None:
+        if not self.away:
+            self.away = True
+            log.warning(
+                "channel layer: Redis unreachable (%s); live updates wait, pages catch up"
+                " from the database when it is back",
+                describe(error),
+                extra=REDIS_AWAY,
+            )
+
+    def answered(self) -> None:
+        if self.away:
+            self.away = False
+            log.warning(
+                "channel layer: Redis answers again",
+                extra=REDIS_BACK,
+            )
+
+
+reachability = Reachability()  # the process's one channel layer (settings.CHANNEL_LAYERS)
+
+
+def _watched(name: str):
+    """The layer's `name` call (channels_redis hands it to the loop's own layer)."""
+
+    async def call(self, *args, **kwargs):
+        method = channels_redis.pubsub.RedisPubSubChannelLayer.__getattr__(self, name)
+        try:
+            result = await method(*args, **kwargs)
+        except UNREACHABLE as error:
+            reachability.failed(error)
+            raise
+        reachability.answered()
+        return result
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+class RedisPubSubChannelLayer(channels_redis.pubsub.RedisPubSubChannelLayer):
+    """channels_redis's pub/sub layer, telling `reachability` how each call to Redis went.
+
+    The calls are its public API (Channels' layer spec); what they do is unchanged.
+    """
+
+    new_channel = _watched("new_channel")
+    send = _watched("send")
+    group_send = _watched("group_send")
+    group_add = _watched("group_add")
+    group_discard = _watched("group_discard")

@@ -31,6 +31,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
 
+from momenta_site.logs import describe
+
 logger = logging.getLogger(__name__)
 
 PATH = "/healthz"
@@ -69,14 +71,33 @@ async def failures() -> list[str]:
         "cache": sync_to_async(check_cache),
         "channel layer": check_channel_layer,
     }
-    failed = []
+    failed = {}
     for name, check in checks.items():
         try:
             await asyncio.wait_for(check(), TIMEOUT_SECONDS)
         except Exception as error:  # any failure: down or degraded (answer() says which)
-            logger.warning("healthz: %s unavailable: %r", name, error)
-            failed.append(name)
-    return failed
+            failed[name] = describe(error)
+    _tell(failed)
+    return list(failed)
+
+
+_last_failed: set[str] = set()  # what this process's previous probe found failing
+
+
+def _tell(failed: dict[str, str]) -> None:
+    """A line when the answer changes, not one per probe (the proxy probes every few
+    seconds: an outage would log two lines a probe). Errors as text: log_filters.py
+    drops lines carrying a Redis error while Redis is known away, and this one is news."""
+    global _last_failed
+    if set(failed) == _last_failed:
+        return
+    _last_failed = set(failed)
+    if failed:
+        logger.warning(
+            "healthz: %s", "; ".join(f"{name} unavailable: {why}" for name, why in failed.items())
+        )
+    else:
+        logger.warning("healthz: every dependency answers again")
 
 
 # Without these the process serves nothing; without the others it serves pages from the database.

@@ -1,4 +1,4 @@
-"""Logging filters: a refused request is worth a line, not a traceback."""
+"""Logging filters: a refused request is worth a line, a Redis outage two, not a traceback each."""
 
 import logging
 
@@ -14,4 +14,48 @@ class RefusalsWithoutTraceback(logging.Filter):
         if getattr(record, "status_code", None) in (403, 404):
             record.exc_info = None
             record.exc_text = None
+        return True
+
+
+def _unreachable(record: logging.LogRecord) -> BaseException | None:
+    """The Redis-unreachable error a record carries (its traceback or an argument)."""
+    from momenta_site.channel_layer import UNREACHABLE
+
+    if record.exc_info and isinstance(record.exc_info[1], UNREACHABLE):
+        return record.exc_info[1]
+    args = record.args.values() if isinstance(record.args, dict) else record.args or ()
+    return next((a for a in args if isinstance(a, UNREACHABLE)), None)
+
+
+class RedisOutage(logging.Filter):
+    """While Redis is away, one line says so, not one per request, socket or second.
+
+    The parts of the site that use Redis (the cache, presence, the channel layer)
+    each log one state line when it goes away and one when it answers again, marked
+    `redis="away"|"back"` (logs.REDIS_AWAY). Between the two, every other line
+    carrying a Redis-unreachable error is dropped: a doorbell not rung, a socket's
+    join, channels_redis's receive task, whose traceback came every second. Its
+    records tell the channel layer's state (channel_layer.reachability), as the
+    task has no other way to. Should one come with no part known away, it is kept,
+    without its traceback. Any other error keeps its line and its traceback.
+    """
+
+    away: set[str] = set()  # the loggers whose part of the site has Redis away
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        state = getattr(record, "redis", None)
+        if state is not None:
+            (self.away.add if state == "away" else self.away.discard)(record.name)
+            return True
+        error = _unreachable(record)
+        if error is None:
+            return True
+        from momenta_site.channel_layer import reachability
+
+        if record.name.startswith("channels_redis"):
+            reachability.failed(error)  # logs the state line, through this filter
+        # reachability too: its line may be below this handler's level (LOG_LEVEL=ERROR).
+        if self.away or reachability.away:
+            return False
+        record.exc_info = record.exc_text = None
         return True

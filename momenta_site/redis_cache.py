@@ -33,6 +33,8 @@ from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
 from redis import exceptions as redis_errors
 
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
+
 log = logging.getLogger(__name__)
 
 # While Redis is away, the process's prober asks it this often whether it is back.
@@ -111,7 +113,11 @@ class _DegradingClient(_Base):
         with self._state:
             first, self._away = not self._away, True
         if first:  # once per outage, not once per request
-            log.warning("cache: Redis unreachable (%r); reads miss, writes skipped", error)
+            log.warning(
+                "cache: Redis unreachable (%s); reads miss, writes skipped",
+                describe(error),
+                extra=REDIS_AWAY,
+            )
         self._probe_in_background()
 
     def _probe_in_background(self) -> None:
@@ -146,7 +152,7 @@ class _DegradingClient(_Base):
         with self._state:
             back, self._away = self._away, False
         if back:
-            log.warning("cache: Redis answers again")
+            log.warning("cache: Redis answers again", extra=REDIS_BACK)
 
     # --- Django's client API: reads miss, writes are skipped -----------------------
 

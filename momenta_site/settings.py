@@ -90,6 +90,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: /healthz answers any host, over plain HTTP (momenta_site/health.py).
     "momenta_site.health.HealthCheckMiddleware",
+    # A request id for every line the request logs, and a line for it (request_log.py).
+    "momenta_site.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # whitenoise, also finding files collected after start (momenta_site/static_files.py).
     "momenta_site.static_files.StaticFilesMiddleware",
@@ -106,6 +108,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Needs request.user: a person's language and time zone from their settings (issue 28).
     "tables.views.locale.PersonLocaleMiddleware",
+    "momenta_site.request_log.RequestUserMiddleware",  # the user on the lines from here
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -227,7 +230,8 @@ if REDIS_URL:
     # timeout. Client options are set here, not left to redis-py's defaults.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's, logging Redis going away and back once (channel_layer.py).
+            "BACKEND": "momenta_site.channel_layer.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -357,15 +361,33 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 # Django's default logging prints nothing when DEBUG is off, so a 500 would
-# leave no trace on the console the server runs in. Send warnings and errors
-# (with tracebacks) to stderr.
+# leave no trace on the console the server runs in. Everything at LOG_LEVEL and
+# above goes to stderr (the journal), each line with its time, level, request id
+# and user (momenta_site/logs.py); INFO adds a line per request and per socket
+# (momenta_site/request_log.py). LOG_FORMAT=json: one JSON object per line.
+# `manage.py serve` hands both to uvicorn, so its own lines read the same.
+LOG_LEVEL = env_str("LOG_LEVEL", "WARNING").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "level": env_str("LOG_LEVEL", "WARNING")}
+    "formatters": {"site": {"()": "momenta_site.logs.Formatter", "json": LOG_FORMAT == "json"}},
+    "filters": {
+        "refusals": {"()": "momenta_site.log_filters.RefusalsWithoutTraceback"},
+        "redis_outage": {"()": "momenta_site.log_filters.RedisOutage"},
     },
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
-    "filters": {"refusals": {"()": "momenta_site.log_filters.RefusalsWithoutTraceback"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "level": LOG_LEVEL,
+            "formatter": "site",
+            "filters": ["redis_outage"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.request": {"filters": ["refusals"]}},
 }

@@ -18,6 +18,7 @@ next, and a lost doorbell is healed by the next one or by a heartbeat's
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import math
 import time
@@ -156,10 +157,11 @@ class TableHub:
             if self.layer is not None:
                 self.channel = await self.layer.new_channel("hub.")
                 await self.layer.group_add(group_name(self.campaign_id), self.channel)
+                # A context of their own: the hub serves every socket of the table, so its
+                # log lines must not name the first socket's request and user (logs.py).
                 self._tasks = [
-                    asyncio.create_task(self._receive()),
-                    asyncio.create_task(self._answer()),
-                    asyncio.create_task(self._watch_presence()),
+                    asyncio.create_task(work, context=contextvars.Context())
+                    for work in (self._receive(), self._answer(), self._watch_presence())
                 ]
         except BaseException as error:
             self._failed = error

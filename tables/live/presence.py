@@ -28,6 +28,7 @@ present while they have at least one live entry; two tabs are two entries.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import socket
@@ -38,6 +39,8 @@ from functools import cache
 
 from django.conf import settings
 from redis import exceptions as redis_errors
+
+from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
 
 TTL = 75.0  # seconds without a heartbeat (every 25 s) before a socket no longer counts
 # A live process renews its lease every second; three seconds let it miss two renewals
@@ -133,7 +136,8 @@ class RedisPresence:
         task = self._renewers.get(loop)
         if task is None or task.done():
             # The renewer first: if Redis is away now, it writes our entries when it is back.
-            self._renewers[loop] = loop.create_task(self._renew())
+            # Its own context: it renews every socket's entries, not the first one's (logs.py).
+            self._renewers[loop] = loop.create_task(self._renew(), context=contextvars.Context())
             await self._client().set(self._lease(self.process), 1, ex=LEASE_TTL_S)
 
     async def _renew(self) -> None:
@@ -165,12 +169,16 @@ class RedisPresence:
     def _answered(self) -> None:
         if self._away:
             self._away = False
-            log.warning("presence: Redis answers again")
+            log.warning("presence: Redis answers again", extra=REDIS_BACK)
 
     def _unanswered(self, error: BaseException) -> None:
         if not self._away:  # once per outage, not once per socket
             self._away = True
-            log.warning("presence: Redis unreachable (%r); rosters unknown until it is back", error)
+            log.warning(
+                "presence: Redis unreachable (%s); rosters unknown until it is back",
+                describe(error),
+                extra=REDIS_AWAY,
+            )
 
     async def join(self, campaign_id: int, channel: str, user_id: int) -> None:
         self._mine.setdefault(campaign_id, {})[channel] = user_id

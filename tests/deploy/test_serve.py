@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -99,3 +101,43 @@ def test_serve_refuses_several_workers_without_redis(collected, settings, exec_c
 
 def test_unapplied_migrations_lists_none_on_a_migrated_database():
     assert serve.unapplied_migrations() == []
+
+
+def test_serve_hands_uvicorn_the_sites_log_format_and_level(collected, settings, exec_calls):
+    settings.LOG_LEVEL = "INFO"
+    call_command("serve")
+    [argv] = exec_calls
+    assert argv[argv.index("--log-level") + 1] == "info"
+    assert argv[argv.index("--log-config") + 1] == str(serve.LOG_CONFIG)
+    assert "--no-access-log" in argv  # the site's own line per request is enough
+
+
+UVICORN_LINES = """
+import logging
+from uvicorn.config import Config
+Config("momenta_site.asgi:application", log_config=%r, log_level="info", access_log=True)
+logging.getLogger("uvicorn.error").info("Started server process [%%d]", 42)
+access = ("127.0.0.1:5", "GET", "/", "1.1", 200)
+logging.getLogger("uvicorn.access").info('%%s - "%%s %%s HTTP/%%s" %%d', *access)
+"""
+
+
+def test_uvicorns_own_lines_come_out_in_the_sites_json_format():
+    """What `serve` passes uvicorn, read by uvicorn itself in a fresh interpreter."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
+    env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1", "LOG_FORMAT": "json"}
+    done = subprocess.run(
+        [sys.executable, "-c", UVICORN_LINES % str(serve.LOG_CONFIG)],
+        cwd=serve.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [(x["logger"], x["level"]) for x in lines] == [
+        ("uvicorn.error", "INFO"),
+        ("uvicorn.access", "INFO"),
+    ]
+    assert lines[0]["message"] == "Started server process [42]"
+    assert lines[1]["message"] == '127.0.0.1:5 - "GET / HTTP/1.1" 200'

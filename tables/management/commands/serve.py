@@ -36,6 +36,7 @@ from momenta_site.catalogues import uncompiled
 
 ROOT = Path(__file__).resolve().parents[3]
 APP = "momenta_site.asgi:application"
+LOG_CONFIG = ROOT / "momenta_site" / "uvicorn_logging.json"
 # Longer than the proxy keeps an idle upstream connection (deploy/Caddyfile:
 # keepalive 30s), so the proxy never reuses one the worker has just closed.
 KEEP_ALIVE_SECONDS = 65
@@ -55,6 +56,9 @@ def uvicorn_argv(
     argv += ["--host", host, "--port", str(port), "--workers", str(workers)]
     argv += ["--timeout-graceful-shutdown", str(graceful_timeout)]
     argv += ["--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)]
+    # uvicorn's own lines (start, stop, --access-log) in the site's format and at its
+    # LOG_LEVEL: the file hands them to the same formatter (momenta_site/logs.py).
+    argv += ["--log-config", str(LOG_CONFIG), "--log-level", settings.LOG_LEVEL.lower()]
     # Django's ASGI app has no lifespan events; "off" spares a warning per start.
     argv += ["--lifespan", "off", "--no-server-header"]
     # The client address and scheme from the proxy's X-Forwarded-* headers, only
@@ -127,7 +131,12 @@ class Command(BaseCommand):
             default="",
             help="While this file exists /healthz answers 503 draining (deploy/restart).",
         )
-        parser.add_argument("--access-log", action="store_true", help="Log every request.")
+        parser.add_argument(
+            "--access-log",
+            action="store_true",
+            help="uvicorn's own line per request too, at INFO (the site logs one at INFO with "
+            "its request id and user already).",
+        )
 
     def handle(self, *args, **options):
         if options["workers"] < 1:
