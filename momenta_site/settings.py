@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from momenta_site.email_url import email_settings
 from momenta_site.secret_key import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -69,6 +70,14 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 # the other pages need; more guesses wait their turn.
 LOGIN_CHECKS_AT_ONCE = env_int("LOGIN_CHECKS_AT_ONCE", 1)
 
+# Who may make an account at /signup/ (tables/views/site.py): everyone, or with 0 only
+# someone holding a campaign's working invite link; the operator can add anyone in /admin/.
+REGISTRATION_OPEN = env_bool("REGISTRATION_OPEN", True)
+# Mail, for password resets: EMAIL_BACKEND, EMAIL_HOST… from one URL
+# (momenta_site/email_url.py). The default prints each message to the server's log.
+globals().update(email_settings(env_str("EMAIL_URL", "console://")))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -119,6 +128,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tables.context_processors.registration",
             ],
         },
     },

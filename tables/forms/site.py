@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
@@ -39,7 +40,10 @@ ROW_LIMITS = {"max_num": MAX_SHEET_ROWS, "validate_max": True, "absolute_max": M
 
 class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
+        # Optional: without one, only the operator can reset a forgotten password.
+        labels = {"email": gettext_lazy("Email address (optional)")}
+        help_texts = {"email": gettext_lazy("Only for a link to reset a forgotten password.")}
 
 
 class CampaignForm(forms.Form):
