@@ -95,3 +95,10 @@ def test_the_database_is_the_one_named(site):
     assert list(dumps(site.dir).values()) == [
         "dump of momenta_staging at 2026-12-01 18:00:01 UTC\n"
     ]
+
+
+def test_a_dump_is_readable_by_its_owner_only(site):
+    """It holds password hashes."""
+    site("2026-12-01 18:00:01")
+    (dump,) = site.dir.iterdir()
+    assert dump.stat().st_mode & 0o077 == 0
