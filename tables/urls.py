@@ -21,7 +21,7 @@ from tables.views import (
     talk,
 )
 from tables.views import game_lines as line_views
-from tables.views.person import person_settings
+from tables.views.person import person_email, person_settings
 from tables.views.submissions import landed as submission_landed
 
 M = "campaigns/<int:pk>/momenta/"
@@ -49,6 +49,7 @@ site_patterns = [
         name="password_reset_complete",
     ),
     path("account/settings/", person_settings, name="person_settings"),
+    path("account/email/", person_email, name="person_email"),
     path("join/<str:token>/", site.join, name="join"),
     path("campaigns/new/", site.campaign_new, name="campaign_new"),
     path("campaigns/<int:pk>/", site.campaign_detail, name="campaign_detail"),

@@ -117,6 +117,40 @@ def test_sign_up_refuses_a_malformed_email_address(client, db):
     assert not get_user_model().objects.filter(username="newbie").exists()
 
 
+def test_a_person_sets_the_address_their_reset_goes_to(client_for, player):
+    client = client_for("player")
+    response = client.post(reverse("person_email"), {"email": "p@example.org"})
+    assert response["Location"] == reverse("person_settings")
+    player.refresh_from_db()
+    assert player.email == "p@example.org"
+    ask_reset(client, "p@example.org")
+    assert mail.outbox[0].to == ["p@example.org"]
+
+
+def test_a_malformed_address_is_refused_and_changes_nothing(client_for, player):
+    player.email = "old@example.org"
+    player.save()
+    response = client_for("player").post(reverse("person_email"), {"email": "nope"})
+    assert response.status_code == 400
+    assert response.context["email_form"].errors["email"]
+    player.refresh_from_db()
+    assert player.email == "old@example.org"
+
+
+def test_nobody_sets_an_address_without_logging_in(client, player):
+    response = client.post(reverse("person_email"), {"email": "x@example.org"})
+    assert response["Location"].startswith(reverse("login"))
+    player.refresh_from_db()
+    assert player.email == ""
+
+
+def test_the_settings_page_shows_ones_own_address(client_for, player):
+    player.email = "mine@example.org"
+    player.save()
+    page = client_for("player").get(reverse("person_settings")).content.decode()
+    assert 'value="mine@example.org"' in page
+
+
 # --- Closed sign-up -----------------------------------------------------------------
 
 
