@@ -81,6 +81,15 @@ def test_an_unknown_address_gets_the_same_page_and_no_mail(client, gm_with_email
     assert mail.outbox == []
 
 
+def test_a_second_request_soon_after_sends_no_second_mail(client, gm_with_email, player):
+    player.email = "p@example.org"
+    player.save()
+    for _ in range(3):
+        assert ask_reset(client, "gm@example.org")["Location"] == reverse("password_reset_done")
+    ask_reset(client, "p@example.org")  # another account is its own count
+    assert [m.to for m in mail.outbox] == [["gm@example.org"], ["p@example.org"]]
+
+
 def test_a_forged_link_is_refused(client, gm_with_email):
     response = client.get("/password/reset/MQ/forged-token/")
     assert not response.context["validlink"]
