@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tables.forms.person import EmailForm, PersonSettingsForm
@@ -26,7 +26,7 @@ def person_settings(request: HtmxHttpRequest) -> HttpResponse:
     form = PersonSettingsForm(data, instance=PersonSettings.of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, gettext("Your settings are saved."))
         return redirect("person_settings")
     return _page(request, form=form)
 
@@ -39,7 +39,7 @@ def person_email(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, email_form=form, status=400)
     form.save()
-    messages.success(request, _("Your email address is saved."))
+    messages.success(request, gettext("Your email address is saved."))
     return redirect("person_settings")
 
 
