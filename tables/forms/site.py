@@ -12,7 +12,6 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
