@@ -34,8 +34,9 @@ from django.db import connections
 from django.http import FileResponse
 from django.urls import reverse
 
-# URL names whose requests hash a password (a login, a new account's password).
-OWN_THREAD_VIEWS = ("login", "admin:login", "signup")
+# URL names whose requests hash a password (a login, a new account's password), or
+# wait on the mail server (a password reset's mail: up to EMAIL_TIMEOUT).
+OWN_THREAD_VIEWS = ("login", "admin:login", "signup", "password_reset")
 
 
 class OwnThreadASGIHandler(ASGIHandler):

@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from momenta_site.email_url import email_settings
 from momenta_site.secret_key import running_demo, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -71,6 +72,14 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 # Password checks one process runs at once (tables/forms/login.py): hashing is CPU
 # the other pages need; more guesses wait their turn.
 LOGIN_CHECKS_AT_ONCE = env_int("LOGIN_CHECKS_AT_ONCE", 1)
+
+# Who may make an account at /signup/ (tables/views/site.py): everyone, or with 0 only
+# someone holding a campaign's working invite link; the operator can add anyone in /admin/.
+REGISTRATION_OPEN = env_bool("REGISTRATION_OPEN", True)
+# Mail, for password resets: EMAIL_BACKEND, EMAIL_HOST… from one URL
+# (momenta_site/email_url.py). The default prints each message to the server's log.
+globals().update(email_settings(env_str("EMAIL_URL", "console://")))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 INSTALLED_APPS = [
     "daphne",
@@ -141,6 +150,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tables.context_processors.registration",
             ],
         },
     },

@@ -13,6 +13,7 @@ from tables.views import (
     harm,
     log,
     momenta,
+    passwords,
     regions,
     scene_board,
     site,
@@ -20,7 +21,7 @@ from tables.views import (
     talk,
 )
 from tables.views import game_lines as line_views
-from tables.views.person import person_settings
+from tables.views.person import person_email, person_settings
 from tables.views.submissions import landed as submission_landed
 
 M = "campaigns/<int:pk>/momenta/"
@@ -31,7 +32,24 @@ site_patterns = [
     path("signup/", site.signup, name="signup"),
     path("login/", site.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/reset/", passwords.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        passwords.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("account/settings/", person_settings, name="person_settings"),
+    path("account/email/", person_email, name="person_email"),
     path("join/<str:token>/", site.join, name="join"),
     path("campaigns/new/", site.campaign_new, name="campaign_new"),
     path("campaigns/<int:pk>/", site.campaign_detail, name="campaign_detail"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import PersonSettings
@@ -19,3 +20,12 @@ class PersonSettingsForm(forms.ModelForm):
         self.fields["time_zone"].widget = forms.Select(
             choices=time_zone_choices(blank_label=_("The campaign's time zone"))
         )
+
+
+class EmailForm(forms.ModelForm):
+    """Where a password reset link goes (issue 27); blank: nowhere."""
+
+    class Meta:
+        model = get_user_model()
+        fields = ["email"]
+        help_texts = {"email": _("Only for a link to reset a forgotten password.")}

@@ -41,7 +41,10 @@ ROW_LIMITS = {"max_num": MAX_SHEET_ROWS, "validate_max": True, "absolute_max": M
 
 class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
+        # Optional: without one, only the operator can reset a forgotten password.
+        labels = {"email": gettext_lazy("Email address (optional)")}
+        help_texts = {"email": gettext_lazy("Only for a link to reset a forgotten password.")}
 
 
 class CampaignForm(forms.Form):

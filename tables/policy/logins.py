@@ -38,8 +38,13 @@ def client_address(request) -> str:
     """The address failures are counted by: the client's, an IPv6 one as its /64
     network; "" when there is none (no request, or one without a peer)."""
     meta = getattr(request, "META", {})
+    return address_key(meta.get("REMOTE_ADDR") or "")
+
+
+def address_key(text: str) -> str:
+    """An address as failures are counted by it (client_address), "" if it is none."""
     try:
-        address = ipaddress.ip_address((meta.get("REMOTE_ADDR") or "").strip())
+        address = ipaddress.ip_address(text.strip())
     except ValueError:
         return ""
     if address.version == 6 and address.ipv4_mapped is None:

@@ -36,5 +36,13 @@ def record_failure(username: str, address: str = "") -> None:
         )
 
 
-def clear_failures(username: str) -> None:
-    LoginFailure.objects.filter(username=policy.login_name(username)).delete()
+def clear_failures(username: str) -> int:
+    """Lift a username's lockout (a login, a password reset, manage.py unlock_login)."""
+    deleted, _ = LoginFailure.objects.filter(username=policy.login_name(username)).delete()
+    return deleted
+
+
+def clear_address_failures(address: str) -> int:
+    """Lift an address's lockout (manage.py unlock_login --address); how many rows went."""
+    deleted, _ = LoginFailure.objects.filter(address=policy.address_key(address)).delete()
+    return deleted

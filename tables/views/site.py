@@ -9,7 +9,9 @@ The live table page lives in views/table.py.
 from __future__ import annotations
 
 import functools
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -17,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
@@ -50,6 +52,8 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""
+    if not may_sign_up(next_url):
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -62,6 +66,22 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
+def may_sign_up(next_url: str) -> bool:
+    """Sign-up is open (REGISTRATION_OPEN), or on its way to a campaign's working
+    invite link: closing sign-up leaves a site invite-only, not shut."""
+    if settings.REGISTRATION_OPEN:
+        return True
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return False
+    token = match.kwargs.get("token", "") if match.url_name == "join" else ""
+    if not (token and token.isascii() and token.isprintable()):
+        return False
+    campaign = Campaign.objects.filter(invite_token=token).first()
+    return campaign is not None and campaigns.invite_refusal(campaign) is None
+
+
 class LoginView(auth_views.LoginView):
     """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429.
     Wrong passwords are counted, and a success clears them, from Django's auth
@@ -69,6 +89,12 @@ class LoginView(auth_views.LoginView):
 
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # The "Sign up" link, only where it leads somewhere (REGISTRATION_OPEN).
+        context["may_sign_up"] = may_sign_up(context.get("next") or "")
+        return context
 
     def form_invalid(self, form):
         response = super().form_invalid(form)

@@ -169,6 +169,7 @@ def _ids(momenta_campaign, d20_campaign) -> dict[str, dict[str, object]]:
         "member_pk": Membership.objects.filter(campaign=momenta_campaign, role="player").first().pk,
         "cpk": Character.objects.filter(campaign=momenta_campaign).first().pk,
         "token": momenta_campaign.invite_token,
+        "uidb64": "MQ",  # a password reset link's user (its token: the invite's, refused)
     }
     records = {
         "roll_pk": MomentaRoll.objects.first().pk,

@@ -1,0 +1,54 @@
+"""Releases (issue 27): one version, said the same in pyproject.toml, the code and the
+CHANGELOG's newest entry, and shown to the operator in the admin."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from momenta_site import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_pyproject_and_the_code_name_the_same_version():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == __version__
+
+
+def test_the_changelogs_newest_entry_is_this_version():
+    headings = re.findall(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.MULTILINE)
+    assert headings[0] == __version__
+
+
+def test_the_admin_shows_the_version(db):
+    operator = get_user_model().objects.create_superuser("op", "op@example.org", "op-pass-123")
+    client = Client()
+    client.force_login(operator)
+    assert f"Momenta Table {__version__}" in client.get("/admin/").content.decode()
+
+
+def locked_versions() -> dict[str, set[str]]:
+    """requirements.lock's pins: name -> versions (one per environment marker)."""
+    pins: dict[str, set[str]] = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if match := re.match(r"([A-Za-z0-9._-]+)==([^ ;\\]+)", line):
+            pins.setdefault(canonicalize_name(match[1]), set()).add(match[2])
+    return pins
+
+
+def test_the_lock_pins_every_dependency_within_its_range():
+    """Regenerate it after changing a dependency (deploy/README.md, "Reproducible installs")."""
+    pins = locked_versions()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for line in project["dependencies"]:
+        wanted = Requirement(line)
+        locked = pins.get(canonicalize_name(wanted.name), set())
+        assert locked, f"{wanted.name} is not in requirements.lock"
+        assert all(wanted.specifier.contains(v) for v in locked), (wanted, locked)
