@@ -9,10 +9,10 @@ branches on a line's name.
 | seeds   | Determination | —               | reroll (T-04)  | —                    | —        |
 | sta1    | Determination | +d20 = 1        | reroll         | 3; 1 each session    | Challenge|
 | sta2    | Determination | a d20 → 1       | reroll         | 3; 1 each mission    | —        |
-| conan   | Fortune       | +d20 = 1        | —              | (not modelled)       | Combat   |
+| conan   | Fortune       | +d20 = 1        | —              | —; 3 each session    | Combat   |
 | fallout | Luck          | LCK as attribute| one d20, free  | LCK; LCK each quest  | Combat   |
 | dune    | Determination | a d20 → 1       | reroll, once   | 3; 1 each adventure  | —        |
-| achtung | Fortune       | a d20 → 1       | —              | (not modelled)       | Challenge|
+| achtung | Fortune       | a d20 → 1       | —              | —; 3 each session (R)| Challenge|
 
 Group and GM pools: Momentum and Threat, but Conan's Doom and Fallout's Action Points
 and GM's AP (the rows below).
@@ -26,9 +26,12 @@ the pool does not grow. After the roll: "reroll" is T-04's (chosen own dice, wit
 GM's leave, which stands for the book's "a Value / drive applies"); "once": a die
 rerolled keeps its second result. A refill sets the pool to the starting amount for
 every player character, at the session start or at the GM's "new mission" (adventure,
-quest). STA bounds the complication range at 5 (GL-05). Every group pool holds at most
-6 (MO-06): `group_cap` None means that default. Each line's tests name the book they
-follow (tests/rules/test_game_lines.py, tests/tables/test_game_lines.py).
+quest). Conan's Fortune and Achtung!'s have no cap the sources state (the GM awards
+more by hand); "(R)": Achtung!'s refill is GL-R1, a ruling, where its book could not be
+checked (see `ACHTUNG_FORTUNE`). STA bounds the complication range at 5 (GL-05).
+Every group pool holds at most 6 (MO-06): `group_cap` None means that default. Each
+line's tests name the book they follow (tests/rules/test_game_lines.py,
+tests/tables/test_game_lines.py).
 
 A new behaviour is a new constant below and one rules function, never a branch in a
 view.
@@ -193,6 +196,11 @@ class GameLine:
 
 DEFAULT = "seeds"
 
+# GL-R1 (ruling): Achtung! Cthulhu's Fortune refill, which no source we could read states,
+# is played as its sibling pulp line's (Conan): each player character's Fortune is set to
+# 3 at each session start; the GM moves it by hand for anything else.
+ACHTUNG_FORTUNE = 3
+
 LINES: dict[str, GameLine] = {
     line.key: line
     for line in (
@@ -224,6 +232,9 @@ LINES: dict[str, GameLine] = {
             personal_spend=BONUS_ONE,
             after_roll="",
             challenge_dice="Combat dice",
+            # Each player character's Fortune resets to 3 at the session start (GL-02).
+            personal_start=3,
+            refill_at=SESSION,
         ),
         GameLine(
             "fallout",
@@ -254,6 +265,8 @@ LINES: dict[str, GameLine] = {
             personal_spend=SET_ONE,
             after_roll="",
             challenge_dice="Challenge dice",
+            personal_start=ACHTUNG_FORTUNE,  # GL-R1
+            refill_at=SESSION,
         ),
     )
 }

@@ -38,7 +38,8 @@ from tables.services.scenes import current_scene, new_scene
 
 def start_session(campaign_id: int, actor) -> PlaySession:
     """Start a play session: every character's Momentum resets to 3 (PM-01); on a 2d20
-    line that says so (STA 1e), Determination goes back to its starting amount (GL-02).
+    line that says so (STA 1e, Conan, Achtung!), the personal pool goes back to its
+    starting amount (GL-02).
 
     Unspent Momentum does not carry over. The reset applies in the personal
     economy only; each character gets a ledger line, even when already at 3,
@@ -65,7 +66,7 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                     )
                 )
         elif not campaign.uses_d6 and campaign.line.refill_at == game_lines.SESSION:
-            changes += refill_personal_pools(campaign, _("New session"))  # GL-02 (STA 1e)
+            changes += refill_personal_pools(campaign, _("New session"))  # GL-02
         append_event(
             campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=changes
         )

@@ -251,6 +251,37 @@ def test_gl_02_achtung_fortune_sets_a_d20_to_1(d20_campaign, player, kara):
         services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
 
 
+def test_gl_02_conan_fortune_resets_to_3_each_session(d20_campaign, gm, kara, marcus):
+    """GL-02, Robert E. Howard's Conan (Fortune resets at the session start: "Each PC's
+    Fortune resets to their starting value of 3", Modiphius forum, "Each Session starting
+    tokens"; the Foundry conan2d20 system's sheet starts Fortune at 3): set to 3, spent or
+    hoarded; NPCs keep theirs; no "New mission" refill."""
+    _line(d20_campaign, "conan")
+    Character.objects.filter(pk=kara.pk).update(determination=5)
+    Character.objects.filter(pk=marcus.pk).update(determination=1)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    marcus.refresh_from_db()
+    assert (kara.determination, marcus.determination) == (3, 1)
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (-2, 3)
+    assert "New session: Fortune set to 3" in line.reason
+    with pytest.raises(ServiceError, match="not refilled by a new mission"):
+        services.start_new_adventure(d20_campaign.pk, gm)
+
+
+def test_gl_r1_achtung_fortune_is_set_to_3_each_session(d20_campaign, gm, kara):
+    """GL-R1 (ruling, GL-02): Achtung! Cthulhu's refill, which no source we could read
+    states, is Conan's: Fortune set to 3 at each session start, ledgered."""
+    _line(d20_campaign, "achtung")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == game_lines.ACHTUNG_FORTUNE == 3
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (3, 3) and "Fortune set to 3" in line.reason
+
+
 def test_gl_02_dune_determination_sets_a_die_to_1_and_rerolls_each_die_once(
     d20_campaign, gm, player, kara
 ):
