@@ -512,6 +512,7 @@ class MomentumSpendLedger:
         gm_momentum_to_threat: bool = True,
         group_pool: str = "Momentum",
         gm_pool: str = "Threat",
+        save: bool = True,
     ) -> Resolution:
         """MO-04, MO-05, CT-R1: close the test's Momentum (`group_pool`, `gm_pool`: the game
         line's names for the pools in the ledger's reasons, GL-01).
@@ -519,6 +520,8 @@ class MomentumSpendLedger:
         Players: unspent roll Momentum saves into `pool` up to its cap; what
         does not fit is lost. Bonus Momentum is always lost. A GM character's
         unspent Momentum goes to `threat` under CT-R1 (else it is lost).
+        `save` False (MO-R1: a secret test still hidden when its scene ends) saves
+        nothing: all the unspent Momentum is lost.
         """
         if self.resolved:
             raise SpendRefused("This test's Momentum has already been resolved.")
@@ -527,7 +530,9 @@ class MomentumSpendLedger:
         new_pool, new_threat = pool, threat
         saved = overflow = unsaved = 0
         who = f"{self.holder}'s" if self.holder else "the test's"
-        if unspent and self.side == PLAYERS_SIDE:
+        if unspent and not save:
+            unsaved = unspent
+        elif unspent and self.side == PLAYERS_SIDE:
             if pool is None:
                 raise SpendRefused("Give the current group pool to save Momentum into it.")
             new_pool, entry = pool.gain(unspent, f"Saved {who} unspent {group_pool} (MO-04)")

@@ -31,6 +31,7 @@ from tables.services.core import (
     require_gm,
 )
 from tables.services.d20.refills import refill_personal_pools
+from tables.services.d20.spends import close_open_tests
 from tables.services.scenes import current_scene, new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
@@ -89,9 +90,11 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
 
 
 def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
-    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10),
-    and the board's traits end with it (MO-09b), all but those the GM keeps: marked
-    lasting, or named in `keep_traits` / `keep_assets` (ids) in this one step.
+    """End the current scene: 2d20 tests still open are closed first, saved to the group
+    pool up to its cap (MO-04: the scene's end is the latest they resolve), then the group
+    pool loses 1 (MO-07), temporary assets expire (MO-10), and the board's traits end
+    with it (MO-09b), all but those the GM keeps: marked lasting, or named in
+    `keep_traits` / `keep_assets` (ids) in this one step.
 
     With no scene open, one is created and ended at once, so scenes need not
     be started by hand.
@@ -101,6 +104,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
+        close_open_tests(campaign, actor)  # before MO-07, so the loss follows the saving
         scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])

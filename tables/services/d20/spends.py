@@ -30,6 +30,7 @@ from tables.services.core import (
     ServiceError,
     append_event,
     lock_campaign,
+    players_see,
     require_gm,
     require_playing,
 )
@@ -329,44 +330,77 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         holder = holder_of(record)
         if not can_control(membership, holder):
             raise PermissionDenied(f"Only {holder.name}'s player or the GM can close this test.")
-        ledger = ledger_of(record)
-        with refused_by_rules():
-            resolution = ledger.resolve(
-                group_pool(campaign),
-                threat=Threat(campaign.threat),
-                gm_momentum_to_threat=campaign.gm_momentum_to_threat,
-                group_pool=campaign.line.group_pool,  # GL-01
-                gm_pool=campaign.line.gm_pool,
-            )
-        changes = apply_entries(campaign, resolution.entries, who=holder.name)
-        keep_secret(
-            campaign,
-            record.hidden,
-            changes,
-            "Reveal the test before its unspent Momentum is saved, or spend it first.",
-        )
-        data = ledger_json(resolution.ledger, record.ledger)
-        data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
-        record.ledger = data
-        record.state = D20Test.State.RESOLVED
-        record.save(update_fields=["ledger", "state"])
-        payload = {
-            "test_id": record.pk,
-            "character_id": holder.pk,
-            "character": holder.name,
-            "resolution": data["resolution"],
-            "spends": data["spends"],
-            "summary": _("{who}'s {pool} is resolved: {summary}.").format(
-                who=holder.name,
-                pool=campaign.line.group_pool,
-                summary=data["resolution"]["summary"],
-            ),
-        }
-        kind = events.D20_RESOLVED
-        if record.role == D20Test.Role.ACTIVE:
-            kind = _end_contest(record, payload)
-        return append_event(
-            campaign, kind, actor, payload, audience=audience_of(record), changes=changes
+        return _close(campaign, actor, record, holder)
+
+
+def close_open_tests(campaign: Campaign, actor) -> list[TableEvent]:
+    """MO-04, MO-07: the scene ends, so every test still open is closed as its “Done”
+    would close it (saved to the pool up to its cap, the rest lost), before the scene's
+    loss is taken; one resolution event each, in the order rolled. `campaign` is locked
+    by the caller (sessions.end_scene), whose GM may close any test.
+
+    MO-R1 (ruling): a secret test still hidden saves only into pools the players do not
+    see (TB-03); what it would save where they would see it is lost instead, and only
+    the GM's log says so."""
+    open_tests = campaign.d20_tests.exclude(state=D20Test.State.RESOLVED).exclude(
+        role=D20Test.Role.OPPOSER
+    )
+    return [
+        _close(campaign, actor, record, holder_of(record), scene_end=True)
+        for record in open_tests.select_related("character", "contest").order_by("pk")
+    ]
+
+
+def _close(campaign, actor, record: D20Test, holder: Character, scene_end=False) -> TableEvent:
+    """Resolve `record`'s ledger (MO-04 … MO-06, CT-R1, MO-R1), write it, announce it."""
+    ledger = ledger_of(record)
+    resolution = _resolution(campaign, ledger)
+    if scene_end and record.hidden:
+        if any(players_see(campaign, e.pool) for e in resolution.entries):
+            resolution = _resolution(campaign, ledger, save=False)  # MO-R1: lost, unseen
+    changes = apply_entries(campaign, resolution.entries, who=holder.name)
+    keep_secret(
+        campaign,
+        record.hidden,
+        changes,
+        "Reveal the test before its unspent Momentum is saved, or spend it first.",
+    )
+    data = ledger_json(resolution.ledger, record.ledger)
+    data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
+    record.ledger = data
+    record.state = D20Test.State.RESOLVED
+    record.save(update_fields=["ledger", "state"])
+    parts = {"who": holder.name, "pool": campaign.line.group_pool}
+    parts["summary"] = data["resolution"]["summary"]
+    if scene_end:  # MO-07: the scene's end closed it, not its holder
+        summary = _("The scene ends: %(who)s's open %(pool)s is resolved: %(summary)s.") % parts
+    else:
+        summary = _("{who}'s {pool} is resolved: {summary}.").format(**parts)
+    payload = {
+        "test_id": record.pk,
+        "character_id": holder.pk,
+        "character": holder.name,
+        "resolution": data["resolution"],
+        "spends": data["spends"],
+        "summary": summary,
+    }
+    kind = events.D20_RESOLVED
+    if record.role == D20Test.Role.ACTIVE:
+        kind = _end_contest(record, payload)
+    audience = audience_of(record)
+    return append_event(campaign, kind, actor, payload, audience=audience, changes=changes)
+
+
+def _resolution(campaign: Campaign, ledger, save: bool = True) -> Resolution:
+    """The rules' resolution of `ledger` against the campaign's pools as they are now."""
+    with refused_by_rules():
+        return ledger.resolve(
+            group_pool(campaign),
+            threat=Threat(campaign.threat),
+            gm_momentum_to_threat=campaign.gm_momentum_to_threat,
+            group_pool=campaign.line.group_pool,  # GL-01
+            gm_pool=campaign.line.gm_pool,
+            save=save,
         )
 
 
