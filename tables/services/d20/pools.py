@@ -111,14 +111,16 @@ def buy_dice(
         raise PermissionDenied("Only the GM buys dice for NPCs.")
     with refused_by_rules():
         dice_cost = d20_purchase_cost(dice)
-        if not npc and from_momentum > dice_cost + extra:  # the rules' own words otherwise
+        over = isinstance(from_momentum, int) and from_momentum > dice_cost + extra
+        if not npc and over:  # a split within the dice's cost gets the rules' own words
             raise ServiceError(
                 _("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
                 % {"cost": dice_cost + extra, "pool": line.group_pool}
             )
         payers = {"actor": GM if npc else PLAYER, "gm_pool": line.gm_pool}
         momentum = None if npc else group_pool(campaign)
-        for_dice = from_momentum if npc else min(from_momentum, dice_cost)  # the GM's: refused
+        # An NPC's Momentum goes on whole, for the rules to refuse (MO-13).
+        for_dice = from_momentum if npc else min(from_momentum, dice_cost)
         bought = buy_d20s(
             dice, threat=Threat(campaign.threat), momentum=momentum, from_momentum=for_dice,
             **payers,
