@@ -90,3 +90,34 @@ def test_mo_r1_a_hidden_npc_test_still_saves_into_hidden_threat(d20_campaign, gm
     record.refresh_from_db()
     assert not d20_campaign.threat_visible
     assert d20_campaign.threat == 2 and record.ledger["resolution"]["saved"] == 2
+
+
+def test_ct_04_mo_07_a_contest_answered_and_left_open_ends_with_the_scene(
+    d20_campaign, gm, player, kara, marcus
+):
+    """CT-03, MO-04, MO-07: closing the active test at the scene's end ends its contest,
+    as "Done" would; the opposer's own roll (no Momentum) is not touched."""
+    from tables.models import Contest
+
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=6)
+    contest = services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate",
+        rng=FixedDice([5, 20]),
+    )  # fmt: skip
+    assert contest.difficulty == 1
+    answer = services_d20.roll_d20_test(
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest("Power", "Communicate", contest_id=contest.pk),
+        rng=FixedDice([1, 5]),
+    )  # 3 successes against 1: 2 Momentum
+    sessions.end_scene(d20_campaign.pk, gm)
+    contest.refresh_from_db()
+    answer.refresh_from_db()
+    d20_campaign.refresh_from_db()
+    assert contest.state == Contest.State.RESOLVED and contest.active_won
+    assert answer.state == D20Test.State.RESOLVED
+    assert d20_campaign.group_momentum == 1  # 2 saved, then the scene's 1
+    assert TableEvent.objects.filter(kind=events.CONTEST_RESOLVED).count() == 1
