@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
@@ -37,11 +36,15 @@ def keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instead
 
     Called inside the transaction after the changes are made: raising rolls them back.
     """
-    seen = sorted({PoolChange.Pool(c.pool).label for c in changes if players_see(campaign, c.pool)})
+    seen = sorted(
+        {str(PoolChange.Pool(c.pool).label) for c in changes if players_see(campaign, c.pool)}
+    )
     if hidden and seen:
         raise ServiceError(
-            f"A secret test cannot change {' or '.join(seen)}: every player would see it "
-            f"move. {instead}"
+            gettext(
+                "A secret test cannot change %(pools)s: every player would see it move. %(instead)s"
+            )
+            % {"pools": " or ".join(seen), "instead": instead}
         )
 
 
@@ -82,7 +85,7 @@ def apply_entries(
             fresh=fresh and owner is None,
         )
         if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
-            raise StaleState("The pools changed while this was worked out; try again.")
+            raise StaleState(gettext("The pools changed while this was worked out; try again."))
         changes.append(change)
     return changes
 
@@ -96,25 +99,26 @@ def buy_dice(
     expected_momentum: int | None,
     assistants: int = 0,
 ) -> tuple[dict, list[Change]]:
-    """MO-08, MO-13, GL-06: pay what a roll costs before the dice fall: bought d20s, and
-    on a line that charges for them (STA 2nd ed.) the assistants beyond the free ones.
-    Players pay `from_momentum` from the group pool (the dice first), the rest added to
-    Threat; the GM pays an NPC's from Threat."""
+    """MO-08, MO-13, GL-06: pay for bought d20s and the assistants a line charges for
+    (STA 2nd ed.: after the first). Players pay `from_momentum` from the group pool (the
+    dice first), the rest added to Threat; the GM pays an NPC's from Threat."""
     line = campaign.line
     extra = line.assistance_cost(assistants)
     if not dice and not extra:
         if from_momentum:
-            raise ServiceError(_("Nothing to pay before this roll, so nothing to pay it with."))
+            raise ServiceError(
+                gettext("Nothing to pay before this roll, so nothing to pay it with.")
+            )
         return dict(NOTHING_PAID), []
     npc = character.is_npc
     if npc and not membership.is_gm:  # pragma: no cover - can_control already refused
-        raise PermissionDenied("Only the GM buys dice for NPCs.")
+        raise PermissionDenied(gettext("Only the GM buys dice for NPCs."))
     with refused_by_rules():
         dice_cost = d20_purchase_cost(dice)
         over = isinstance(from_momentum, int) and from_momentum > dice_cost + extra
         if not npc and over:  # a split within the dice's cost gets the rules' own words
             raise ServiceError(
-                _("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
+                gettext("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
                 % {"cost": dice_cost + extra, "pool": line.group_pool}
             )
         payers = {"actor": GM if npc else PLAYER, "gm_pool": line.gm_pool}
@@ -151,11 +155,14 @@ def buy_dice(
 def determination_before_roll(campaign: Campaign, character: Character) -> Change:
     """GL-02, GL-03: 1 point of the line's personal pool, spent as the test is rolled."""
     line = campaign.line
-    reason = _("%(name)s: %(pool)s for %(what)s") % {
+    reason = gettext("%(name)s: %(pool)s for %(what)s") % {
         "name": character.name,
         "pool": line.personal_pool,
         "what": BEFORE_ROLL_WORDS[line.personal_spend],
     }
     if character.determination < 1:
-        raise ServiceError(f"{character.name} has no {line.personal_pool} left to spend.")
+        raise ServiceError(
+            gettext("%(character)s has no %(personal_pool)s left to spend.")
+            % {"character": character.name, "personal_pool": line.personal_pool}
+        )
     return change_pool(campaign, DETERMINATION, -1, reason, character=character)

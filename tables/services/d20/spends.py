@@ -1,41 +1,36 @@
 """Spending a test's Momentum (MO-02 … MO-14, CT-03, CT-04): one use of a spend, the
-GM's refunds and vetoes, the assets spends make, and closing the ledger ("Done")."""
+GM's refunds and vetoes, the assets spends make; closing the ledger is resolution.py's."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from rules.ledger import GM, GROUP_MOMENTUM, THREAT
+from rules.ledger import GM
 from rules.momentum import (
     CREATE_ASSET,
     CREATE_TRAIT,
-    GM_SIDE,
     MAKE_ASSET_PERMANENT,
     PLAYERS_SIDE,
-    Resolution,
     Spend,
     SpendKind,
     SpendOutcome,
     Threat,
-    resolution_summary,
 )
 from tables import events
-from tables.models import Asset, Campaign, Character, Contest, D20Test, Membership, TableEvent
+from tables.models import Asset, Campaign, Character, D20Test, Membership, TableEvent
 from tables.services import scene_board
-from tables.services.access import audience_of, can_control, require_control
+from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
     append_event,
     lock_campaign,
-    players_see,
     require_gm,
     require_playing,
 )
 from tables.services.d20.checks import NOTE_MAX, catalogue, refused_by_rules, visible_test_record
-from tables.services.d20.contests import contest_view
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
 from tables.services.d20.records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
 from tables.services.wording import refund_back, spend_paid
@@ -47,9 +42,11 @@ def open_for_spending(campaign: Campaign, membership: Membership, test_id) -> D2
     """A test the member sees whose Momentum is still to be spent."""
     record = visible_test_record(campaign, membership, test_id)
     if record.role == D20Test.Role.OPPOSER:
-        raise ServiceError("The opposer's roll only sets the Difficulty; it has no Momentum.")
+        raise ServiceError(
+            gettext("The opposer's roll only sets the Difficulty; it has no Momentum.")
+        )
     if record.state == D20Test.State.RESOLVED:
-        raise ServiceError("This test's Momentum has already been resolved.")
+        raise ServiceError(gettext("This test's Momentum has already been resolved."))
     return record
 
 
@@ -86,7 +83,8 @@ def spend_momentum(
         membership = require_playing(campaign, actor)
         record = open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
-        require_control(membership, holder, f"{holder.name} is not yours to play.")
+        not_yours = gettext("%(holder)s is not yours to play.") % {"holder": holder.name}
+        require_control(membership, holder, not_yours)
         kind = _kind_of(campaign, kind_key)
         # MO-10: the asset is named before any point moves; the note keeps its name.
         asset, note = _asset_for(holder, kind, note)
@@ -100,19 +98,27 @@ def spend_momentum(
             )  # fmt: skip
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
-        trait = None
-        if kind.key == CREATE_TRAIT.key:  # MO-09: the board changes as the spend is paid
-            trait = scene_board.apply_spend(
-                campaign, actor, record=record, spend_index=len(record.ledger["spends"]) - 1,
-                holder=holder, text=trait_text, trait_id=trait_id, remove=remove_trait,
-            )  # fmt: skip
+        trait = _board_change(
+            campaign, actor, record, holder, kind, (trait_text, trait_id, remove_trait)
+        )
         summary = _spend_summary(campaign.line, holder, outcome)
         payload = _spend_payload(record, holder, outcome.spend, summary)
         payload.update(_board_parts(trait, asset))
-        audience = audience_of(record)
         return append_event(
-            campaign, events.D20_SPEND, actor, payload, audience=audience, changes=changes
-        )
+            campaign, events.D20_SPEND, actor, payload, audience=audience_of(record),
+            changes=changes,
+        )  # fmt: skip
+
+
+def _board_change(campaign, actor, record, holder, kind, change):
+    """MO-09: a Create Trait spend changes the board as it is paid; other spends don't."""
+    if kind.key != CREATE_TRAIT.key:
+        return None
+    text, trait_id, remove = change
+    return scene_board.apply_spend(
+        campaign, actor, record=record, spend_index=len(record.ledger["spends"]) - 1,
+        holder=holder, text=text, trait_id=trait_id, remove=remove,
+    )  # fmt: skip
 
 
 def _pay(
@@ -130,7 +136,7 @@ def _pay(
         campaign,
         record.hidden,
         changes,
-        "Pay from the roll's own Momentum, or reveal the test first.",
+        gettext("Pay from the roll's own Momentum, or reveal the test first."),
     )
     record.ledger = ledger_json(outcome.ledger, record.ledger)
     record.state = D20Test.State.SPENDING
@@ -206,8 +212,11 @@ def _asset_for(holder: Character, kind: SpendKind, note: str) -> tuple[Asset | N
     if asset is None:
         named = f" named {note}" if note else ""
         raise ServiceError(
-            f"{holder.name} has no asset from this scene{named} to make permanent (MO-10). "
-            "Nothing was spent."
+            gettext(
+                "%(holder)s has no asset from this scene%(named)s to make permanent (MO-10). "
+                "Nothing was spent."
+            )
+            % {"holder": holder.name, "named": named}
         )
     return asset, asset.name
 
@@ -258,7 +267,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
                     index, pool, actor=GM, threat=Threat(campaign.threat)
                 )
         changes = apply_entries(campaign, outcome.entries, who=holder.name)
-        keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
+        keep_secret(campaign, record.hidden, changes, gettext("Reveal the test first."))
         record.ledger = ledger_json(outcome.ledger, record.ledger)
         record.save(update_fields=["ledger"])
         spend = outcome.spend
@@ -310,135 +319,3 @@ def veto_spend(
     """MO-12: the GM vetoes a spend; every point goes back where it came from."""
     reason = (reason or "").strip()[:NOTE_MAX]
     return _gm_refund(campaign_id, actor, test_id, spend_index, veto=True, reason=reason)
-
-
-# --- closing the ledger ----------------------------------------------------------------------
-
-
-def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
-    """“Done”: close the test's Momentum (MO-04, MO-05, MO-06, CT-04, CT-R1).
-
-    Unspent roll Momentum saves to the group pool up to 6; what does not fit
-    is lost, and bonus Momentum is always lost; the event says how much. A GM
-    character's unspent Momentum goes to Threat when the campaign's CT-R1
-    ruling is on. Closing a contest's active test ends the contest.
-    """
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_playing(campaign, actor)
-        record = open_for_spending(campaign, membership, test_id)
-        holder = holder_of(record)
-        if not can_control(membership, holder):
-            raise PermissionDenied(f"Only {holder.name}'s player or the GM can close this test.")
-        return _close(campaign, actor, record, holder)
-
-
-def close_open_tests(campaign: Campaign, actor) -> list[TableEvent]:
-    """MO-04, MO-07: the scene ends, so every test still open is closed as its “Done”
-    would close it (saved to the pool up to its cap, the rest lost), before the scene's
-    loss is taken; one resolution event each, in the order rolled. `campaign` is locked
-    by the caller (sessions.end_scene), whose GM may close any test.
-
-    MO-R1 (ruling): a secret test still hidden saves only into pools the players do not
-    see (TB-03); what it would save where they would see it is lost instead, and only
-    the GM's log says so."""
-    open_tests = campaign.d20_tests.exclude(state=D20Test.State.RESOLVED).exclude(
-        role=D20Test.Role.OPPOSER
-    )
-    return [
-        _close(campaign, actor, record, holder_of(record), scene_end=True)
-        for record in open_tests.select_related("character", "contest").order_by("pk")
-    ]
-
-
-def _close(campaign, actor, record: D20Test, holder: Character, scene_end=False) -> TableEvent:
-    """Resolve `record`'s ledger (MO-04 … MO-06, CT-R1, MO-R1), write it, announce it."""
-    ledger = ledger_of(record)
-    resolution = _resolution(campaign, ledger)
-    if scene_end and record.hidden:
-        if any(players_see(campaign, e.pool) for e in resolution.entries):
-            resolution = _resolution(campaign, ledger, save=False)  # MO-R1: lost, unseen
-    changes = apply_entries(campaign, resolution.entries, who=holder.name)
-    keep_secret(
-        campaign,
-        record.hidden,
-        changes,
-        "Reveal the test before its unspent Momentum is saved, or spend it first.",
-    )
-    data = ledger_json(resolution.ledger, record.ledger)
-    data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
-    record.ledger = data
-    record.state = D20Test.State.RESOLVED
-    record.save(update_fields=["ledger", "state"])
-    parts = {"who": holder.name, "pool": campaign.line.group_pool}
-    parts["summary"] = data["resolution"]["summary"]
-    if scene_end:  # MO-07: the scene's end closed it, not its holder
-        summary = _("The scene ends: %(who)s's open %(pool)s is resolved: %(summary)s.") % parts
-    else:
-        summary = _("{who}'s {pool} is resolved: {summary}.").format(**parts)
-    payload = {
-        "test_id": record.pk,
-        "character_id": holder.pk,
-        "character": holder.name,
-        "resolution": data["resolution"],
-        "spends": data["spends"],
-        "summary": summary,
-    }
-    kind = events.D20_RESOLVED
-    if record.role == D20Test.Role.ACTIVE:
-        kind = _end_contest(record, payload)
-    audience = audience_of(record)
-    return append_event(campaign, kind, actor, payload, audience=audience, changes=changes)
-
-
-def _resolution(campaign: Campaign, ledger, save: bool = True) -> Resolution:
-    """The rules' resolution of `ledger` against the campaign's pools as they are now."""
-    with refused_by_rules():
-        return ledger.resolve(
-            group_pool(campaign),
-            threat=Threat(campaign.threat),
-            gm_momentum_to_threat=campaign.gm_momentum_to_threat,
-            group_pool=campaign.line.group_pool,  # GL-01
-            gm_pool=campaign.line.gm_pool,
-            save=save,
-        )
-
-
-def _resolution_json(side: str, resolution: Resolution, changes: list[Change], line) -> dict:
-    """What was saved and lost, worked out from the lines just written, in the rules' one
-    wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
-    saved = sum(c.delta for c in changes)
-    lost_overflow = sum(c.lost for c in changes)
-    summary = resolution_summary(
-        side,
-        saved,
-        lost_overflow,
-        resolution.lost_bonus,
-        resolution.lost_unsaved,
-        group_pool=line.group_pool,
-        gm_pool=line.gm_pool,
-    )
-    return {
-        "saved": saved,
-        "saved_to": THREAT if side == GM_SIDE else GROUP_MOMENTUM,
-        "lost_overflow": lost_overflow,
-        "lost_bonus": resolution.lost_bonus,
-        "lost_unsaved": resolution.lost_unsaved,
-        "lost": lost_overflow + resolution.lost_bonus + resolution.lost_unsaved,
-        "summary": summary,
-    }
-
-
-def _end_contest(record: D20Test, payload: dict) -> str:
-    """Closing the active test ends its contest (CT-04): the payload names the winner."""
-    contest = record.contest
-    contest.state = Contest.State.RESOLVED
-    contest.active_won = bool(record.ledger.get("contest_won"))
-    contest.save(update_fields=["state", "active_won"])
-    payload["contest"] = contest_view(contest)
-    winner = record.character if contest.active_won else contest.opposer
-    payload["summary"] = (
-        f"{winner.name} wins the contest ({contest.opposer.name} against "
-        f"{contest.active.name}). {payload['summary']}"
-    )
-    return events.CONTEST_RESOLVED
