@@ -347,7 +347,8 @@ class AppliedRoll:
 
     band/outcome:  after outcome upgrades (Extra Success, PAT-07, PAT-R1).
     damage:        the template's damage at the final band, overflow and pattern bonus
-                   included (None without a damage table or off attacks).
+                   included, divided as the template says (D6-05, D6-R1); None without a
+                   damage table or off attacks.
     damage_bonus:  harm added by patterns (Solid Hit, PAT-06).
     refunds:       ((spender, amount), ...) of Resolve given back (Effortless, PAT-08).
     texts:         descriptions of triggered patterns whose effect is narrated.
@@ -422,7 +423,9 @@ def resolve_roll(
     band = band_of(effective)
     overflow = overflow_of(effective)
     template = spec.template
-    damage = template.damage_at(band, overflow) if spec.kind == "attack" else None
+    damage = (
+        template.harm_dealt(template.damage_at(band, overflow)) if spec.kind == "attack" else None
+    )
     applicable = tuple(p for p in spec.patterns if _refusal(p, spec, effective) is None)
     default = _best_allocation(spec, faces, band, applicable)
     return RollResult(
@@ -472,7 +475,8 @@ def apply_allocation(
     damage = None
     if spec.kind == "attack":
         base = spec.template.damage_at(final_band, result.overflow)
-        damage = None if base is None else base + bonus
+        # D6-R1: the template's divisor applies to the whole harm, Solid Hit's included.
+        damage = None if base is None else spec.template.harm_dealt(base + bonus)
     ordered = sorted(uses, key=lambda use: (use[0].name, use[1]))
     return AppliedRoll(
         roll=result,

@@ -9,10 +9,10 @@ branches on a line's name.
 | seeds   | Determination | —               | reroll (T-04)  | —                    | —        |
 | sta1    | Determination | +d20 = 1        | reroll         | 3; 1 each session    | Challenge|
 | sta2    | Determination | a d20 → 1       | reroll         | 3; 1 each mission    | —        |
-| conan   | Fortune       | +d20 = 1        | —              | (not modelled)       | Combat   |
+| conan   | Fortune       | +d20 = 1        | —              | —; 3 each session    | Combat   |
 | fallout | Luck          | LCK as attribute| one d20, free  | LCK; LCK each quest  | Combat   |
 | dune    | Determination | a d20 → 1       | reroll, once   | 3; 1 each adventure  | —        |
-| achtung | Fortune       | a d20 → 1       | —              | (not modelled)       | Challenge|
+| achtung | Fortune       | a d20 → 1       | —              | —; 3 each session (R)| Challenge|
 
 Group and GM pools: Momentum and Threat, but Conan's Doom and Fallout's Action Points
 and GM's AP (the rows below).
@@ -26,9 +26,14 @@ the pool does not grow. After the roll: "reroll" is T-04's (chosen own dice, wit
 GM's leave, which stands for the book's "a Value / drive applies"); "once": a die
 rerolled keeps its second result. A refill sets the pool to the starting amount for
 every player character, at the session start or at the GM's "new mission" (adventure,
-quest). STA bounds the complication range at 5 (GL-05). Every group pool holds at most
-6 (MO-06): `group_cap` None means that default. Each line's tests name the book they
-follow (tests/rules/test_game_lines.py, tests/tables/test_game_lines.py).
+quest). Conan's Fortune and Achtung!'s have no cap the sources state (the GM awards
+more by hand); "(R)": Achtung!'s refill is GL-R1, a ruling, where its book could not be
+checked (see `ACHTUNG_FORTUNE`). STA bounds the complication range at 5 (GL-05).
+STA 2nd ed. lets one assistant in free; each after the first costs 1 Momentum or adds 1
+Threat (GL-06, `free_assistants`); the other lines let assistants in free.
+Every group pool holds at most 6 (MO-06): `group_cap` None means that default. Each
+line's tests name the book they follow (tests/rules/test_game_lines.py,
+tests/tables/test_game_lines.py).
 
 A new behaviour is a new constant below and one rules function, never a branch in a
 view.
@@ -96,6 +101,9 @@ class GameLine:
     challenge_dice: str = ""
     # GL-05: the widest complication range the line allows (5: faces 16–20).
     complication_max: int = FACES
+    # GL-06: how many assistants join a test free (None: any number); each one more costs
+    # 1 Momentum or adds 1 Threat (STA 2nd ed.: the first is free).
+    free_assistants: int | None = None
 
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
@@ -110,6 +118,9 @@ class GameLine:
             raise ValueError(f"{self.key}: unknown spend after the roll {self.after_roll!r}")
         if not 1 <= self.complication_max <= FACES:
             raise ValueError(f"{self.key}: the complication range is 1 to {FACES} faces")
+        free = self.free_assistants
+        if free is not None and (isinstance(free, bool) or not isinstance(free, int) or free < 0):
+            raise ValueError(f"{self.key}: free assistants are a whole number from 0")
         cap = self.group_cap
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
             raise ValueError(f"{self.key}: the group cap must be a whole number from 1")
@@ -170,6 +181,15 @@ class GameLine:
             raise ValueError("This spend costs 1 point")
         return points
 
+    def assistance_cost(self, assistants: int) -> int:
+        """GL-06: what `assistants` cost before the roll: 1 (Momentum, or Threat added) for
+        each beyond the line's free ones; 0 on lines that let any number in free."""
+        if isinstance(assistants, bool) or not isinstance(assistants, int) or assistants < 0:
+            raise ValueError("The number of assistants is a whole number from 0")
+        if self.free_assistants is None:
+            return 0
+        return max(0, assistants - self.free_assistants)
+
     def roll_range(self, gm_range: int, own: int | None = None) -> int:
         """GL-05: the complication range a roll uses. The GM's range (the scene's, else the
         campaign's) is a floor a roll's own range may widen but never narrow, and the
@@ -193,6 +213,11 @@ class GameLine:
 
 DEFAULT = "seeds"
 
+# GL-R1 (ruling): Achtung! Cthulhu's Fortune refill, which no source we could read states,
+# is played as its sibling pulp line's (Conan): each player character's Fortune is set to
+# 3 at each session start; the GM moves it by hand for anything else.
+ACHTUNG_FORTUNE = 3
+
 LINES: dict[str, GameLine] = {
     line.key: line
     for line in (
@@ -215,6 +240,7 @@ LINES: dict[str, GameLine] = {
             personal_cap=3,
             personal_start=1,
             refill_at=MISSION,
+            free_assistants=1,  # GL-06: core p. 255
         ),
         GameLine(
             "conan",
@@ -224,6 +250,9 @@ LINES: dict[str, GameLine] = {
             personal_spend=BONUS_ONE,
             after_roll="",
             challenge_dice="Combat dice",
+            # Each player character's Fortune resets to 3 at the session start (GL-02).
+            personal_start=3,
+            refill_at=SESSION,
         ),
         GameLine(
             "fallout",
@@ -254,6 +283,8 @@ LINES: dict[str, GameLine] = {
             personal_spend=SET_ONE,
             after_roll="",
             challenge_dice="Challenge dice",
+            personal_start=ACHTUNG_FORTUNE,  # GL-R1
+            refill_at=SESSION,
         ),
     )
 }

@@ -126,14 +126,47 @@ def buy_d20s(
     `gm_pool`: the game line's name for Threat in the ledger's reason (GL-01).
     """
     cost = d20_purchase_cost(dice)
-    check_role(actor)
     reason = f"Buy {dice} bonus d20{'s' if dice != 1 else ''} (MO-08)"
+    paid = pay_points(cost, reason, actor, threat, momentum, from_momentum, gm_pool)
+    return replace(paid, dice=dice)
+
+
+def pay_for_assistants(
+    extra: int,
+    *,
+    actor: str,
+    threat: Threat,
+    momentum: Pool | None = None,
+    from_momentum: int = 0,
+    gm_pool: str = "Threat",
+) -> D20Purchase:
+    """GL-06: each assistant beyond those a line lets in free (STA 2nd ed.: the first)
+    costs 1 Momentum or adds 1 Threat, paid before the roll as MO-08's dice are; the GM
+    pays an NPC's from Threat. `extra` is how many are paid for (`dice` stays 0)."""
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+        raise SpendRefused(gettext_noop("The number of assistants paid for is a whole number."))
+    reason = f"{extra} assistant{'s' if extra != 1 else ''} after the first (GL-06)"
+    return pay_points(extra, reason, actor, threat, momentum, from_momentum, gm_pool)
+
+
+def pay_points(
+    cost: int,
+    reason: str,
+    actor: str,
+    threat: Threat,
+    momentum: Pool | None,
+    from_momentum: int,
+    gm_pool: str,
+) -> D20Purchase:
+    """Pay `cost` before a roll (MO-08, MO-13, GL-06): a player `from_momentum` from
+    `momentum`, the rest added to Threat; the GM all of it from Threat."""
+    check_role(actor)
     entries: list[LedgerEntry] = []
     if actor == GM:
         if from_momentum:
             raise SpendRefused(gettext_noop("The GM buys an NPC's dice with Threat, not Momentum."))
-        new_threat, entry = threat.spend(cost, reason, actor=GM)
-        return D20Purchase(dice, cost, 0, 0, cost, momentum, new_threat, (entry,))
+        new_threat, entry = threat.spend(cost, reason, actor=GM) if cost else (threat, None)
+        return D20Purchase(0, cost, 0, 0, cost, momentum, new_threat, (entry,) if entry else ())
     if isinstance(from_momentum, bool) or not isinstance(from_momentum, int):
         raise SpendRefused(gettext_noop("Momentum paid must be a whole number."))
     if not 0 <= from_momentum <= cost:
@@ -152,7 +185,7 @@ def buy_d20s(
         new_threat, entry = threat.add(to_threat, f"{reason}, paid in {gm_pool}")
         entries.append(entry)
     return D20Purchase(
-        dice, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)
+        0, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)
     )
 
 
@@ -553,6 +586,7 @@ class MomentumSpendLedger:
         gm_momentum_to_threat: bool = True,
         group_pool: str = "Momentum",
         gm_pool: str = "Threat",
+        save: bool = True,
     ) -> Resolution:
         """MO-04, MO-05, CT-R1: close the test's Momentum (`group_pool`, `gm_pool`: the game
         line's names for the pools in the ledger's reasons, GL-01).
@@ -560,6 +594,8 @@ class MomentumSpendLedger:
         Players: unspent roll Momentum saves into `pool` up to its cap; what
         does not fit is lost. Bonus Momentum is always lost. A GM character's
         unspent Momentum goes to `threat` under CT-R1 (else it is lost).
+        `save` False (MO-R1: a secret test still hidden when its scene ends) saves
+        nothing: all the unspent Momentum is lost.
         """
         if self.resolved:
             raise SpendRefused(gettext_noop("This test's Momentum has already been resolved."))
@@ -568,7 +604,9 @@ class MomentumSpendLedger:
         new_pool, new_threat = pool, threat
         saved = overflow = unsaved = 0
         who = f"{self.holder}'s" if self.holder else "the test's"
-        if unspent and self.side == PLAYERS_SIDE:
+        if unspent and not save:
+            unsaved = unspent
+        elif unspent and self.side == PLAYERS_SIDE:
             if pool is None:
                 raise SpendRefused(
                     gettext_noop("Give the current group pool to save Momentum into it.")

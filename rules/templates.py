@@ -16,6 +16,7 @@ DEFAULT_BAND_LABELS: tuple[str, str, str, str] = (
 )
 ROUNDINGS = ("down", "up", "nearest")
 HARMS = ("damage", "strain")
+MAX_HARM_DIVISOR = 10  # more than any template needs; keeps a typo from zeroing every hit
 
 
 class InvalidTemplate(RulesError):
@@ -54,6 +55,9 @@ class RollTemplate:
     harm:            "damage" or "strain": what `damage` counts (Solid Hit needs "damage").
     overflow_damage: extra harm per overflow success (0 unless the template says so).
     rounding:        how this template's divisions round (D6-05): "down" unless it says otherwise.
+    harm_divisor:    the attack deals its harm divided by this, rounded as `rounding` says
+                     (D6-05, D6-R1): 2 halves it (a pulled blow, a glancing hit's Strain);
+                     1, the default, divides nothing.
     """
 
     name: str = ""
@@ -63,6 +67,7 @@ class RollTemplate:
     harm: str = "damage"
     overflow_damage: int = 0
     rounding: str = "down"
+    harm_divisor: int = 1
 
     def __post_init__(self) -> None:
         bands = tuple(self.bands)
@@ -96,6 +101,14 @@ class RollTemplate:
                 join=", ".join(ROUNDINGS),
                 rounding=self.rounding,
             )
+        divisor = self.harm_divisor
+        if not _is_count(divisor) or not 1 <= divisor <= MAX_HARM_DIVISOR:
+            raise InvalidTemplate(
+                gettext_noop(
+                    "The harm divisor is a whole number from 1 (no division) to %(most)s."
+                ),
+                most=MAX_HARM_DIVISOR,
+            )
         if self.overflow is not None and not isinstance(self.overflow, str):
             raise InvalidTemplate(gettext_noop("The overflow effect must be a text."))
 
@@ -113,6 +126,11 @@ class RollTemplate:
         """Divide with this template's rounding (D6-05)."""
         return divide(a, b, self.rounding)
 
+    def harm_dealt(self, harm: int | None) -> int | None:
+        """D6-05, D6-R1: what an attack's whole harm (band, overflow and Solid Hit's +N)
+        comes to once divided by `harm_divisor` with the template's rounding."""
+        return None if harm is None else self.divide(harm, self.harm_divisor)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -122,6 +140,7 @@ class RollTemplate:
             "harm": self.harm,
             "overflow_damage": self.overflow_damage,
             "rounding": self.rounding,
+            "harm_divisor": self.harm_divisor,
         }
 
     @classmethod

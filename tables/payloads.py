@@ -259,6 +259,9 @@ class MomentaRoll(Payload):
     play: str
     template: str
     harm: str
+    # D6-05, D6-R1: the template's divisor of the harm and its rounding, when it divides.
+    harm_divisor: int | None = None
+    rounding: str | None = None
     pool: int
     modifiers: list[int]
     thread: str | None

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
-from rules.templates import HARMS, ROUNDINGS
+from rules.templates import HARMS, MAX_HARM_DIVISOR, ROUNDINGS
 from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
@@ -415,6 +415,14 @@ class RollTemplateForm(forms.Form):
     harm = forms.ChoiceField(choices=[(h, h.capitalize()) for h in HARMS], initial="damage")
     overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
     rounding = forms.ChoiceField(choices=[(r, r) for r in ROUNDINGS], initial="down")
+    harm_divisor = forms.IntegerField(
+        required=False,  # a form from before the divisor posts none: no division
+        min_value=1,
+        max_value=MAX_HARM_DIVISOR,
+        initial=1,
+        label=_("Divide the harm by"),
+        help_text=_("1: no division; 2: half the harm, rounded as chosen above (D6-05)"),
+    )
 
     def __init__(self, *args, **kwargs):
         # The new template's ids; each saved one has its own (for_template), and the
@@ -446,6 +454,7 @@ class RollTemplateForm(forms.Form):
             "harm": d["harm"],
             "overflow_damage": d.get("overflow_damage") or 0,
             "rounding": d["rounding"],
+            "harm_divisor": d.get("harm_divisor") or 1,
         }
 
     @classmethod
@@ -464,6 +473,7 @@ class RollTemplateForm(forms.Form):
                 "harm": data.get("harm", "damage"),
                 "overflow_damage": data.get("overflow_damage", 0),
                 "rounding": data.get("rounding", "down"),
+                "harm_divisor": data.get("harm_divisor", 1),
             },
             auto_id=f"t{template.pk}_%s",
         )
@@ -646,7 +656,7 @@ def side_forms(
 def gm_tools_forms(templates, patterns, template_form=None, pattern_form=None) -> dict:
     """The GM's Momenta tools: an edit form per roll template and custom pattern, and
     the forms to add one (those given, with their errors, win)."""
-    blank_template = {"harm": "damage", "rounding": "down", "overflow_damage": 0}
+    blank_template = {"harm": "damage", "rounding": "down", "overflow_damage": 0, "harm_divisor": 1}
     return {
         "templates": [(t, RollTemplateForm.for_template(t)) for t in templates],
         "template_form": template_form or RollTemplateForm(initial=blank_template),

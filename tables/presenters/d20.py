@@ -84,7 +84,8 @@ def odds_view(
 ):
     """T-05: the exact odds (a rules SkillOdds) of the test `spec` describes, in figures
     and a chart; `params` are the composer's values (D20RollForm.service_kwargs)."""
-    cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2
+    assistants_paid = line.assistance_cost(len(spec.get("assistants") or ()))  # GL-06
+    cost = spec["bought_dice"] * (spec["bought_dice"] + 1) // 2 + assistants_paid
     from_momentum = min(params["buy_from_momentum"], cost)
     return {
         "spec": spec,
@@ -98,6 +99,7 @@ def odds_view(
             "complication": fraction(odds.complication_chance),
         },
         "cost": cost,
+        "assistants_paid": assistants_paid,
         "from_momentum": from_momentum,
         "to_threat": cost - from_momentum,
         "npc": character.is_npc,

@@ -32,6 +32,7 @@ from tables.services.core import (
     require_gm,
 )
 from tables.services.d20.refills import refill_personal_pools
+from tables.services.d20.resolution import close_open_tests
 from tables.services.scenes import current_scene, new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
@@ -39,7 +40,8 @@ from tables.services.scenes import current_scene, new_scene
 
 def start_session(campaign_id: int, actor) -> PlaySession:
     """Start a play session: every character's Momentum resets to 3 (PM-01); on a 2d20
-    line that says so (STA 1e), Determination goes back to its starting amount (GL-02).
+    line that says so (STA 1e, Conan, Achtung!), the personal pool goes back to its
+    starting amount (GL-02).
 
     Unspent Momentum does not carry over. The reset applies in the personal
     economy only; each character gets a ledger line, even when already at 3,
@@ -66,7 +68,7 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                     )
                 )
         elif not campaign.uses_d6 and campaign.line.refill_at == game_lines.SESSION:
-            changes += refill_personal_pools(campaign, _("New session"))  # GL-02 (STA 1e)
+            changes += refill_personal_pools(campaign, _("New session"))  # GL-02
         append_event(
             campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=changes
         )
@@ -91,9 +93,11 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
 
 
 def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
-    """End the current scene: the group pool loses 1 (MO-07), temporary assets expire (MO-10),
-    and the board's traits end with it (MO-09b), all but those the GM keeps: marked
-    lasting, or named in `keep_traits` / `keep_assets` (ids) in this one step.
+    """End the current scene: 2d20 tests still open are closed first, saved to the group
+    pool up to its cap (MO-04: the scene's end is the latest they resolve), then the group
+    pool loses 1 (MO-07), temporary assets expire (MO-10), and the board's traits end
+    with it (MO-09b), all but those the GM keeps: marked lasting, or named in
+    `keep_traits` / `keep_assets` (ids) in this one step.
 
     With no scene open, one is created and ended at once, so scenes need not
     be started by hand.
@@ -103,6 +107,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
+        close_open_tests(campaign, actor)  # before MO-07, so the loss follows the saving
         scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])

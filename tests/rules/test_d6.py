@@ -1,6 +1,9 @@
 """Momenta d6 pools: building, rolling and reading a roll (D6-01..D6-11, PAT-R2, PM-R1, RS-01)."""
 
+import itertools
 import random
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -15,6 +18,7 @@ from rules.d6 import (
 )
 from rules.dice import FixedDice, roll_d6, system_random
 from rules.errors import RulesError
+from rules.odds import band_distribution
 from rules.templates import (
     DEFAULT_BAND_LABELS,
     InvalidTemplate,
@@ -119,6 +123,76 @@ def test_d6_03_overflow_damage_adds_per_overflow_success():
     template = RollTemplate(damage=(0, 1, 2, 3), overflow="+1 damage", overflow_damage=1)
     result = roll([5, 6, 6, 5, 6], attribute=5, template=template, kind="attack")
     assert result.overflow == 2 and result.damage == 3 + 2
+
+
+# --- D6-05, D6-R1: a template that divides its harm -------------------------------------
+
+HALVED = (0, 1, 3, 5)  # band 0..3+ before the division
+
+
+@pytest.mark.parametrize(
+    ("rounding", "by_band"),
+    [("down", (0, 0, 1, 2)), ("up", (0, 1, 2, 3)), ("nearest", (0, 1, 2, 3))],
+)
+def test_d6_05_a_halving_template_rounds_its_harm_as_it_says(rounding, by_band):
+    """D6-05 (seed 002: "Always round down ... unless specifically called out"): a template
+    dividing harm by 2 gives, per band, half of 0/1/3/5, rounded its way (1/2 and 5/2
+    round up to the nearest)."""
+    template = RollTemplate(damage=HALVED, harm_divisor=2, rounding=rounding)
+    faces_by_band = ([1, 2, 3], [5, 2, 3], [5, 6, 3], [5, 6, 6])
+    got = tuple(
+        roll(faces, attribute=3, template=template, kind="attack", patterns=()).damage
+        for faces in faces_by_band
+    )
+    assert got == by_band
+
+
+def test_d6_05_rounds_down_unless_the_template_says_otherwise():
+    """D6-05: a new template rounds down; 7 harm (band 3+ 5, overflow 2) halves to 3."""
+    template = RollTemplate(damage=HALVED, overflow_damage=1, harm_divisor=2)
+    assert template.rounding == "down"
+    result = roll([5, 6, 6, 5, 6], attribute=5, template=template, kind="attack", patterns=())
+    assert result.overflow == 2 and result.damage == 3
+
+
+def test_d6_r1_solid_hits_harm_is_divided_with_the_rest():
+    """D6-R1 (ruling), PAT-06: the divisor applies to the whole harm, Solid Hit's +N in:
+    band 2 (3) + Solid Hit on double 5 (+5) = 8, halved 4 (not 1 + 5 = 6)."""
+    template = RollTemplate(damage=HALVED, harm_divisor=2)
+    result = roll([5, 5, 2], attribute=3, template=template, kind="attack")
+    assert result.damage == 1  # before the patterns: 3 halved
+    applied = apply_allocation(result, [("Solid Hit", 5)])
+    assert (applied.damage_bonus, applied.damage) == (5, 4)
+
+
+def test_d6_05_exact_harm_odds_of_a_halved_3d6_attack_equal_brute_force():
+    """D6-05, D6-12: the chance of each harm of a halved attack (rounded up), exact from
+    the band odds, equals counting all 216 rolls of 3d6."""
+    template = RollTemplate(damage=HALVED, harm_divisor=2, rounding="up")
+    exact = {}
+    for band, chance in band_distribution(3).items():
+        harm = template.harm_dealt(HALVED[band])
+        exact[harm] = exact.get(harm, Fraction(0)) + chance
+    counted = Counter(
+        roll(list(faces), attribute=3, template=template, kind="attack", patterns=()).damage
+        for faces in itertools.product(range(1, 7), repeat=3)
+    )
+    assert exact == {harm: Fraction(n, 216) for harm, n in counted.items()}
+    assert sorted(exact) == [0, 1, 2, 3]  # 0, 1, 3, 5 halved, rounded up
+    assert exact[1] == Fraction(4, 9)  # band 1: 3 * 2 * 4 * 4 / 216
+
+
+@pytest.mark.parametrize("divisor", [0, -1, 11, 1.5, True])
+def test_d6_05_an_impossible_divisor_is_refused(divisor):
+    with pytest.raises(InvalidTemplate, match="divisor"):
+        RollTemplate(harm_divisor=divisor)
+
+
+def test_d6_05_old_templates_divide_nothing():
+    """A template stored before the divisor existed reads as dividing by 1."""
+    template = RollTemplate.from_dict({"damage": [1, 2, 3, 4], "rounding": "up"})
+    assert template.harm_divisor == 1 and template.harm_dealt(3) == 3
+    assert RollTemplate.from_dict(template.to_dict()) == template
 
 
 # --- D6-04 / D6-05 / PAT-R2 templates ---------------------------------------------------

@@ -275,3 +275,44 @@ def test_gl_02_dune_a_rerolled_die_is_not_rerolled_again():
         reroll(second, [2], faces=[3], once=once)
     assert reroll(second, [1], faces=[3], once=once).faces == (1, 3, 18)
     assert reroll(second, [2], faces=[3]).faces == (1, 15, 3)  # the seeds' T-04 allows it
+
+
+# --- GL-06: what assistance costs --------------------------------------------------------
+
+
+def test_gl_06_sta_2nd_edition_charges_each_assistant_after_the_first():
+    """GL-06, STA 2nd ed. core p. 255 ("You may accept one assistant at no cost on any
+    individual task ... each assistant after the first either costs 1 Momentum or adds 1
+    Threat", quoted on r/startrekadventures, "Is the ship an assistant? [2E]"); every
+    other line lets assistants in free."""
+    sta2 = LINES["sta2"]
+    assert [sta2.assistance_cost(n) for n in range(5)] == [0, 0, 1, 2, 3]
+    for key in ("seeds", "sta1", "conan", "fallout", "dune", "achtung"):
+        assert LINES[key].assistance_cost(4) == 0, key
+    with pytest.raises(ValueError, match="whole number"):
+        sta2.assistance_cost(-1)
+    with pytest.raises(ValueError, match="free assistants"):
+        game_lines.GameLine("odd", "Odd", free_assistants=-1)
+
+
+def test_gl_06_assistants_are_paid_in_momentum_or_threat_as_bought_dice_are():
+    """GL-06 with MO-08's split: a player pays some from the group pool and adds the rest
+    to Threat; the GM pays an NPC's from Threat, never Momentum."""
+    from rules.ledger import GM, GROUP_MOMENTUM, PLAYER, THREAT
+    from rules.momentum import SpendRefused, Threat, pay_for_assistants
+
+    paid = pay_for_assistants(
+        2, actor=PLAYER, threat=Threat(0), momentum=GroupPool(3), from_momentum=1
+    )
+    assert (paid.cost, paid.from_momentum, paid.to_threat) == (2, 1, 1)
+    assert [(e.pool, e.delta) for e in paid.entries] == [(GROUP_MOMENTUM, -1), (THREAT, 1)]
+    assert paid.momentum.value == 2 and paid.threat.value == 1
+    assert "after the first (GL-06)" in paid.entries[0].reason
+    npc = pay_for_assistants(1, actor=GM, threat=Threat(2))
+    assert (npc.threat_spent, npc.threat.value) == (1, 1)
+    with pytest.raises(SpendRefused, match="not Momentum"):
+        pay_for_assistants(1, actor=GM, threat=Threat(2), from_momentum=1)
+    with pytest.raises(SpendRefused, match="between 0 and 1"):
+        pay_for_assistants(
+            1, actor=PLAYER, threat=Threat(0), momentum=GroupPool(3), from_momentum=2
+        )

@@ -135,6 +135,15 @@ def test_mo_04_what_does_not_fit_is_lost_and_reported():
     assert "2 lost (pool full)" in res.summary()
 
 
+def test_mo_r1_a_resolution_that_may_not_save_loses_it_all():
+    """MO-R1 (ruling): a secret test still hidden at its scene's end saves nothing where the
+    players would see it; the ledger writes no line and the summary says it was lost."""
+    res = ledger_for(3).resolve(GroupPool(2), save=False)
+    assert res.pool.value == 2 and res.entries == ()
+    assert (res.saved, res.lost_unsaved) == (0, 3) and res.ledger.resolved
+    assert res.summary() == "3 lost"
+
+
 def test_mo_04_a_resolved_test_cannot_spend_or_resolve_again():
     res = ledger_for(2).resolve(GroupPool(0))
     with pytest.raises(SpendRefused, match="resolved"):

@@ -251,6 +251,37 @@ def test_gl_02_achtung_fortune_sets_a_d20_to_1(d20_campaign, player, kara):
         services_d20.determination_reroll(d20_campaign.pk, player, record.pk, [1])
 
 
+def test_gl_02_conan_fortune_resets_to_3_each_session(d20_campaign, gm, kara, marcus):
+    """GL-02, Robert E. Howard's Conan (Fortune resets at the session start: "Each PC's
+    Fortune resets to their starting value of 3", Modiphius forum, "Each Session starting
+    tokens"; the Foundry conan2d20 system's sheet starts Fortune at 3): set to 3, spent or
+    hoarded; NPCs keep theirs; no "New mission" refill."""
+    _line(d20_campaign, "conan")
+    Character.objects.filter(pk=kara.pk).update(determination=5)
+    Character.objects.filter(pk=marcus.pk).update(determination=1)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    marcus.refresh_from_db()
+    assert (kara.determination, marcus.determination) == (3, 1)
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (-2, 3)
+    assert "New session: Fortune set to 3" in line.reason
+    with pytest.raises(ServiceError, match="not refilled by a new mission"):
+        services.start_new_adventure(d20_campaign.pk, gm)
+
+
+def test_gl_r1_achtung_fortune_is_set_to_3_each_session(d20_campaign, gm, kara):
+    """GL-R1 (ruling, GL-02): Achtung! Cthulhu's refill, which no source we could read
+    states, is Conan's: Fortune set to 3 at each session start, ledgered."""
+    _line(d20_campaign, "achtung")
+    Character.objects.filter(pk=kara.pk).update(determination=0)
+    sessions.start_session(d20_campaign.pk, gm)
+    kara.refresh_from_db()
+    assert kara.determination == game_lines.ACHTUNG_FORTUNE == 3
+    line = PoolChange.objects.get(pool="determination", character=kara)
+    assert (line.delta, line.after) == (3, 3) and "Fortune set to 3" in line.reason
+
+
 def test_gl_02_dune_determination_sets_a_die_to_1_and_rerolls_each_die_once(
     d20_campaign, gm, player, kara
 ):
@@ -851,3 +882,98 @@ def test_gl_05_a_called_test_is_held_to_the_lines_bound(d20_campaign, gm, kara):
     assert not CalledTest.objects.exists()
     calls.call_test(d20_campaign.pk, gm, character_id=kara.pk, complication_range=5, **kw)
     assert CalledTest.objects.get().complication_range == 5
+
+
+# --- GL-06: STA 2nd edition's assistants after the first -------------------------------
+
+
+def _helpers(campaign, owner, *names):
+    made = []
+    for name in names:
+        helper = Character.objects.create(campaign=campaign, owner=owner, name=name)
+        helper.attributes.create(name="Power", value=6)
+        helper.skills.create(name="Communicate", value=4)
+        made.append(helper)
+    return made
+
+
+def test_gl_06_sta_2nd_edition_charges_assistants_after_the_first(
+    d20_campaign, player, player2, kara
+):
+    """GL-06, STA 2nd ed. core p. 255: the first assistant is free; each one after costs 1
+    Momentum or adds 1 Threat, paid as bought dice are (MO-08: the dice first)."""
+    _line(d20_campaign, "sta2")
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=3)
+    ids = [h.pk for h in _helpers(d20_campaign, player2, "Tam", "Rix", "Oda")]
+    record = _roll(d20_campaign, player, kara, [5, 5, 5, 5, 5], assistants=ids[:2])
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.group_momentum, d20_campaign.threat) == (3, 1)  # 1 added to Threat
+    assert record.spec["paid"] == {
+        "cost": 1, "from_momentum": 0, "to_threat": 1, "threat_spent": 0, "assistants_paid": 1
+    }  # fmt: skip
+    record = _roll(
+        d20_campaign, player, kara, [5] * 6, assistants=ids, bought_dice=1, buy_from_momentum=2
+    )
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.group_momentum, d20_campaign.threat) == (1, 2)  # 1 + 2: 2 M, 1 T
+    changes = record.event.payload["changes"]
+    assert [c["pool"] for c in changes] == ["group_momentum", "group_momentum", "threat"]
+    reasons = [c["reason"] for c in changes]
+    assert reasons[0].startswith("Kara: Buy 1 bonus d20") and "after the first" in reasons[1]
+
+
+def test_gl_06_other_lines_let_every_assistant_in_free(d20_campaign, player, player2, kara):
+    """GL-06: the seeds' and STA 1st edition's assistance costs nothing (T-03)."""
+    ids = [h.pk for h in _helpers(d20_campaign, player2, "Tam", "Rix")]
+    for key in ("seeds", "sta1"):
+        _line(d20_campaign, key)
+        record = _roll(d20_campaign, player, kara, [5, 5, 5, 5], assistants=ids)
+        assert record.spec["paid"]["cost"] == 0
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.group_momentum, d20_campaign.threat) == (0, 0)
+
+
+def test_gl_06_paying_more_than_the_cost_is_refused_and_nothing_moves(
+    d20_campaign, player, player2, kara
+):
+    _line(d20_campaign, "sta2")
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=3)
+    ids = [h.pk for h in _helpers(d20_campaign, player2, "Tam", "Rix")]
+    with pytest.raises(ServiceError, match="between 0 and 1 of the 1"):
+        _roll(d20_campaign, player, kara, [5] * 4, assistants=ids, buy_from_momentum=2)
+    d20_campaign.refresh_from_db()
+    assert (d20_campaign.group_momentum, d20_campaign.threat) == (3, 0)
+    assert not D20Test.objects.exists()
+
+
+def test_gl_06_the_gm_pays_an_npcs_extra_assistant_from_threat(d20_campaign, gm, marcus):
+    _line(d20_campaign, "sta2")
+    Campaign.objects.filter(pk=d20_campaign.pk).update(threat=2)
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=6)
+    ids = [h.pk for h in _helpers(d20_campaign, gm, "Guard", "Aide")]
+    record = _roll(d20_campaign, gm, marcus, [5] * 4, assistants=ids)
+    d20_campaign.refresh_from_db()
+    assert d20_campaign.threat == 1 and record.spec["paid"]["threat_spent"] == 1
+
+
+def test_gl_06_the_odds_preview_and_the_card_count_the_assistant(
+    d20_campaign, player, player2, kara, client_for
+):
+    """The composer says what the extra assistant costs before the roll; the card after."""
+    from tests.tables.d20_posts import roll_data
+
+    _line(d20_campaign, "sta2")
+    ids = [h.pk for h in _helpers(d20_campaign, player2, "Tam", "Rix")]
+    url = reverse("d20_odds", args=[d20_campaign.pk])
+    data = roll_data(kara, assistants=ids, bought_dice=1, buy_from_momentum=0)
+    html = client_for("player").get(url, data, **HX).content.decode()
+    assert "1 assistant after the first costs 1." in html
+    assert "In all 2: 0 from group Momentum, 2 added to Threat." in html
+    _roll(d20_campaign, player, kara, [5] * 5, assistants=ids, bought_dice=1)
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert "1 bought d20 and 1 assistant after the first" in page
+    assert "The first assistant is free; each after costs 1 from group Momentum" in page
+    _line(d20_campaign, "sta1")
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert "The first assistant is free" not in page

@@ -2,13 +2,13 @@
 
 One function per command a person can give, one module per noun: `tests`
 (roll_d20_test), `rerolls` (determination_reroll), `spends` (spend_momentum,
-refunds, vetoes, resolve_test), `contests`; `sheet` describes a test from the
-sheet (D20TestRequest, build_spec, the odds preview), `records` reads and writes
-what a D20Test stores, `pools` writes the rules' ledger entries, `checks` holds
-the read-only checks. Each command opens a transaction, locks the campaign row,
-reads what it needs under that lock, checks who may do it, lets rules/ decide,
-writes every pool change through change_pool (with its reason) and appends one
-TableEvent.
+refunds, vetoes), `resolution` (resolve_test; the scene's end closing open tests),
+`contests`; `sheet` describes a test from the sheet (D20TestRequest, build_spec, the
+odds preview), `records` reads and writes what a D20Test stores, `pools` writes the
+rules' ledger entries, `checks` holds the read-only checks. Each command opens a
+transaction, locks the campaign row, reads what it needs under that lock, checks who
+may do it, lets rules/ decide, writes every pool change through change_pool (with its
+reason) and appends one TableEvent.
 
 Choices made here, where the seeds leave the table to decide:
 
@@ -45,6 +45,7 @@ from tables.services.d20.loader import D20Rows, load_test
 from tables.services.d20.pools import apply_entries
 from tables.services.d20.records import holder_of, ledger_of, result_of
 from tables.services.d20.rerolls import determination_reroll
+from tables.services.d20.resolution import resolve_test
 from tables.services.d20.sheet import (
     D20TestRequest,
     build_spec,
@@ -56,7 +57,6 @@ from tables.services.d20.sheet import (
 from tables.services.d20.spends import (
     ASSET_DEFAULT_NAME,
     refund_dont_know,
-    resolve_test,
     spend_momentum,
     veto_spend,
 )

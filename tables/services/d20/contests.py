@@ -60,9 +60,8 @@ def contest_opposer_roll(
         opposer, active = _contest_sides(campaign, opposer_id, active_id, hindrances)
         # CT-01, CT-05: bought dice and assistants, no Difficulty.
         spec, test = build_spec(campaign, opposer, request, opposer=True)
-        spec["paid"], changes = buy_dice(
-            campaign, opposer, membership, bought_dice, buy_from_momentum, expected_momentum
-        )
+        pay = (bought_dice, buy_from_momentum, expected_momentum, len(spec["assistants"]))
+        spec["paid"], changes = buy_dice(campaign, opposer, membership, *pay)  # MO-08, GL-06
         with refused_by_rules():
             result = roll_test(test, rng)
             difficulty = contest_difficulty(result, hindrances)  # CT-02

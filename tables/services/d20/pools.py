@@ -8,11 +8,10 @@ from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext, gettext_lazy
-from django.utils.translation import gettext as _
 
 from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
-from rules.momentum import GroupPool, Threat, buy_d20s
+from rules.momentum import GroupPool, Threat, buy_d20s, d20_purchase_cost, pay_for_assistants
 from tables.models import Campaign, Character, Membership, PoolChange
 from tables.services.core import Change, ServiceError, StaleState, change_pool, players_see
 from tables.services.d20.checks import refused_by_rules
@@ -98,50 +97,65 @@ def buy_dice(
     dice: int,
     from_momentum: int,
     expected_momentum: int | None,
+    assistants: int = 0,
 ) -> tuple[dict, list[Change]]:
-    """MO-08, MO-13: pay for bought d20s. Players split the cost between the group
-    pool and Threat; the GM pays an NPC's dice from Threat."""
-    if not dice:
+    """MO-08, MO-13, GL-06: pay for bought d20s and the assistants a line charges for
+    (STA 2nd ed.: after the first). Players pay `from_momentum` from the group pool (the
+    dice first), the rest added to Threat; the GM pays an NPC's from Threat."""
+    line = campaign.line
+    extra = line.assistance_cost(assistants)
+    if not dice and not extra:
         if from_momentum:
-            raise ServiceError(gettext("No dice bought, so there is nothing to pay."))
+            raise ServiceError(
+                gettext("Nothing to pay before this roll, so nothing to pay it with.")
+            )
         return dict(NOTHING_PAID), []
+    npc = character.is_npc
+    if npc and not membership.is_gm:  # pragma: no cover - can_control already refused
+        raise PermissionDenied(gettext("Only the GM buys dice for NPCs."))
     with refused_by_rules():
-        if character.is_npc:
-            if not membership.is_gm:  # pragma: no cover - can_control already refused
-                raise PermissionDenied(gettext("Only the GM buys dice for NPCs."))
-            purchase = buy_d20s(
-                dice, actor=GM, threat=Threat(campaign.threat), from_momentum=from_momentum
+        dice_cost = d20_purchase_cost(dice)
+        over = isinstance(from_momentum, int) and from_momentum > dice_cost + extra
+        if not npc and over:  # a split within the dice's cost gets the rules' own words
+            raise ServiceError(
+                gettext("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
+                % {"cost": dice_cost + extra, "pool": line.group_pool}
             )
-        else:
-            purchase = buy_d20s(
-                dice,
-                actor=PLAYER,
-                threat=Threat(campaign.threat),
-                momentum=group_pool(campaign),
-                from_momentum=from_momentum,
-                gm_pool=campaign.line.gm_pool,  # GL-01: the ledger says "paid in Doom"
-            )
+        payers = {"actor": GM if npc else PLAYER, "gm_pool": line.gm_pool}
+        momentum = None if npc else group_pool(campaign)
+        # An NPC's Momentum goes on whole, for the rules to refuse (MO-13).
+        for_dice = from_momentum if npc else min(from_momentum, dice_cost)
+        bought = buy_d20s(
+            dice, threat=Threat(campaign.threat), momentum=momentum, from_momentum=for_dice,
+            **payers,
+        )  # fmt: skip
+        helpers = pay_for_assistants(
+            extra, threat=bought.threat, momentum=bought.momentum,
+            from_momentum=from_momentum - for_dice, **payers,
+        )  # fmt: skip
     # Both callers hand over the campaign they just locked: its pools are current.
     changes = apply_entries(
         campaign,
-        purchase.entries,
+        bought.entries + helpers.entries,
         who=character.name,
         expected_momentum=expected_momentum,
         fresh=True,
     )
     paid = {
-        "cost": purchase.cost,
-        "from_momentum": purchase.from_momentum,
-        "to_threat": purchase.to_threat,
-        "threat_spent": purchase.threat_spent,
+        "cost": bought.cost + helpers.cost,
+        "from_momentum": bought.from_momentum + helpers.from_momentum,
+        "to_threat": bought.to_threat + helpers.to_threat,
+        "threat_spent": bought.threat_spent + helpers.threat_spent,
     }
+    if extra:
+        paid["assistants_paid"] = extra  # GL-06: the card says what the cost was for
     return paid, changes
 
 
 def determination_before_roll(campaign: Campaign, character: Character) -> Change:
     """GL-02, GL-03: 1 point of the line's personal pool, spent as the test is rolled."""
     line = campaign.line
-    reason = _("%(name)s: %(pool)s for %(what)s") % {
+    reason = gettext("%(name)s: %(pool)s for %(what)s") % {
         "name": character.name,
         "pool": line.personal_pool,
         "what": BEFORE_ROLL_WORDS[line.personal_spend],

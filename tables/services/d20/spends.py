@@ -1,31 +1,27 @@
 """Spending a test's Momentum (MO-02 … MO-14, CT-03, CT-04): one use of a spend, the
-GM's refunds and vetoes, the assets spends make, and closing the ledger ("Done")."""
+GM's refunds and vetoes, the assets spends make; closing the ledger is resolution.py's."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from rules.ledger import GM, GROUP_MOMENTUM, THREAT
+from rules.ledger import GM
 from rules.momentum import (
     CREATE_ASSET,
     CREATE_TRAIT,
-    GM_SIDE,
     MAKE_ASSET_PERMANENT,
     PLAYERS_SIDE,
-    Resolution,
     Spend,
     SpendKind,
     SpendOutcome,
     Threat,
-    resolution_summary,
 )
 from tables import events
-from tables.models import Asset, Campaign, Character, Contest, D20Test, Membership, TableEvent
+from tables.models import Asset, Campaign, Character, D20Test, Membership, TableEvent
 from tables.services import scene_board
-from tables.services.access import audience_of, can_control, require_control
+from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
@@ -35,7 +31,6 @@ from tables.services.core import (
     require_playing,
 )
 from tables.services.d20.checks import NOTE_MAX, catalogue, refused_by_rules, visible_test_record
-from tables.services.d20.contests import contest_view
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
 from tables.services.d20.records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
 from tables.services.wording import refund_back, spend_paid
@@ -324,105 +319,3 @@ def veto_spend(
     """MO-12: the GM vetoes a spend; every point goes back where it came from."""
     reason = (reason or "").strip()[:NOTE_MAX]
     return _gm_refund(campaign_id, actor, test_id, spend_index, veto=True, reason=reason)
-
-
-# --- closing the ledger ----------------------------------------------------------------------
-
-
-def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
-    """“Done”: close the test's Momentum (MO-04, MO-05, MO-06, CT-04, CT-R1).
-
-    Unspent roll Momentum saves to the group pool up to 6; what does not fit
-    is lost, and bonus Momentum is always lost; the event says how much. A GM
-    character's unspent Momentum goes to Threat when the campaign's CT-R1
-    ruling is on. Closing a contest's active test ends the contest.
-    """
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_playing(campaign, actor)
-        record = open_for_spending(campaign, membership, test_id)
-        holder = holder_of(record)
-        if not can_control(membership, holder):
-            raise PermissionDenied(
-                gettext("Only %(holder)s's player or the GM can close this test.")
-                % {"holder": holder.name}
-            )
-        ledger = ledger_of(record)
-        with refused_by_rules():
-            resolution = ledger.resolve(
-                group_pool(campaign),
-                threat=Threat(campaign.threat),
-                gm_momentum_to_threat=campaign.gm_momentum_to_threat,
-                group_pool=campaign.line.group_pool,  # GL-01
-                gm_pool=campaign.line.gm_pool,
-            )
-        changes = apply_entries(campaign, resolution.entries, who=holder.name)
-        keep_secret(
-            campaign,
-            record.hidden,
-            changes,
-            gettext("Reveal the test before its unspent Momentum is saved, or spend it first."),
-        )
-        data = ledger_json(resolution.ledger, record.ledger)
-        data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
-        record.ledger = data
-        record.state = D20Test.State.RESOLVED
-        record.save(update_fields=["ledger", "state"])
-        payload = {
-            "test_id": record.pk,
-            "character_id": holder.pk,
-            "character": holder.name,
-            "resolution": data["resolution"],
-            "spends": data["spends"],
-            "summary": _("{who}'s {pool} is resolved: {summary}.").format(
-                who=holder.name,
-                pool=campaign.line.group_pool,
-                summary=data["resolution"]["summary"],
-            ),
-        }
-        kind = events.D20_RESOLVED
-        if record.role == D20Test.Role.ACTIVE:
-            kind = _end_contest(record, payload)
-        return append_event(
-            campaign, kind, actor, payload, audience=audience_of(record), changes=changes
-        )
-
-
-def _resolution_json(side: str, resolution: Resolution, changes: list[Change], line) -> dict:
-    """What was saved and lost, worked out from the lines just written, in the rules' one
-    wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
-    saved = sum(c.delta for c in changes)
-    lost_overflow = sum(c.lost for c in changes)
-    summary = resolution_summary(
-        side,
-        saved,
-        lost_overflow,
-        resolution.lost_bonus,
-        resolution.lost_unsaved,
-        group_pool=line.group_pool,
-        gm_pool=line.gm_pool,
-    )
-    return {
-        "saved": saved,
-        "saved_to": THREAT if side == GM_SIDE else GROUP_MOMENTUM,
-        "lost_overflow": lost_overflow,
-        "lost_bonus": resolution.lost_bonus,
-        "lost_unsaved": resolution.lost_unsaved,
-        "lost": lost_overflow + resolution.lost_bonus + resolution.lost_unsaved,
-        "summary": summary,
-    }
-
-
-def _end_contest(record: D20Test, payload: dict) -> str:
-    """Closing the active test ends its contest (CT-04): the payload names the winner."""
-    contest = record.contest
-    contest.state = Contest.State.RESOLVED
-    contest.active_won = bool(record.ledger.get("contest_won"))
-    contest.save(update_fields=["state", "active_won"])
-    payload["contest"] = contest_view(contest)
-    winner = record.character if contest.active_won else contest.opposer
-    payload["summary"] = (
-        f"{winner.name} wins the contest ({contest.opposer.name} against "
-        f"{contest.active.name}). {payload['summary']}"
-    )
-    return events.CONTEST_RESOLVED

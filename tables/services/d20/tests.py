@@ -69,7 +69,7 @@ def roll_d20_test(
         spec, test = build_spec(
             campaign, character, request, contest=contest, sees_hidden=membership.is_gm
         )
-        spec["paid"], changes = _pay(campaign, character, membership, request)
+        spec["paid"], changes = _pay(campaign, character, membership, request, spec)
         with refused_by_rules():
             result = roll_test(test, rng)  # TB-02: server-side dice
         record = D20Test(
@@ -145,10 +145,15 @@ def _contest_answered(
 
 
 def _pay(
-    campaign: Campaign, character: Character, membership: Membership, request: D20TestRequest
+    campaign: Campaign,
+    character: Character,
+    membership: Membership,
+    request: D20TestRequest,
+    spec: dict,
 ) -> tuple[dict, list[Change]]:
-    """What the roll costs before the dice fall: bought dice (MO-08, MO-13) and the
-    line's Determination (GL-02, GL-03); none of it seen if the roll is secret (TB-03)."""
+    """What the roll costs before the dice fall: bought dice (MO-08, MO-13), assistants a
+    line charges for (GL-06) and the line's Determination (GL-02, GL-03); none of it seen
+    if the roll is secret (TB-03)."""
     paid, changes = buy_dice(
         campaign,
         character,
@@ -156,6 +161,7 @@ def _pay(
         request.bought_dice,
         request.buy_from_momentum,
         request.expected_momentum,
+        assistants=len(spec["assistants"]),
     )
     if request.spend_determination:
         changes.append(determination_before_roll(campaign, character))

@@ -33,6 +33,7 @@ def roll_card(
         "play": spec.play,
         "template": plan.template.name,
         "harm": spec.template.harm,
+        **_division_data(spec.template),
         "pool": spec.pool,
         "modifiers": list(spec.modifiers),
         "thread": plan.thread.text if plan.thread else None,
@@ -51,6 +52,13 @@ def roll_card(
             outcome=result.outcome,
         ),
     }
+
+
+def _division_data(template) -> dict:
+    """D6-05, D6-R1: how the template divides an attack's harm, only when it does."""
+    if template.harm_divisor == 1:
+        return {}
+    return {"harm_divisor": template.harm_divisor, "rounding": template.rounding}
 
 
 def _settlement_data(plan: RollPlan) -> dict:
