@@ -33,6 +33,12 @@ follow (tests/rules/test_game_lines.py, tests/tables/test_game_lines.py).
 A new behaviour is a new constant below and one rules function, never a branch in a
 view.
 
+Bonus Damage (SC-02): STA 1st ed. ("Combat Momentum Spends": Bonus Damage, 1,
+repeatable, "each Momentum spent adds +1 damage"), STA 2nd ed., Conan and Achtung!
+Cthulhu, which keep that spend; not the seeds (they name none: a GM adds it as a custom
+spend, MO-14), not Fallout (its Bonus Damage buys Combat dice, at most 3: rolled with
+the attack's dice, not counted here), not Dune (no damage track).
+
 A line whose group pool holds more or less is one row with its `group_cap`:
 rules.pools applies it (`own_cap`), and the database constraint on Campaign is
 generated from this table (`caps()`).
@@ -96,6 +102,9 @@ class GameLine:
     challenge_dice: str = ""
     # GL-05: the widest complication range the line allows (5: faces 16–20).
     complication_max: int = FACES
+    # SC-02: the book's Bonus Damage spend (1 point, repeatable, +1 damage each) is in
+    # the spend catalogue (rules.momentum.BONUS_DAMAGE); False where the book has none.
+    bonus_damage: bool = False
 
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
@@ -200,6 +209,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "sta1",
             "Star Trek Adventures, 1st edition",
+            bonus_damage=True,
             personal_spend=BONUS_ONE,
             challenge_dice="Challenge dice",
             complication_max=5,
@@ -210,6 +220,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "sta2",
             "Star Trek Adventures, 2nd edition",
+            bonus_damage=True,
             personal_spend=SET_ONE,
             complication_max=5,  # no Challenge dice: the 2nd edition's damage is fixed
             personal_cap=3,
@@ -219,6 +230,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "conan",
             "Robert E. Howard's Conan",
+            bonus_damage=True,
             gm_pool="Doom",
             personal_pool="Fortune",
             personal_spend=BONUS_ONE,
@@ -250,6 +262,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "achtung",
             "Achtung! Cthulhu",
+            bonus_damage=True,
             personal_pool="Fortune",
             personal_spend=SET_ONE,
             after_roll="",
