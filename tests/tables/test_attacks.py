@@ -115,9 +115,7 @@ def test_sc_02_a_voided_roll_is_never_applied(fight, gm, hero, raider):
     assert snapshot(fight) == before
 
 
-def test_sc_02_a_void_the_track_cannot_give_back_exactly_is_refused_whole(
-    fight, gm, hero, raider
-):
+def test_sc_02_a_void_the_track_cannot_give_back_exactly_is_refused_whole(fight, gm, hero, raider):
     made = attack(fight, gm, raider, SOLID_HIT, opposition_pool=2, target_id=hero.pk)
     harm.apply_momenta_hit(fight.pk, gm, made.pk)
     harm.recover(fight.pk, gm, hero.pk, "harm", 5, "Bandaged")
