@@ -105,6 +105,8 @@ class GameLine:
     # SC-02: the book's Bonus Damage spend (1 point, repeatable, +1 damage each) is in
     # the spend catalogue (rules.momentum.BONUS_DAMAGE); False where the book has none.
     bonus_damage: bool = False
+    # SC-03: Dune's extended tasks take Momentum for extra points (rules.momentum.TASK_POINTS).
+    task_points: bool = False
 
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
@@ -255,6 +257,7 @@ LINES: dict[str, GameLine] = {
             "Dune: Adventures in the Imperium",
             personal_spend=SET_ONE,
             reroll_once=True,
+            task_points=True,
             personal_cap=3,
             personal_start=1,
             refill_at=ADVENTURE,

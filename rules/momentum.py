@@ -203,6 +203,15 @@ BONUS_DAMAGE = SpendKind(
     repeatable=True,
     description="+1 damage to this successful attack per point (SC-02).",
 )
+# SC-03, Dune ("Extended Tasks": points "increased by spending Momentum"): each point
+# adds 1 to what the test scores toward the extended task it is linked to.
+TASK_POINTS = SpendKind(
+    "task_points",
+    "Extended task: +1 point",
+    1,
+    repeatable=True,
+    description="+1 point toward the extended task this test counts for (SC-03).",
+)
 
 
 def custom_spend(

@@ -157,6 +157,7 @@ def _task(action: str, campaign, user, post):
             _int(post, "task"),
             test,
             challenge_seq=_optional_int(post, "challenge_seq"),
+            asset=post.get("asset", ""),  # Dune: the asset used, by name
         )
     raise BadInput("action")
 

@@ -10,6 +10,7 @@ from rules.momentum import (
     BONUS_DAMAGE,
     GM_SIDE,
     PLAYERS_SIDE,
+    TASK_POINTS,
     SpendKind,
     custom_spend,
     spend_catalogue,
@@ -56,7 +57,8 @@ def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> 
 def catalogue(campaign: Campaign) -> dict[str, SpendKind]:
     """Standard spends, the line's Bonus Damage where its book has it (SC-02), and the
     campaign's custom ones, by key (MO-09 … MO-11, MO-14)."""
-    line_spends = (BONUS_DAMAGE,) if campaign.line.bonus_damage else ()
+    line = campaign.line
+    line_spends = (BONUS_DAMAGE,) * line.bonus_damage + (TASK_POINTS,) * line.task_points
     custom = [
         custom_spend(s.name, s.cost, s.repeatable, s.description)
         for s in campaign.custom_spends.order_by("name")
