@@ -153,9 +153,9 @@ def test_sc_03_dune_two_points_a_pass_plus_the_assets_quality_and_momentum(
 ):
     """Dune: Adventures in the Imperium, "Extended Tasks" (core p. 159) and "Use an Asset"
     (p. 166): a passed test scores 2 points, plus the Quality of the asset used, plus 1 per
-    Momentum spent on it; complete when the points reach the requirement (here 7)."""
+    Momentum spent on it; complete when the points reach the requirement (here 8)."""
     c = line(d20_campaign, "dune", gm)
-    task = task_of(extended_tasks.create_task(c.pk, gm, "Outwit the Baron's agent", work=7))
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Outwit the Baron's agent", work=8))
     # Kara's Signet ring is Quality 1: 2 + 1 = 3.
     first = extended_tasks.link_roll(
         c.pk, player, task.pk, test_roll(c, player, kara, [3, 4]).pk, asset="signet RING"
@@ -164,17 +164,20 @@ def test_sc_03_dune_two_points_a_pass_plus_the_assets_quality_and_momentum(
     # A failed test scores nothing.
     failed = test_roll(c, player, kara, [19, 20], difficulty=2)
     assert extended_tasks.link_roll(c.pk, player, task.pk, failed.pk).payload["amount"] == 0
-    # 2 + 2 Momentum (1 point each, one more vetoed) = 4: 7 of 7, complete.
+    # 2 + 2 Momentum (1 point each; a third vetoed, MO-12) = 4: 7 of 8.
     test = test_roll(c, player, kara, [1, 1])  # 4 successes: 3 Momentum
     for _ in range(3):
         services_d20.spend_momentum(c.pk, player, test.pk, "task_points", from_pool=0)
     services_d20.veto_spend(c.pk, gm, test.pk, 2, "Not that way")
-    last = extended_tasks.link_roll(c.pk, player, task.pk, test.pk)
-    assert (last.payload["amount"], last.payload["progress"], last.payload["closed"]) == (
+    third = extended_tasks.link_roll(c.pk, player, task.pk, test.pk)
+    assert (third.payload["amount"], third.payload["progress"], third.payload["closed"]) == (
         4,
         7,
-        True,
+        False,
     )
+    # A plain pass's 2 points: 1 fits, and the task is complete.
+    last = extended_tasks.link_roll(c.pk, player, task.pk, test_roll(c, player, kara, [3, 4]).pk)
+    assert (last.payload["amount"], last.payload["closed"]) == (1, True)
     assert last.payload["breakthroughs"] == 0  # Dune counts no breakthroughs
 
 
