@@ -331,3 +331,51 @@ def test_sc_02_the_2d20_composer_sends_the_target_and_the_done_test_offers_the_h
     assert "Apply to Marcus" in gm_page
     fields = form_fields(gm_page, f"hit-test-{test.pk}")
     assert fields["bonus"] == ["1"] and fields["track"] == ["stress"]
+
+
+# --- Discord copies (issue 24): harm, tasks and a conflict's start, rounds and end --------
+
+
+def hooked(campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(
+        discord_webhook_url="https://discord.test/table", discord_gm_webhook_url="https://g/"
+    )
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_a_hit_is_copied_to_the_table_channel_and_a_hidden_npcs_to_the_gms_only(
+    sta, gm, player, kara, marcus
+):
+    from tables.discord import embeds
+
+    c = hooked(sta)
+    shown = harm.apply_d20_hit(c.pk, gm, aimed(c, player, kara, marcus).pk, track="stress", total=3)
+    post = embeds.post_for(shown, c)
+    assert post.target == embeds.PUBLIC
+    assert post.body["embeds"][0]["title"] == "Marcus: Harm"
+    assert "Marcus takes 3 Stress" in post.body["embeds"][0]["description"]
+    harm.set_track(c.pk, gm, marcus.pk, "stress", 8, hidden=True)
+    hidden = harm.apply_d20_hit(
+        c.pk, gm, aimed(c, player, kara, marcus).pk, track="stress", total=2
+    )
+    assert embeds.post_for(hidden, c).target == embeds.GM  # never the table's channel
+
+
+def test_a_conflicts_start_and_a_task_are_copied_but_not_each_turn(
+    d20_campaign, gm, player, kara, marcus
+):
+    from tables.discord import embeds
+    from tables.services import extended_tasks
+    from tables.services.conflicts import turns
+
+    c = hooked(d20_campaign)
+    Campaign.objects.filter(pk=c.pk).update(game_line="sta1")
+    c.refresh_from_db()
+    sessions.start_scene(c.pk, gm, "Bridge")
+    started = turns.start_conflict(c.pk, gm, [kara.pk, marcus.pk])
+    assert embeds.post_for(started, c) is not None
+    acting = turns.choose_next(c.pk, player, kara.pk)
+    assert embeds.post_for(acting, c) is None
+    task = extended_tasks.create_task(c.pk, gm, "Scan the nebula", work=5, magnitude=1)
+    assert "Scan the nebula" in embeds.post_for(task, c).body["embeds"][0]["description"]
