@@ -151,8 +151,9 @@ class MomentaRollForm(forms.Form):
         """Every character of the campaign but the roller (SC-02)."""
         if targets is None:
             targets = campaign.characters.only("pk", "name", "campaign_id")
+        self.targets = list(targets)  # read once: the composer redrawn after a roll reuses them
         self.fields["target"].choices = [("", gettext("No target"))] + [
-            (c.pk, c.name) for c in targets if roller is None or c.pk != roller.pk
+            (c.pk, c.name) for c in self.targets if roller is None or c.pk != roller.pk
         ]
 
     def _offer_roller(self, character: Character, assists) -> None:
@@ -523,6 +524,7 @@ def roll_form(
     templates=None,
     assists=None,
     board_traits=None,
+    targets=None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
     (the RollRows templates, the roller's accepted Assists) is not read again. Its hidden
@@ -547,6 +549,7 @@ def roll_form(
         characters=characters,
         assists=assists,
         board_traits=board_traits,
+        targets=targets,
     )
 
 
