@@ -98,11 +98,12 @@ class Progress:
     task: Task
 
 
-def advance(task: Task, succeeded: bool, value: int) -> Progress:
+def advance(task: Task, succeeded: bool, value: int, *, both: bool = True) -> Progress:
     """SC-03: a linked roll's effect. `value` is the Challenge (Combat) dice total (STA 1e,
     Conan), the Impact before Resistance (STA 2e: department + Momentum), or the extra
     points (Dune: the asset's Quality + Momentum spent, over the 2 every pass scores). A
-    failed test adds nothing; a complete task takes no more rolls."""
+    failed test adds nothing; a complete task takes no more rolls. `both`: ruling SC-R1
+    (a roll of 5+ that fills the track scores two Breakthroughs)."""
     _count(value, "The roll's value")
     if task.complete:
         raise InvalidTask("The task is already complete.")
@@ -110,7 +111,7 @@ def advance(task: Task, succeeded: bool, value: int) -> Progress:
         return Progress(0, 0, task)
     if task.rule in WORK_AND_MAGNITUDE:
         dealt = max(0, value - task.resistance)
-        hit = challenge_hit(FIVE_OR_EMPTY, task.progress, task.work, dealt)
+        hit = challenge_hit(FIVE_OR_EMPTY, task.progress, task.work, dealt, both=both)
         amount, scored, after = hit.step.delta, hit.harms, hit.step.after
     elif task.rule == DUNE:
         after = min(task.work, task.progress + DUNE_POINTS + value)

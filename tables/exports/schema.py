@@ -95,6 +95,7 @@ class CampaignSettings(Strict):
     game_line: str = "seeds"
     scene_complication_range: Annotated[int, Field(ge=1, le=20)] | None = None
     players_note_traits: bool = False  # issue 23; a document from before it: off
+    double_harm: bool = True  # issue 24, SC-R1; a document from before it: the default
 
 
 class Member(Strict):

@@ -201,7 +201,7 @@ def link_roll(
         passed = bool((test.result or {}).get("passed"))
         value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
         try:
-            step = extended.advance(_rules_task(task), passed, value)
+            step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)
         except RulesError as error:
             raise ServiceError(str(error)) from None
         task.progress, task.breakthroughs = step.task.progress, step.task.breakthroughs

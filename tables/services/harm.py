@@ -288,7 +288,8 @@ def apply_d20_hit(
             raise ServiceError(str(error)) from None
         row, harms_kind = _track(target, kind), _kind(campaign, kind.harms)
         harms_row = _track(target, harms_kind)
-        hit = harm.challenge_hit(harm.HARM_RULE[line_key(campaign)], row.taken, row.maximum, dealt)
+        rule = harm.HARM_RULE[line_key(campaign)]
+        hit = harm.challenge_hit(rule, row.taken, row.maximum, dealt, both=campaign.double_harm)
         moves = [(kind, row, _move(row, dealt))]
         if hit.harms:
             moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))

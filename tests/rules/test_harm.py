@@ -103,3 +103,12 @@ def test_sc_03_r7_conan_needs_a_magnitude_and_scores_as_sta1():
 def test_sc_03_lines_without_an_implemented_rule_are_refused(line):
     with pytest.raises(InvalidTask, match="not supported"):
         Task(line, work=5, magnitude=1)
+
+
+def test_sc_r1_off_a_hit_of_five_that_fills_the_track_inflicts_one_harm():
+    """SC-R1 as a campaign setting: on (the default) two harms, off one."""
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 3, 8, 5).harms == 2
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 3, 8, 5, both=False).harms == 1
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 6, 8, 2, both=False).harms == 1  # fills only
+    task = Task(extended.STA1, work=5, magnitude=3)
+    assert advance(task, True, 5, both=False).breakthroughs == 1

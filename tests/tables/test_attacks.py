@@ -3,6 +3,7 @@ resolved, Bonus Damage bought with Momentum where the line has it, and taken bac
 GM voids the roll. Every refusal changes nothing (events, tracks, ledgers, pools)."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from rules.dice import FixedDice
@@ -379,3 +380,21 @@ def test_a_conflicts_start_and_a_task_are_copied_but_not_each_turn(
     assert embeds.post_for(acting, c) is None
     task = extended_tasks.create_task(c.pk, gm, "Scan the nebula", work=5, magnitude=1)
     assert "Scan the nebula" in embeds.post_for(task, c).body["embeds"][0]["description"]
+
+
+def test_sc_r1_is_a_campaign_setting_the_gm_changes(sta, gm, player, kara, marcus):
+    """SC-R1 off: Kara's 6 on Marcus's 8-track at 3 (5+ and filled) inflicts one Injury."""
+    from tables.services import campaigns
+
+    campaigns.update_campaign_settings(sta.pk, gm, {"double_harm": False})
+    harm.apply_d20_hit(sta.pk, gm, aimed(sta, player, kara, marcus).pk, track="stress", total=3)
+    event = harm.apply_d20_hit(
+        sta.pk, gm, aimed(sta, player, kara, marcus).pk, track="stress", total=5
+    )
+    assert [(m["track"], m["delta"]) for m in event.payload["moves"]] == [
+        ("stress", 5),
+        ("injuries", 1),
+    ]
+    with pytest.raises(PermissionDenied):
+        campaigns.update_campaign_settings(sta.pk, player, {"double_harm": True})
+    assert Campaign.objects.get(pk=sta.pk).double_harm is False
