@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.utils.translation import gettext
+
 from rules.errors import RulesError
 from rules.momentum import (
     BONUS_DAMAGE,
@@ -35,8 +37,10 @@ def require_d20(campaign: Campaign) -> None:
     """2d20 commands need the d20 dice and the group Momentum economy."""
     if campaign.dice_system != Campaign.DiceSystem.D20 or not campaign.uses_group_economy:
         raise ServiceError(
-            "2d20 tests need the d20 dice system and the group Momentum economy "
-            "(see the campaign settings)."
+            gettext(
+                "2d20 tests need the d20 dice system and the group Momentum economy "
+                "(see the campaign settings)."
+            )
         )
 
 
@@ -50,7 +54,7 @@ def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> 
     tests = D20Test.objects.select_related("character", "contest", "contest__opposer")
     record = seen_by(membership, tests.filter(campaign=campaign)).filter(pk=test_id).first()
     if record is None:
-        raise ServiceError("There is no such test at this table.")
+        raise ServiceError(gettext("There is no such test at this table."))
     return record
 
 
