@@ -12,8 +12,18 @@
   Resistance, at least 1. Breakthroughs are points on the track set by the GM; each one
   passed counts. The task is complete when the track is full.
 
-Conan and Dune: not implemented (their books' terms are not modelled yet): `rule_of`
-refuses them, so no task of theirs is created with a made-up rule.
+- Dune: Adventures in the Imperium ("Extended Tasks", core rulebook p. 159; "Use an
+  Asset", p. 166): the GM sets the requirement; each passed test scores 2 points, plus
+  the Quality of the asset used (1 or more), plus 1 per Momentum spent to raise it; the
+  task is complete when the points reach the requirement. No breakthroughs. (Points a
+  complication takes away are the GM's to record: not modelled.)
+- Conan (ruling SC-R7): its core rulebook gives no extended-task track of its own beyond
+  the 2d20 model STA 1st edition prints; a Conan task is read as STA 1e's, with Combat
+  dice for the Work and Wounds' rule for the Breakthroughs (5+ in one roll, or the track
+  filled).
+
+Others (the seeds, Fallout, Achtung!): `rule_of` refuses them, so no task of theirs is
+created with a made-up rule.
 """
 
 from __future__ import annotations
@@ -27,7 +37,12 @@ from .harm import FIVE_OR_EMPTY, MAX_TRACK, challenge_hit
 
 STA1 = "sta1"
 STA2 = "sta2"
-RULES = (STA1, STA2)
+CONAN = "conan"
+DUNE = "dune"
+RULES = (STA1, STA2, CONAN, DUNE)
+# Rules whose Work is a damage track with Breakthroughs as injuries (STA 1e; Conan, SC-R7).
+WORK_AND_MAGNITUDE = (STA1, CONAN)
+DUNE_POINTS = 2  # Dune: a passed test's points before the asset's Quality and Momentum
 
 
 class InvalidTask(RulesError):
@@ -69,14 +84,14 @@ class Task:
         _count(self.resistance, "Resistance")
         _count(self.progress, "Progress", 0, self.work)
         _count(self.breakthroughs, "Breakthroughs")
-        if self.rule == STA1:
+        if self.rule in WORK_AND_MAGNITUDE:
             _count(self.magnitude, "Magnitude", 1)
         for point in self.breakthrough_at:
             _count(point, "A breakthrough's place on the track", 1, self.work)
 
     @property
     def complete(self) -> bool:
-        if self.rule == STA1:
+        if self.rule in WORK_AND_MAGNITUDE:
             return self.breakthroughs >= self.magnitude
         return self.progress >= self.work
 
@@ -90,19 +105,24 @@ class Progress:
     task: Task
 
 
-def advance(task: Task, succeeded: bool, value: int) -> Progress:
-    """SC-03: a linked roll's effect. `value` is the Challenge dice total (STA 1e) or the
-    Impact before Resistance (STA 2e: department + Momentum). A failed test adds nothing;
-    a complete task takes no more rolls."""
+def advance(task: Task, succeeded: bool, value: int, *, both: bool = True) -> Progress:
+    """SC-03: a linked roll's effect. `value` is the Challenge (Combat) dice total (STA 1e,
+    Conan), the Impact before Resistance (STA 2e: department + Momentum), or the extra
+    points (Dune: the asset's Quality + Momentum spent, over the 2 every pass scores). A
+    failed test adds nothing; a complete task takes no more rolls. `both`: ruling SC-R1
+    (a roll of 5+ that fills the track scores two Breakthroughs)."""
     _count(value, "The roll's value")
     if task.complete:
         raise InvalidTask(gettext_noop("The task is already complete."))
     if not succeeded:
         return Progress(0, 0, task)
-    if task.rule == STA1:
+    if task.rule in WORK_AND_MAGNITUDE:
         dealt = max(0, value - task.resistance)
-        hit = challenge_hit(FIVE_OR_EMPTY, task.progress, task.work, dealt)
+        hit = challenge_hit(FIVE_OR_EMPTY, task.progress, task.work, dealt, both=both)
         amount, scored, after = hit.step.delta, hit.harms, hit.step.after
+    elif task.rule == DUNE:
+        after = min(task.work, task.progress + DUNE_POINTS + value)
+        amount, scored = after - task.progress, 0
     else:
         impact = max(1, value - task.resistance)
         after = min(task.work, task.progress + impact)

@@ -38,6 +38,12 @@ tests/tables/test_game_lines.py).
 A new behaviour is a new constant below and one rules function, never a branch in a
 view.
 
+Bonus Damage (SC-02): STA 1st ed. ("Combat Momentum Spends": Bonus Damage, 1,
+repeatable, "each Momentum spent adds +1 damage"), STA 2nd ed., Conan and Achtung!
+Cthulhu, which keep that spend; not the seeds (they name none: a GM adds it as a custom
+spend, MO-14), not Fallout (its Bonus Damage buys Combat dice, at most 3: rolled with
+the attack's dice, not counted here), not Dune (no damage track).
+
 A line whose group pool holds more or less is one row with its `group_cap`:
 rules.pools applies it (`own_cap`), and the database constraint on Campaign is
 generated from this table (`caps()`).
@@ -104,6 +110,11 @@ class GameLine:
     # GL-06: how many assistants join a test free (None: any number); each one more costs
     # 1 Momentum or adds 1 Threat (STA 2nd ed.: the first is free).
     free_assistants: int | None = None
+    # SC-02: the book's Bonus Damage spend (1 point, repeatable, +1 damage each) is in
+    # the spend catalogue (rules.momentum.BONUS_DAMAGE); False where the book has none.
+    bonus_damage: bool = False
+    # SC-03: Dune's extended tasks take Momentum for extra points (rules.momentum.TASK_POINTS).
+    task_points: bool = False
 
     def __post_init__(self) -> None:
         if self.personal_spend not in PERSONAL_SPENDS:
@@ -225,6 +236,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "sta1",
             "Star Trek Adventures, 1st edition",
+            bonus_damage=True,
             personal_spend=BONUS_ONE,
             challenge_dice="Challenge dice",
             complication_max=5,
@@ -235,6 +247,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "sta2",
             "Star Trek Adventures, 2nd edition",
+            bonus_damage=True,
             personal_spend=SET_ONE,
             complication_max=5,  # no Challenge dice: the 2nd edition's damage is fixed
             personal_cap=3,
@@ -245,6 +258,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "conan",
             "Robert E. Howard's Conan",
+            bonus_damage=True,
             gm_pool="Doom",
             personal_pool="Fortune",
             personal_spend=BONUS_ONE,
@@ -272,6 +286,7 @@ LINES: dict[str, GameLine] = {
             "Dune: Adventures in the Imperium",
             personal_spend=SET_ONE,
             reroll_once=True,
+            task_points=True,
             personal_cap=3,
             personal_start=1,
             refill_at=ADVENTURE,
@@ -279,6 +294,7 @@ LINES: dict[str, GameLine] = {
         GameLine(
             "achtung",
             "Achtung! Cthulhu",
+            bonus_damage=True,
             personal_pool="Fortune",
             personal_spend=SET_ONE,
             after_roll="",

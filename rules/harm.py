@@ -159,12 +159,13 @@ def hit_damage(total: int, bonus: int = 0, soak: int = 0) -> int:
     return max(0, total + bonus - soak)
 
 
-def challenge_hit(rule: str, taken: int, maximum: int, dealt: int) -> Hit:
+def challenge_hit(rule: str, taken: int, maximum: int, dealt: int, *, both: bool = True) -> Hit:
     """One hit of `dealt` damage on a track under a line's harm rule (SC-02).
 
     FIVE_OR_EMPTY (STA 1e Core Rulebook, Conan Core Rulebook "Damage"): one harm for 5+
     in one hit, and one when the hit empties the track or lands on an empty one;
-    ruling SC-R1: both can come from one hit (two harms).
+    ruling SC-R1: both can come from one hit (two harms); with `both` off (a campaign
+    setting, for groups that read one harm a hit) such a hit inflicts one.
     FIVE_ONLY (Fallout "Injuries"): one harm at 5+ in one hit.
     PAST_TRACK (STA 2nd ed.): one harm when the hit would go past the track.
     """
@@ -174,7 +175,7 @@ def challenge_hit(rule: str, taken: int, maximum: int, dealt: int) -> Hit:
     if dealt > 0:
         if rule in (FIVE_OR_EMPTY, FIVE_ONLY) and dealt >= INJURY_AT:
             harms += 1
-        if rule == FIVE_OR_EMPTY and step.after == maximum:
+        if rule == FIVE_OR_EMPTY and step.after == maximum and (both or not harms):
             harms += 1
         if rule == PAST_TRACK and step.lost > 0:
             harms += 1

@@ -236,6 +236,24 @@ OBTAIN_INFORMATION = SpendKind(
     description="Ask the GM one question; “you don't know” refunds it (MO-11).",
 )
 STANDARD_SPENDS = (CREATE_TRAIT, CREATE_ASSET, MAKE_ASSET_PERMANENT, OBTAIN_INFORMATION)
+# SC-02: a conflict spend, offered only on lines whose book has it (GameLine.bonus_damage):
+# each point adds 1 to a successful attack's damage; a veto refunds it like any (MO-12).
+BONUS_DAMAGE = SpendKind(
+    "bonus_damage",
+    "Bonus Damage",
+    1,
+    repeatable=True,
+    description="+1 damage to this successful attack per point (SC-02).",
+)
+# SC-03, Dune ("Extended Tasks": points "increased by spending Momentum"): each point
+# adds 1 to what the test scores toward the extended task it is linked to.
+TASK_POINTS = SpendKind(
+    "task_points",
+    "Extended task: +1 point",
+    1,
+    repeatable=True,
+    description="+1 point toward the extended task this test counts for (SC-03).",
+)
 
 
 def custom_spend(
@@ -246,9 +264,10 @@ def custom_spend(
     return SpendKind(f"custom:{slug}", name.strip(), cost, repeatable, description, custom=True)
 
 
-def spend_catalogue(custom=()) -> dict[str, SpendKind]:
-    """Standard spends plus the GM's custom ones, by key."""
-    catalogue = {kind.key: kind for kind in STANDARD_SPENDS}
+def spend_catalogue(custom=(), line_spends=()) -> dict[str, SpendKind]:
+    """Standard spends, the line's own (SC-02's Bonus Damage), then the GM's custom ones,
+    by key."""
+    catalogue = {kind.key: kind for kind in (*STANDARD_SPENDS, *line_spends)}
     for kind in custom:
         if kind.key in catalogue:
             raise SpendRefused(

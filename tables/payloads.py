@@ -303,6 +303,10 @@ class MomentaRoll(Payload):
     applied: Applied | None
     summary: str
     revealed: bool | None = None  # a secret roll's card once the GM showed it (TB-03)
+    # SC-02: the attack's target, named in the composer; the harm event once applied.
+    target_id: int | None = None
+    target: str | None = None
+    hit_seq: int | None = None
 
 
 class MomentaPatterns(Payload):

@@ -1,6 +1,7 @@
 """What an event posts to Discord, and to which webhook.
 
-Rolls, their results and pool changes are posted; talk about the table itself
+Rolls, their results, pool changes, harm, extended tasks and a conflict's start, rounds
+and end are posted; talk about the table itself
 (settings, members, invites, notes) is not. An event for everyone goes to the
 table's webhook, without Threat while the GM hides it (MO-13); an event for the GM
 only (a secret roll, hidden Threat) goes to the GM's webhook, never the table's.
@@ -44,8 +45,15 @@ ROLL_KINDS = frozenset(
         kinds.POOL_ADJUSTED,
         kinds.THREAT_ADDED,
         kinds.THREAT_SPENT,
+        # Issue 24: harm moved (a hidden NPC's is the GM audience's: the GM's channel only)
+        # and an extended task opened, fed or completed (SC-02, SC-03).
+        kinds.HARM_APPLIED,
+        kinds.EXTENDED_TASK,
     )
 )
+# A conflict's turn order (SC-01) posts when it starts, a round begins and it ends; each
+# turn taken or kept would be chatter (Keep the Initiative posts anyway: it pays a pool).
+CONFLICT_NEWS = frozenset({"started", "new_round", "ended"})
 
 USERNAME = "Momenta Table"
 COLOURS = {PUBLIC: 0x3B6EA5, GM: 0x8B2E2E}
@@ -77,7 +85,8 @@ def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
         for c in (event.payload or {}).get("changes") or []
         if isinstance(c, dict) and (show_threat or c.get("pool") != "threat")
     ]
-    if event.kind not in ROLL_KINDS and not changes and not _board_news(event, secret):
+    news = _board_news(event, secret) or _conflict_news(event)
+    if event.kind not in ROLL_KINDS and not changes and not news:
         return None
     return Post(target, url, body(event, campaign, changes, secret=secret))
 
@@ -88,7 +97,7 @@ def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: 
     label = line_words(  # GL-01: "Doom added" at a Conan table
         entry.label if entry else event.kind.replace("_", " ").capitalize(), campaign.line
     )
-    who = payload.get("character") or _actor_name(event)
+    who = payload.get("character") or payload.get("target") or _actor_name(event)
     title = _("%(who)s: %(what)s") % {"who": who, "what": label} if who else str(label)
     if secret:
         title = _("Secret · %(title)s") % {"title": title}
@@ -118,6 +127,10 @@ def _board_news(event: TableEvent, secret: bool) -> bool:
     if event.kind != kinds.BOARD_TRAIT.name or secret:
         return False
     return (event.payload or {}).get("action") in BOARD_NEWS
+
+
+def _conflict_news(event: TableEvent) -> bool:
+    return event.kind == kinds.TURN.name and (event.payload or {}).get("action") in CONFLICT_NEWS
 
 
 def _actor_name(event: TableEvent) -> str:

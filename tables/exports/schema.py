@@ -98,6 +98,7 @@ class CampaignSettings(Strict):
     # Issue 28: what everyone shares is worded in it; a document from before it: English.
     language: str = "en"
     time_zone: str = "UTC"
+    double_harm: bool = True  # issue 24, SC-R1; a document from before it: the default
 
 
 class Member(Strict):

@@ -83,6 +83,10 @@ class D20RollForm(forms.Form):
     )
     # GL-02, GL-03: only on lines that spend Determination as the test is rolled.
     spend_determination = forms.BooleanField(required=False)
+    # SC-02: whom an attack is aimed at; the GM applies its damage once the test is done.
+    target = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label=_("Target (attacks)")
+    )
 
     def __init__(
         self,
@@ -120,6 +124,9 @@ class D20RollForm(forms.Form):
         ]
         self._offer_contests(contests if chosen is character else None)
         self._offer_assistants()
+        self.fields["target"].choices = [("", _("No target"))] + [
+            (c.pk, c.name) for c in self.everyone if c != chosen
+        ]
         self.fields["bonus_restricted_to"].choices = [
             (key, kind.name) for key, kind in (spends or {}).items()
         ]
@@ -321,6 +328,7 @@ class D20RollForm(forms.Form):
             "complication_range": data.get("complication_range"),
             "spend_determination": bool(data.get("spend_determination")),
             "traits": trait_marks(data),
+            "target_id": data.get("target"),
         }
 
 

@@ -111,6 +111,10 @@ class MomentaRollForm(forms.Form):
         label=gettext_lazy("or roll opposition dice"),
     )
     secret = forms.BooleanField(required=False, label=gettext_lazy("Secret (GMs only see it)"))
+    # SC-02: whom an attack is aimed at; the GM applies its damage once it resolves.
+    target = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label=_("Target (attacks)")
+    )
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     expected_resolve = forms.IntegerField(required=False, widget=forms.HiddenInput)
     # The scene board's traits this roll leans on: +1d or −1d each (MO-09b).
@@ -127,6 +131,7 @@ class MomentaRollForm(forms.Form):
         templates=(),
         assists=None,
         board_traits=None,
+        targets=None,
         **kwargs,
     ):
         """`characters`: those the member controls, as the view read them (policy
@@ -152,6 +157,16 @@ class MomentaRollForm(forms.Form):
         if not self.is_gm:
             self._limit_player(campaign)
         self.trait_rows = offer_traits(self, campaign, membership, board_traits)
+        self._offer_targets(campaign, character, targets)
+
+    def _offer_targets(self, campaign: Campaign, roller: Character | None, targets) -> None:
+        """Every character of the campaign but the roller (SC-02)."""
+        if targets is None:
+            targets = campaign.characters.only("pk", "name", "campaign_id")
+        self.targets = list(targets)  # read once: the composer redrawn after a roll reuses them
+        self.fields["target"].choices = [("", gettext("No target"))] + [
+            (c.pk, c.name) for c in self.targets if roller is None or c.pk != roller.pk
+        ]
 
     def _offer_roller(self, character: Character, assists) -> None:
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
@@ -256,6 +271,8 @@ class MomentaRollForm(forms.Form):
             data["kind"] = "luck"  # D6-11: LUCK makes a luck roll
             data["play"] = data.get("play") or "narrative"
         check_trait_marks(data)
+        if data.get("target") is not None and data.get("kind") != "attack":
+            raise forms.ValidationError(gettext("Only an attack names a target (SC-02)."))
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
                 gettext("Give the opposition's successes or its dice, not both (D6-10).")
@@ -291,6 +308,7 @@ class MomentaRollForm(forms.Form):
             "expected_momentum": d.get("expected_momentum"),
             "expected_resolve": d.get("expected_resolve"),
             "traits": trait_marks(d),
+            "target_id": d.get("target"),
         }
 
 
@@ -558,6 +576,7 @@ ROLL_FIELDS = (
     "opposition_successes",
     "opposition_pool",
     "secret",
+    "target",
 )
 
 
@@ -572,6 +591,7 @@ def roll_form(
     templates=None,
     assists=None,
     board_traits=None,
+    targets=None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
     (the RollRows templates, the roller's accepted Assists) is not read again. Its hidden
@@ -596,6 +616,7 @@ def roll_form(
         characters=characters,
         assists=assists,
         board_traits=board_traits,
+        targets=targets,
     )
 
 

@@ -43,6 +43,7 @@ SETTINGS_FIELDS = (
     "players_note_traits",
     "language",
     "time_zone",
+    "double_harm",
 )
 
 
@@ -151,6 +152,13 @@ class Campaign(models.Model):
         _("Players may note scene traits and Threads on the board"),
         default=False,
         help_text=_("Off: only the GM (and Create a Trait spends) put traits on the board."),
+    )
+    # SC-R1 (issue 24): a 2d20 hit of 5+ that also fills the track inflicts two harms (two
+    # Breakthroughs for an extended task); off, one. Books read both ways, groups differ.
+    double_harm = models.BooleanField(
+        _("SC-R1: a hit of 5+ that also fills the track inflicts two harms"),
+        default=True,
+        db_default=True,  # old code's INSERTs during a rolling upgrade (migration_safety)
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_noop
 from tables import events
 from tables.models import PoolChange, TableEvent
 from tables.said import said
+from tables.services import attacks
 from tables.services.core import (
     Change,
     ServiceError,
@@ -75,6 +76,8 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
             changes=changes,
         )
         TableEvent.objects.filter(pk=target.pk).update(voided_by=void)
+        # SC-02: a voided attack's hit leaves the target's tracks too (or the void is refused).
+        attacks.undo_hit(campaign, actor, target, why)
         return void
 
 

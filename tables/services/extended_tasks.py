@@ -12,8 +12,10 @@ from django.utils.translation import gettext as _
 
 from rules import extended
 from rules.errors import RulesError
+from rules.momentum import TASK_POINTS
 from tables import events
 from tables.models import (
+    Asset,
     Campaign,
     D20Test,
     ExtendedTask,
@@ -119,18 +121,42 @@ def create_task(
         )
 
 
-def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq) -> int:
-    """What the roll brings: STA 1e, the total of the roller's Challenge dice roll (an
-    event of the log); STA 2e, the department rolled (the skill on the sheet)."""
-    if task.rule == extended.STA1:
+def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq, asset) -> int:
+    """What the roll brings: STA 1e and Conan, the total of the roller's Challenge (Combat)
+    dice roll (an event of the log); STA 2e, the department rolled (the skill on the
+    sheet); Dune, the Quality of the roller's asset used and the Momentum spent on points."""
+    if task.rule in extended.WORK_AND_MAGNITUDE:
         event = TableEvent.objects.filter(
             campaign=campaign, seq=challenge_seq, kind=events.CHALLENGE_ROLL.name
         ).first()
         if event is None or event.payload.get("roller_id") != test.character_id:
             raise ServiceError(_("Name the roller's own Challenge dice roll for the Work."))
         return event.payload["total"]
+    if task.rule == extended.DUNE:
+        return _asset_quality(test, asset) + _task_points(test)
     skill = Skill.objects.filter(character=test.character, name=test.spec.get("skill")).first()
     return skill.value if skill is not None else 0
+
+
+def _asset_quality(test: D20Test, asset: str) -> int:
+    """Dune: the roller's asset used, by its name on the sheet, adds its Quality (none: 0)."""
+    asset = " ".join((asset or "").split()) if isinstance(asset, str) else ""
+    if not asset:
+        return 0
+    asset = Asset.objects.filter(character=test.character, name__iexact=asset).first()
+    if asset is None:
+        raise ServiceError(_("That asset is not on %(who)s's sheet.") % {"who": test.character})
+    return asset.quality
+
+
+def _task_points(test: D20Test) -> int:
+    """Dune: the test's Momentum spent on points (rules.momentum.TASK_POINTS), not vetoed."""
+    spends = (test.ledger or {}).get("spends") or ()
+    return sum(
+        s.get("points", 0)
+        for s in spends
+        if s.get("key") == TASK_POINTS.key and not s.get("refunded")
+    )
 
 
 def _open_task(campaign, task_id: int) -> ExtendedTask:
@@ -156,7 +182,13 @@ def _linkable_test(campaign, membership, test_id: int) -> D20Test:
 
 
 def link_roll(
-    campaign_id: int, actor, task_id: int, test_id: int, *, challenge_seq: int | None = None
+    campaign_id: int,
+    actor,
+    task_id: int,
+    test_id: int,
+    *,
+    challenge_seq: int | None = None,
+    asset: str = "",
 ) -> TableEvent:
     """SC-03: the roller (or the GM) links a resolved test to an open task in the running
     scene; a passed one adds its effect (rules.extended.advance), a failed one nothing. A
@@ -167,9 +199,9 @@ def link_roll(
         task = _open_task(campaign, task_id)
         test = _linkable_test(campaign, membership, test_id)
         passed = bool((test.result or {}).get("passed"))
-        value = _value(campaign, task, test, challenge_seq) if passed else 0
+        value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
         try:
-            step = extended.advance(_rules_task(task), passed, value)
+            step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)
         except RulesError as error:
             raise ServiceError(str(error)) from None
         task.progress, task.breakthroughs = step.task.progress, step.task.breakthroughs

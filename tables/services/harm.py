@@ -24,6 +24,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.models.limits import NOTE_MAX
+from tables.services import attacks
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 
 GM = TableEvent.Audience.GM
@@ -199,11 +200,13 @@ def _amount(computed: int, amount, reason: str) -> int:
 
 
 def apply_momenta_hit(
-    campaign_id: int, actor, roll_id: int, target_id: int, *, amount=None, reason: str = ""
+    campaign_id: int, actor, roll_id: int, target_id=None, *, amount=None, reason: str = ""
 ) -> TableEvent:
     """SC-02, D6-09, PAT-06: the GM applies a resolved Momenta attack's damage (its template's
     band damage, overflow and Solid Hit's +N included) to the target's harm or Strain track,
-    as the template says; `amount` adjusts it (with a reason). One application per roll."""
+    as the template says; `amount` adjusts it (with a reason). The target is the one the
+    roller named in the composer unless `target_id` says another. One application per roll;
+    none for a voided roll."""
     reason = _reason(reason, required=False)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -216,7 +219,8 @@ def apply_momenta_hit(
         computed = (roll.applied or {}).get("damage")
         if computed is None:
             raise ServiceError(_("This attack's template deals no damage."))
-        target = _target(campaign, target_id)
+        attacks.refuse_if_voided(roll)
+        target = _target(campaign, _chosen(target_id, roll.card))
         _refuse_second_hit(momenta_roll=roll)
         dealt = _amount(computed, amount, reason)
         # The template says what its damage counts (rules.templates.HARMS): harm or Strain.
@@ -224,43 +228,49 @@ def apply_momenta_hit(
         kind = _kind(campaign, "strain" if deals == "strain" else "harm")
         track = _track(target, kind)
         step = _move(track, dealt)
-        why = reason or _("%(who)s's attack") % {"who": roll.character.name}
-        return _write(
+        words = {"who": target.name, "n": step.delta, "track": kind.label}
+        words.update(taken=step.after, max=track.maximum)
+        event = _write(
             campaign,
             actor,
             target,
             [(kind, track, step)],
-            why,
+            reason or _("%(who)s's attack") % {"who": roll.character.name},
             audience=_audience(track, secret=roll.hidden),
             extra={"source_roll_id": roll.pk, "dealt": dealt},
-            summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).")
-            % {
-                "who": target.name,
-                "n": step.delta,
-                "track": kind.label,
-                "taken": step.after,
-                "max": track.maximum,
-            },
+            summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).") % words,
             sources={"momenta_roll": roll},
         )
+        attacks.mark_hit(roll, event)
+        return event
+
+
+def _chosen(target_id, kept: dict):
+    """The GM's target, else the one the roller named with the roll (SC-02)."""
+    chosen = target_id if target_id is not None else (kept or {}).get("target_id")
+    if chosen is None:
+        raise ServiceError(_("Choose the target: this roll names none."))
+    return chosen
 
 
 def apply_d20_hit(
     campaign_id: int,
     actor,
     test_id: int,
-    target_id: int,
+    target_id=None,
     *,
     track: str,
     total: int,
-    bonus: int = 0,
+    bonus: int | None = None,
     soak: int = 0,
     reason: str = "",
 ) -> TableEvent:
     """SC-02 (2d20): the GM applies a passed attack test's damage: the Challenge dice
-    `total` + `bonus` damage bought with Momentum - the target's `soak`, to `track`; the
-    line's rule adds harms (Injuries, Wounds, Trauma) to the track it names
-    (rules.harm.challenge_hit). One application per test."""
+    `total` + `bonus` damage (None: the test's Bonus Damage spends, rules.momentum
+    BONUS_DAMAGE) - the target's `soak`, to `track`; the line's rule adds harms (Injuries,
+    Wounds, Trauma) to the track it names (rules.harm.challenge_hit). The target is the
+    one named in the composer unless `target_id` says another. One application per test;
+    none for a voided one."""
     reason = _reason(reason, required=False)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -268,39 +278,36 @@ def apply_d20_hit(
         if campaign.dice_system != Campaign.DiceSystem.D20:
             raise ServiceError(_("This is a Momenta campaign: apply the roll's damage."))
         test = _passed_attack(campaign, test_id)
-        target = _target(campaign, target_id)
+        target = _target(campaign, _chosen(target_id, test.spec))
         kind = _stress_kind(campaign, track)
         _refuse_second_hit(d20_test=test)
+        bonus = attacks.bonus_damage(test) if bonus is None else bonus
         try:
             dealt = harm.hit_damage(total, bonus, soak)
         except RulesError as error:
             raise ServiceError(str(error)) from None
-        row = _track(target, kind)
-        harms_kind = _kind(campaign, kind.harms)
+        row, harms_kind = _track(target, kind), _kind(campaign, kind.harms)
         harms_row = _track(target, harms_kind)
-        hit = harm.challenge_hit(harm.HARM_RULE[line_key(campaign)], row.taken, row.maximum, dealt)
+        rule = harm.HARM_RULE[line_key(campaign)]
+        hit = harm.challenge_hit(rule, row.taken, row.maximum, dealt, both=campaign.double_harm)
         moves = [(kind, row, _move(row, dealt))]
         if hit.harms:
             moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
-        why = reason or _("%(who)s's attack") % {"who": test.character.name}
-        return _write(
+        words = {"who": target.name, "n": moves[0][2].delta, "track": kind.label}
+        words.update(harms=hit.harms, harm=harms_kind.label)
+        event = _write(
             campaign,
             actor,
             target,
             moves,
-            why,
+            reason or _("%(who)s's attack") % {"who": test.character.name},
             audience=_audience(row, harms_row, secret=test.hidden),
             extra={"source_test_id": test.pk, "dealt": dealt},
-            summary=_("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.")
-            % {
-                "who": target.name,
-                "n": moves[0][2].delta,
-                "track": kind.label,
-                "harms": hit.harms,
-                "harm": harms_kind.label,
-            },
+            summary=_("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words,
             sources={"d20_test": test},
         )
+        attacks.mark_hit(test, event)
+        return event
 
 
 def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:
@@ -309,6 +316,7 @@ def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:
         raise ServiceError(_("That test is not in this campaign."))
     if not (test.result or {}).get("passed"):
         raise ServiceError(_("Only a passed attack deals damage."))
+    attacks.refuse_if_voided(test)
     return test
 
 
@@ -354,3 +362,30 @@ def recover(
             },
             sources={},
         )
+
+
+def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason: str):
+    """A voided roll's hit taken back (SC-02): each of its ledger lines reversed exactly,
+    as secret as the hit; a track that cannot give it back exactly refuses the void."""
+    first = lines[0].track.character
+    moves = []
+    for line in lines:
+        row = HarmTrack.objects.get(pk=line.track_id)
+        if row.taken < line.delta:
+            raise ServiceError(
+                _("#%(seq)d cannot be voided: %(who)s has recovered since its hit. Nothing "
+                  "was changed.") % {"seq": seq, "who": first.name}
+            )  # fmt: skip
+        moves.append((_kind(campaign, row.track), row, _move(row, -line.delta)))
+    why = _("Voided #%(seq)d: %(why)s") % {"seq": seq, "why": reason}
+    return _write(
+        campaign,
+        actor,
+        first,
+        moves,
+        why,
+        audience=hit_event.audience,
+        extra={},
+        summary=_("%(who)s's harm from #%(seq)d is taken back.") % {"who": first.name, "seq": seq},
+        sources={},
+    )

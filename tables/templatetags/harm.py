@@ -23,3 +23,19 @@ LABELS = {
 @register.filter
 def harm_label(key: str) -> str:
     return LABELS.get(key, key)
+
+
+@register.filter
+def bonus_damage(test) -> int:
+    """SC-02: a 2d20 test's Bonus Damage bought and not vetoed (services.attacks)."""
+    from tables.services.attacks import bonus_damage as counted
+
+    return counted(test)
+
+
+@register.filter
+def hit_tracks(campaign) -> list[str]:
+    """The tracks a 2d20 hit's damage may go on: those whose line names their harms."""
+    from tables.services.harm import track_kinds
+
+    return [kind.key for kind in track_kinds(campaign) if kind.harms]

@@ -100,7 +100,7 @@ def _harm(action: str, campaign, user, post):
             campaign.pk,
             user,
             _int(post, "roll"),
-            _int(post, "target"),
+            _optional_int(post, "target"),
             amount=_optional_int(post, "amount"),
             reason=post.get("reason", ""),
         )
@@ -109,10 +109,10 @@ def _harm(action: str, campaign, user, post):
             campaign.pk,
             user,
             _int(post, "test"),
-            _int(post, "target"),
+            _optional_int(post, "target"),
             track=post.get("track", ""),
             total=_int(post, "total"),
-            bonus=_int(post, "bonus", 0),
+            bonus=_optional_int(post, "bonus"),  # empty: the test's Bonus Damage spends
             soak=_int(post, "soak", 0),
             reason=post.get("reason", ""),
         )
@@ -158,6 +158,7 @@ def _task(action: str, campaign, user, post):
             _int(post, "task"),
             test,
             challenge_seq=_optional_int(post, "challenge_seq"),
+            asset=post.get("asset", ""),  # Dune: the asset used, by name
         )
     raise BadInput("action")
 
@@ -187,7 +188,10 @@ def harm_command(request, pk: int):
         return back_to_table(request, campaign, error=error)
     message = error or (worded(event.payload) if event else "")
     role = "alert" if error else "status"
-    html = format_html('<p id="harm-answer" role="{}">{}</p>', role, message)
+    if request.POST.get("inline"):  # a card's own form (attack_hit.html): no second id
+        html = format_html('<span role="{}">{}</span>', role, message)
+    else:
+        html = format_html('<p id="harm-answer" role="{}">{}</p>', role, message)
     return HttpResponse(html + event_fragments(membership, [event]))
 
 

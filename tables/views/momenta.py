@@ -215,7 +215,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _answer(request, rows.campaign, rows.membership, form=form, error=form_errors(form))
     if not request.htmx:
         return back_to_table(request, made.campaign)
-    return _rolled(request, rows, made, chosen, form.board_traits)
+    return _rolled(request, rows, made, chosen, form.board_traits, form.targets)
 
 
 def _rolled(
@@ -224,6 +224,7 @@ def _rolled(
     made: MomentaRoll,
     chosen: dict,
     board_traits=None,
+    targets=None,
 ) -> HttpResponse:
     """The roll's answer: its event's fragments and the form reset. Of the composer's
     choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
@@ -241,6 +242,7 @@ def _rolled(
         characters=rows.characters,
         assists=[a for a in rows.assists if a.pk != made.assist_id],
         board_traits=board_traits,  # a roll leaves the board as it was
+        targets=targets,  # nor does it change who may be attacked
     )
     context = {
         "campaign": campaign,

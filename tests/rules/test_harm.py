@@ -81,7 +81,34 @@ def test_sc_03_sta2_impact_minus_resistance_at_least_one_breakthrough_points_com
     assert third.task.complete and third.task.breakthroughs == 2
 
 
-@pytest.mark.parametrize("line", ["conan", "dune", "seeds"])
+def test_sc_03_dune_two_points_a_pass_plus_extra_points_complete_at_the_requirement():
+    """Dune "Extended Tasks" (core p. 159, p. 166): 2 points a passed test, + the asset's
+    Quality and Momentum (the value), no breakthroughs; what does not fit is not scored."""
+    task = Task(extended.DUNE, work=6)
+    first = advance(task, True, 1)
+    assert (first.amount, first.breakthroughs, first.task.progress) == (3, 0, 3)
+    assert advance(first.task, False, 4).amount == 0
+    last = advance(first.task, True, 4)
+    assert (last.amount, last.task.progress, last.task.complete) == (3, 6, True)
+
+
+def test_sc_03_r7_conan_needs_a_magnitude_and_scores_as_sta1():
+    with pytest.raises(InvalidTask, match="Magnitude"):
+        Task(extended.CONAN, work=5)
+    step = advance(Task(extended.CONAN, work=5, magnitude=1), True, 5)
+    assert (step.amount, step.breakthroughs, step.task.complete) == (5, 2, True)  # SC-R1
+
+
+@pytest.mark.parametrize("line", ["fallout", "achtung", "seeds"])
 def test_sc_03_lines_without_an_implemented_rule_are_refused(line):
     with pytest.raises(InvalidTask, match="not supported"):
         Task(line, work=5, magnitude=1)
+
+
+def test_sc_r1_off_a_hit_of_five_that_fills_the_track_inflicts_one_harm():
+    """SC-R1 as a campaign setting: on (the default) two harms, off one."""
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 3, 8, 5).harms == 2
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 3, 8, 5, both=False).harms == 1
+    assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 6, 8, 2, both=False).harms == 1  # fills only
+    task = Task(extended.STA1, work=5, magnitude=3)
+    assert advance(task, True, 5, both=False).breakthroughs == 1

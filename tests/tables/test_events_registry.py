@@ -282,10 +282,12 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
         d20.pk,
         player,
         kara.pk,
-        services_d20.D20TestRequest(attribute="Power", skill="Communicate"),
+        # An attack named at Marcus in the composer, 1 Momentum for Bonus Damage (SC-02).
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", target_id=marcus.pk),
         rng=FixedDice([3, 4]),
     )
-    harm.apply_d20_hit(d20.pk, gm, hit.pk, marcus.pk, track="stress", total=2)
+    services_d20.spend_momentum(d20.pk, player, hit.pk, "bonus_damage", from_pool=0)
+    harm.apply_d20_hit(d20.pk, gm, hit.pk, track="stress", total=2)
     harm.recover(d20.pk, gm, marcus.pk, "stress", 1, "A breather")
     task = extended_tasks.create_task(d20.pk, gm, "Scan", work=5, magnitude=1)
     extended_tasks.link_roll(

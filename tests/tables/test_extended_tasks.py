@@ -132,7 +132,7 @@ def test_sc_03_refusals_change_nothing(d20_campaign, gm, player, player2, observ
     assert snapshot(c) == before
 
 
-@pytest.mark.parametrize("key", ["conan", "dune"])
+@pytest.mark.parametrize("key", ["seeds", "fallout", "achtung"])
 def test_sc_03_lines_without_a_modelled_rule_refuse_a_task(d20_campaign, gm, key):
     c = line(d20_campaign, key, gm)
     before = snapshot(c)
@@ -146,3 +146,65 @@ def test_sc_03_a_task_needs_a_running_scene(d20_campaign, gm):
     with pytest.raises(ServiceError, match="Start a scene"):
         extended_tasks.create_task(d20_campaign.pk, gm, "Scan", work=5, magnitude=1)
     assert snapshot(d20_campaign) == before
+
+
+def test_sc_03_dune_two_points_a_pass_plus_the_assets_quality_and_momentum(
+    d20_campaign, gm, player, kara
+):
+    """Dune: Adventures in the Imperium, "Extended Tasks" (core p. 159) and "Use an Asset"
+    (p. 166): a passed test scores 2 points, plus the Quality of the asset used, plus 1 per
+    Momentum spent on it; complete when the points reach the requirement (here 8)."""
+    c = line(d20_campaign, "dune", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Outwit the Baron's agent", work=8))
+    # Kara's Signet ring is Quality 1: 2 + 1 = 3.
+    first = extended_tasks.link_roll(
+        c.pk, player, task.pk, test_roll(c, player, kara, [3, 4]).pk, asset="signet RING"
+    )
+    assert (first.payload["amount"], first.payload["progress"]) == (3, 3)
+    # A failed test scores nothing.
+    failed = test_roll(c, player, kara, [19, 20], difficulty=2)
+    assert extended_tasks.link_roll(c.pk, player, task.pk, failed.pk).payload["amount"] == 0
+    # 2 + 2 Momentum (1 point each; a third vetoed, MO-12) = 4: 7 of 8.
+    test = test_roll(c, player, kara, [1, 1])  # 4 successes: 3 Momentum
+    for _ in range(3):
+        services_d20.spend_momentum(c.pk, player, test.pk, "task_points", from_pool=0)
+    services_d20.veto_spend(c.pk, gm, test.pk, 2, "Not that way")
+    third = extended_tasks.link_roll(c.pk, player, task.pk, test.pk)
+    assert (third.payload["amount"], third.payload["progress"], third.payload["closed"]) == (
+        4,
+        7,
+        False,
+    )
+    # A plain pass's 2 points: 1 fits, and the task is complete.
+    last = extended_tasks.link_roll(c.pk, player, task.pk, test_roll(c, player, kara, [3, 4]).pk)
+    assert (last.payload["amount"], last.payload["closed"]) == (1, True)
+    assert last.payload["breakthroughs"] == 0  # Dune counts no breakthroughs
+
+
+def test_sc_03_dune_an_asset_not_on_the_rollers_sheet_is_refused(d20_campaign, gm, player, kara):
+    c = line(d20_campaign, "dune", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Cross the Funeral Plain", work=6))
+    test = test_roll(c, player, kara, [3, 4])
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="not on Kara's sheet"):
+        extended_tasks.link_roll(c.pk, player, task.pk, test.pk, asset="Crysknife")
+    assert snapshot(c) == before
+
+
+def test_sc_03_r7_conan_reads_as_sta1_with_combat_dice(d20_campaign, gm, player, kara):
+    """Ruling SC-R7: Conan's tasks follow the 2d20 model STA 1e prints (Work from the
+    Combat dice less Resistance, a Breakthrough at 5+ in one roll or when the track fills,
+    complete at Magnitude): Combat dice 2, 2, 1, Effect - Resistance 1 = 5 Work, a
+    Breakthrough, Magnitude 1: complete."""
+    c = line(d20_campaign, "conan", gm)
+    task = task_of(
+        extended_tasks.create_task(c.pk, gm, "Break the gate", work=10, magnitude=1, resistance=1)
+    )
+    test = test_roll(c, player, kara, [3, 4])
+    dice = challenge(c, player, kara, [2, 2, 1, 6])
+    event = extended_tasks.link_roll(c.pk, player, task.pk, test.pk, challenge_seq=dice.seq)
+    assert (event.payload["amount"], event.payload["scored"], event.payload["closed"]) == (
+        5,
+        1,
+        True,
+    )

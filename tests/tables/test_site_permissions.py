@@ -49,6 +49,7 @@ def settings_data(campaign, **overrides):
         "complication_range": campaign.complication_range,
         "assistance_needs_leader_success": "on",
         "gm_momentum_to_threat": "on",
+        "double_harm": "on",  # SC-R1, on by default
     }
     data.update(overrides)
     return data

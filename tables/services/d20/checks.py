@@ -8,7 +8,15 @@ from contextlib import contextmanager
 from django.utils.translation import gettext
 
 from rules.errors import RulesError
-from rules.momentum import GM_SIDE, PLAYERS_SIDE, SpendKind, custom_spend, spend_catalogue
+from rules.momentum import (
+    BONUS_DAMAGE,
+    GM_SIDE,
+    PLAYERS_SIDE,
+    TASK_POINTS,
+    SpendKind,
+    custom_spend,
+    spend_catalogue,
+)
 from tables.models import Campaign, Character, D20Test, Membership
 from tables.services.access import seen_by
 from tables.services.core import ServiceError
@@ -51,10 +59,13 @@ def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> 
 
 
 def catalogue(campaign: Campaign) -> dict[str, SpendKind]:
-    """Standard spends plus the campaign's custom ones, by key (MO-09 … MO-11, MO-14)."""
+    """Standard spends, the line's Bonus Damage where its book has it (SC-02), and the
+    campaign's custom ones, by key (MO-09 … MO-11, MO-14)."""
+    line = campaign.line
+    line_spends = (BONUS_DAMAGE,) * line.bonus_damage + (TASK_POINTS,) * line.task_points
     custom = [
         custom_spend(s.name, s.cost, s.repeatable, s.description)
         for s in campaign.custom_spends.order_by("name")
     ]
     with refused_by_rules():
-        return spend_catalogue(custom)
+        return spend_catalogue(custom, line_spends)

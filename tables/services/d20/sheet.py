@@ -54,6 +54,8 @@ class D20TestRequest:
     # The scene board's traits marked for this roll (MO-09b): (trait id, +1 hinders or
     # -1 helps), each one Difficulty step.
     traits: tuple = ()
+    # SC-02: the character an attack is aimed at (the GM applies its damage once resolved).
+    target_id: int | None = None
 
     def __post_init__(self):
         # Lists from forms and tests become tuples, so a request cannot change later.

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from rules.ledger import GM
 from rules.momentum import (
+    BONUS_DAMAGE,
     CREATE_ASSET,
     CREATE_TRAIT,
     MAKE_ASSET_PERMANENT,
@@ -257,6 +258,8 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
         holder = holder_of(record)
         ledger = ledger_of(record)
         pool = group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
+        if veto:
+            _refuse_veto_after_hit(record, index)
         with refused_by_rules():
             if veto:
                 outcome = ledger.veto(
@@ -294,6 +297,17 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
             payload,
             audience=audience_of(record),
             changes=changes,
+        )
+
+
+def _refuse_veto_after_hit(record: D20Test, index) -> None:
+    """SC-02: Bonus Damage already dealt to a target is not refunded by a veto (void the
+    test instead, which takes the hit back too)."""
+    spends = record.ledger.get("spends") or ()
+    spend = spends[index] if isinstance(index, int) and 0 <= index < len(spends) else {}
+    if spend.get("key") == BONUS_DAMAGE.key and record.spec.get("hit_seq"):
+        raise ServiceError(
+            _("That Bonus Damage has been dealt: void the test to take the hit back.")
         )
 
 

@@ -14,6 +14,7 @@ from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.said import said
 from tables.said import successes as said_successes
+from tables.services import attacks
 from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
@@ -69,6 +70,7 @@ def roll_d20_test(
         spec, test = build_spec(
             campaign, character, request, contest=contest, sees_hidden=membership.is_gm
         )
+        spec.update(attacks.target_fields(campaign, character, request.target_id))  # SC-02
         spec["paid"], changes = _pay(campaign, character, membership, request, spec)
         with refused_by_rules():
             result = roll_test(test, rng)  # TB-02: server-side dice

@@ -53,6 +53,8 @@ class RollRequest:
     expected_resolve: int | None = None
     # The scene board's traits marked (MO-09b): (trait id, +1 hinders: −1d / −1 helps: +1d).
     traits: tuple = ()
+    # SC-02: the character an attack is aimed at (the GM applies its damage once resolved).
+    target_id: int | None = None
 
     def __post_init__(self):
         # Lists from forms and tests become tuples, so a request cannot change later.

@@ -27,6 +27,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.said import said
+from tables.services import attacks
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
 from tables.services.momenta.common import check_pool_seen, require_d6, visible_roll
@@ -81,10 +82,12 @@ def roll_momenta(
             sees_hidden=membership.is_gm,
         )
         _check_secret_moves_nothing(plan, request.secret)
+        target = attacks.target_fields(campaign, character, request.target_id, kind=request.kind)
         changes = _pay_before_the_roll(campaign, plan)
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
         changes += _gain_after_the_roll(campaign, plan)
         roll = _record_roll(campaign, actor, plan, result, secret=request.secret)
+        roll.card.update(target)  # SC-02: the card names the target
         audience = TableEvent.Audience.GM if request.secret else TableEvent.Audience.ALL
         roll.event = append_event(
             campaign, events.MOMENTA_ROLL, actor, roll.card, audience=audience, changes=changes
