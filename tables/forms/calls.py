@@ -4,6 +4,7 @@ decides (a sheet without that skill, a luck roll with opposition…)."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from rules.d20 import FACES
 from tables.models import CalledTest, Campaign
@@ -29,6 +30,12 @@ class CallForm(forms.Form):
     opposition_pool = forms.IntegerField(
         min_value=1, max_value=MAX_POOL, required=False, label="Opposition dice (optional)"
     )
+    # Momenta, the GM's call (PM-02, PM-05): the roll is made with Disadvantage; a
+    # situational edge is Advantage the roller may pay 1 Momentum for.
+    disadvantage = forms.BooleanField(required=False, label=_("With Disadvantage"))
+    edge = forms.BooleanField(
+        required=False, label=_("A GM-called edge (Advantage for 1 Momentum)")
+    )
     hidden = forms.BooleanField(required=False)
     note = forms.CharField(max_length=120, required=False, label="What for (optional)")
 
@@ -45,7 +52,7 @@ class CallForm(forms.Form):
             else "Hide the opposition until the dice land"
         )
         if self.d20:
-            for name in ("kind", "opposition_pool"):
+            for name in ("kind", "opposition_pool", "disadvantage", "edge"):
                 del self.fields[name]
             self.fields["difficulty"].required = True
         else:

@@ -40,7 +40,7 @@ from tables.services.core import (
     require_gm,
 )
 from tables.services.d20.sheet import whole_range
-from tables.services.momenta import RollRequest
+from tables.services.momenta import SITUATIONAL, RollRequest
 
 DIFFICULTY_MAX = 5  # T-R2
 NOTE_MAX = 120
@@ -65,13 +65,19 @@ def call_test(
     complication_range: int | None = None,
     kind: str = CalledTest.Kind.ACTION,
     opposition_pool: int | None = None,
+    disadvantage: bool = False,
+    edge: bool = False,
     hidden: bool = False,
     note: str = "",
 ) -> CalledTest:
-    """The GM calls for a test (T-R1, T-R2 for 2d20; D6-08, D6-10, D6-11 for Momenta).
+    """The GM calls for a test (T-R1, T-R2 for 2d20; D6-08, D6-10, D6-11, PM-02, PM-05
+    for Momenta).
 
     `character_id` None calls everyone. A named character's sheet must have what is
-    asked; a call for everyone is checked against each sheet when answered.
+    asked; a call for everyone is checked against each sheet when answered. Momenta:
+    `disadvantage` makes the answer a roll with Disadvantage (PM-02), `edge` offers the
+    roller a GM-called situational edge, Advantage they may pay for (PM-05): both the
+    GM's call where players do not declare them (Campaign.players_declare_edges).
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -87,9 +93,12 @@ def call_test(
             note=_note(note),
         )
         if call.system == CalledTest.System.D20:
+            if disadvantage or edge:
+                raise ServiceError(_("Disadvantage and edges are Momenta's (PM-02, PM-05)."))
             _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range)
         else:
             _momenta_terms(call, character, kind, opposition_pool)
+            _momenta_edges(call, bool(disadvantage), bool(edge))
         call.save()
         call.event = append_event(campaign, events.TEST_CALLED, actor, _call_payload(call))
         call.save(update_fields=["event"])
@@ -145,6 +154,20 @@ def _momenta_terms(call, character, kind, opposition_pool):
         call.attribute = found.name
 
 
+def _momenta_edges(call: CalledTest, disadvantage: bool, edge: bool) -> None:
+    """The GM's Disadvantage (PM-02) and situational edge (PM-05) for the roll."""
+    if call.kind == CalledTest.Kind.LUCK and (disadvantage or edge):
+        raise ServiceError(_("A luck roll is straight: no Advantage or Disadvantage (D6-11)."))
+    call.disadvantage, call.edge = disadvantage, edge
+
+
+def _edges_words(call: CalledTest) -> str:
+    words = [_("with Disadvantage")] if call.disadvantage else []
+    if call.edge:
+        words.append(_("with a GM-called edge"))
+    return "".join(", " + w for w in words)
+
+
 def _who(call: CalledTest) -> str:
     return call.character.name if call.character_id else "everyone"
 
@@ -164,10 +187,10 @@ def terms(call: CalledTest, *, reveal: bool) -> str:
         return "a luck roll"
     text = f"{call.attribute}"
     if call.hidden and not reveal:
-        return text + ", opposition hidden"
+        return text + ", opposition hidden" + _edges_words(call)
     if call.opposition_pool:
-        return text + f" against {call.opposition_pool} opposition dice"
-    return text + ", unopposed"
+        return text + f" against {call.opposition_pool} opposition dice" + _edges_words(call)
+    return text + ", unopposed" + _edges_words(call)
 
 
 def _call_payload(call: CalledTest) -> dict:
@@ -332,7 +355,9 @@ def answer_momenta_call(
 ):
     """Roll a called Momenta roll: the GM's attribute, kind and opposition dice (D6-10,
     D6-11) in place of the request's; the roller's own choices (template, Advantage,
-    Resolve…) stand. Never secret. Returns (roll, the answer's event)."""
+    Resolve…) stand. The GM's Disadvantage (PM-02) stands too, and a situational edge
+    is the roller's to take (and pay for, PM-05) only if the GM called it, unless
+    players declare them at this table. Never secret. Returns (roll, the answer's event)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership, call, character = _answering(
@@ -345,6 +370,7 @@ def answer_momenta_call(
             opposition_pool=call.opposition_pool,
             opposition_successes=None,
             secret=False,
+            **_called_edges(campaign, call, request),
         )
         try:
             roll = services_momenta.roll_momenta(
@@ -359,6 +385,18 @@ def answer_momenta_call(
             raise ServiceError(str(error)) from error
         event = _close(campaign, actor, call, character, momenta_roll=roll)
     return roll, event
+
+
+def _called_edges(campaign: Campaign, call: CalledTest, request: RollRequest) -> dict:
+    """The request's Disadvantage under the GM's call; an edge the GM did not call is
+    refused (unless players declare edges at this table)."""
+    declares = campaign.players_declare_edges
+    if SITUATIONAL in request.advantage_sources and not (call.edge or declares):
+        raise ServiceError(
+            _("The GM called no edge for this roll: take Advantage otherwise, or none (PM-05).")
+        )
+    disadvantage = call.disadvantage or (declares and request.disadvantage)
+    return {"disadvantage": bool(disadvantage)}
 
 
 # --- reading -------------------------------------------------------------------------------
