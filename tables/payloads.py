@@ -236,6 +236,13 @@ class Applied(Part):
     texts: list[str]
 
 
+class CallMark(Part):
+    """On a roll's payload: the called test it answered (issue 25), so its card says so."""
+
+    call_id: int
+    hidden: bool  # the Difficulty (or opposition) was the GM's until the dice landed
+
+
 class MomentaRoll(Payload):
     """The roll card (services/momenta.py _card), also stored as MomentaRoll.card."""
 
@@ -291,6 +298,7 @@ class MomentaRoll(Payload):
     applied: Applied | None
     summary: str
     revealed: bool | None = None  # a secret roll's card once the GM showed it (TB-03)
+    call: CallMark | None = None  # the called test it answered (services/calls.py)
 
 
 class MomentaPatterns(Payload):
@@ -371,6 +379,7 @@ class D20Test(_Test):
     ledger: Json
     summary: str
     contest: Contest | None = None  # the active side's answer to a contest
+    call: CallMark | None = None  # the called test it answered (services/calls.py)
 
 
 class D20Reroll(D20Test):
@@ -495,6 +504,8 @@ class Call(Payload):
 class CallAnswered(Call):
     answered_by: str
     hidden: bool
+    # The roll's own card shows the answer (issue 25): this event draws no card of its own.
+    on_roll_card: bool | None = None
     # A 2d20 call's answer
     test_id: int | None = None
     difficulty: int | None = None

@@ -264,7 +264,18 @@ def _close(campaign: Campaign, actor, call: CalledTest, character: Character, **
     for name, value in record.items():
         setattr(call, name, value)
     call.save(update_fields=["state", "answered_by", *record])
+    _mark_roll_card((call.d20_test or call.momenta_roll).event, call)
     return append_event(campaign, events.CALL_ANSWERED, actor, _answer_payload(call, character))
+
+
+def _mark_roll_card(event: TableEvent, call: CalledTest) -> None:
+    """The roll's own card is the log's one entry for the answer (issue 25): its payload
+    names the call, so the card says what it answered, and the call_answered event after
+    it has no card of its own (live/muting.py). Written before commit, so no page, push
+    or export ever saw the roll without it; checked against the kind's model as any."""
+    marked = {**event.payload, "call": {"call_id": call.pk, "hidden": call.hidden}}
+    event.payload = events.get(event.kind).stored_payload(marked)
+    event.save(update_fields=["payload"])
 
 
 def _answer_payload(call: CalledTest, character: Character) -> dict:
@@ -273,6 +284,7 @@ def _answer_payload(call: CalledTest, character: Character) -> dict:
         "called": _who(call),
         "answered_by": character.name,
         "hidden": call.hidden,  # the card says the Difficulty was hidden until now
+        "on_roll_card": True,  # the roll's card shows the answer (_mark_roll_card)
     }
     revealed = " (hidden until the dice landed)" if call.hidden else ""
     if call.system == CalledTest.System.D20:

@@ -623,3 +623,64 @@ def test_the_composer_answering_a_call_carries_its_disadvantage_and_edge(
     roll = MomentaRoll.objects.get()
     # Both asked: they cancel (PM-11), which only a roll with the called Disadvantage does.
     assert roll.card["cancelled"] is True and roll.card["advantage_sources"] == ["situational"]
+
+
+# --- One log entry per answer (issue 25) ---------------------------------------------------
+
+
+def log_cards(client, campaign) -> list[str]:
+    """The kinds of the cards in the log a player's page shows, newest first."""
+    page = text(client.get(reverse("table", args=[campaign.pk])))
+    return re.findall(r'<li class="log-entry[^"]*" id="event-\d+"[^>]*data-kind="(\w+)"', page)
+
+
+def test_answering_a_2d20_call_makes_one_log_card_the_roll_saying_the_verdict(
+    client_for, d20_campaign, gm, player, kara
+):
+    """Two events (the test, the call closed), one card: the test's, with the verdict."""
+    call = call_kara(d20_campaign, gm, kara, difficulty=4, hidden=True)
+    test, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 2])
+    )
+    assert event.payload["on_roll_card"] is True
+    assert test.event.payload["call"] == {"call_id": call.pk, "hidden": True}
+    assert log_cards(client_for("player"), d20_campaign) == ["d20_test", "test_called"]
+    for audience in (live.ALL, live.GM):
+        roll_push = live.render_event_fragments(TableEvent.objects.get(pk=test.event.pk), audience)
+        verdict = re.search(r'<p class="call-verdict[^"]*".*?</p>', roll_push, re.S).group(0)
+        assert "Difficulty 4" in verdict and "revealed" in verdict
+        assert "3 successes" in verdict and "failed" in verdict
+        assert 'id="event-' not in live.render_event_fragments(event, audience)  # no card
+    # Still the call's event: the panels fetch themselves again.
+    assert 'id="live-sync-calls"' in live.render_event_fragments(event, live.ALL)
+
+
+def test_answering_a_momenta_call_makes_one_log_card(
+    client_for, momenta_campaign, gm, player, hero
+):
+    call = call_wits(momenta_campaign, gm, hero, opposition_pool=2, hidden=True)
+    roll, event = calls.answer_momenta_call(
+        momenta_campaign.pk,
+        player,
+        call.pk,
+        hero.pk,
+        calls.RollRequest(attribute="WITS"),
+        rng=FixedDice([6, 5, 3, 1, 5, 2]),
+    )
+    assert log_cards(client_for("player"), momenta_campaign) == ["momenta_roll", "test_called"]
+    card = live.render_event_fragments(TableEvent.objects.get(pk=roll.event.pk), live.ALL)
+    verdict = re.search(r'<p class="call-verdict".*?</p>', card, re.S).group(0)
+    assert "2 opposition dice" in verdict and "revealed" in verdict
+
+
+def test_an_older_answer_without_the_mark_keeps_its_card(
+    client_for, d20_campaign, gm, player, kara
+):
+    """Answers stored before issue 25 have no mark on the roll: their own card stays."""
+    call = call_kara(d20_campaign, gm, kara)
+    _, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1])
+    )
+    payload = {k: v for k, v in event.payload.items() if k != "on_roll_card"}
+    TableEvent.objects.filter(pk=event.pk).update(payload=payload)
+    assert log_cards(client_for("player"), d20_campaign)[:2] == ["call_answered", "d20_test"]
