@@ -129,6 +129,7 @@ def test_pat_02_a_gm_roll_for_a_players_character_offers_its_owner_the_chooser(
     chosen = momenta.choose_allocation(momenta_campaign.pk, player, roll.pk, [])
     found = marker(live.render_event_fragments(chosen, live.GM), "live-sync-chooser")
     assert f'hx-target="#chooser-{roll.pk}"' in found
+    assert f"load[!!document.getElementById('chooser-{roll.pk}')]" in found  # exactly true
     assert client_for("gm").get(chooser_url, **HX).content.decode() == ""
 
 
