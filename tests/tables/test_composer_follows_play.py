@@ -149,3 +149,18 @@ def test_the_page_has_the_empty_markers_for_rollers_and_watchers(
         html = client_for(who).get(page).content.decode()
         assert html.count('<span id="live-sync-chooser" hidden></span>') == 1, who
         assert html.count('<span id="live-sync-assist-choice" hidden></span>') == 1, who
+
+
+def test_tb_03_a_revealed_secret_roll_offers_its_owner_the_chooser(momenta_campaign, gm, hero):
+    """A secret roll's chooser is the GM's until revealed; the reveal's push offers it."""
+    roll = momenta.roll_momenta(
+        momenta_campaign.pk,
+        gm,
+        hero.pk,
+        momenta.RollRequest("GRIT", secret=True),
+        rng=FixedDice([5, 5, 1]),
+    )
+    revealed = momenta.reveal_roll(momenta_campaign.pk, gm, roll.pk)
+    chooser_url = reverse("momenta_chooser", args=[momenta_campaign.pk, roll.pk])
+    found = marker(live.render_event_fragments(revealed, live.ALL), "live-sync-chooser")
+    assert f'hx-get="{chooser_url}"' in found and 'hx-target="#momenta-choosers"' in found
