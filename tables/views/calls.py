@@ -142,7 +142,8 @@ def called_edges_of(campaign: Campaign, membership: Membership, raw) -> tuple[bo
 
 
 def _momenta_initial(call: CalledTest) -> dict:
-    initial = {"attribute": call.attribute, "kind": call.kind, "disadvantage": call.disadvantage}
+    # A called Disadvantage needs no initial: the form ticks it (MomentaRollForm._take_call).
+    initial = {"attribute": call.attribute, "kind": call.kind}
     if call.edge:
         initial["advantage_sources"] = [SITUATIONAL]
     return initial
