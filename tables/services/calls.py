@@ -382,7 +382,7 @@ def answer_momenta_call(
             opposition_pool=call.opposition_pool,
             opposition_successes=None,
             secret=False,
-            **_called_edges(campaign, call, request),
+            **_called_edges(campaign, membership, call, request),
         )
         try:
             roll = services_momenta.roll_momenta(
@@ -399,16 +399,17 @@ def answer_momenta_call(
     return roll, event
 
 
-def _called_edges(campaign: Campaign, call: CalledTest, request: RollRequest) -> dict:
-    """The request's Disadvantage under the GM's call; an edge the GM did not call is
-    refused (unless players declare edges at this table)."""
-    declares = campaign.players_declare_edges
-    if SITUATIONAL in request.advantage_sources and not (call.edge or declares):
+def _called_edges(campaign: Campaign, membership: Membership, call, request: RollRequest) -> dict:
+    """The request's Disadvantage under the GM's call (PM-02, PM-05). Where the GM calls
+    them, a player asks for neither beyond the call: refused, as on a plain roll."""
+    gm_calls = not (campaign.players_declare_edges or membership.is_gm)
+    if gm_calls and SITUATIONAL in request.advantage_sources and not call.edge:
         raise ServiceError(
             _("The GM called no edge for this roll: take Advantage otherwise, or none (PM-05).")
         )
-    disadvantage = call.disadvantage or (declares and request.disadvantage)
-    return {"disadvantage": bool(disadvantage)}
+    if gm_calls and request.disadvantage and not call.disadvantage:
+        raise ServiceError(_("The GM called no Disadvantage for this roll (PM-02)."))
+    return {"disadvantage": bool(call.disadvantage or request.disadvantage)}
 
 
 # --- reading -------------------------------------------------------------------------------

@@ -553,6 +553,15 @@ def test_pm_05_a_called_edge_is_the_players_to_take_and_pay_for(momenta_campaign
         calls.answer_momenta_call(
             momenta_campaign.pk, player, plain.pk, hero.pk, edge, rng=FixedDice([1] * 8)
         )
+    with pytest.raises(ServiceError, match="The GM called no Disadvantage"):
+        calls.answer_momenta_call(
+            momenta_campaign.pk,
+            player,
+            plain.pk,
+            hero.pk,
+            calls.RollRequest(attribute="WITS", disadvantage=True),
+            rng=FixedDice([1] * 8),
+        )
     assert not MomentaRoll.objects.exists()
     calls.cancel_call(momenta_campaign.pk, gm, plain.pk)
     call = call_wits(momenta_campaign, gm, hero, edge=True)
@@ -684,3 +693,17 @@ def test_an_older_answer_without_the_mark_keeps_its_card(
     payload = {k: v for k, v in event.payload.items() if k != "on_roll_card"}
     TableEvent.objects.filter(pk=event.pk).update(payload=payload)
     assert log_cards(client_for("player"), d20_campaign)[:2] == ["call_answered", "d20_test"]
+
+
+def test_pm_05_the_gm_answering_for_an_npc_calls_its_own_edges(momenta_campaign, gm):
+    """The GM calls edges and Disadvantage: answering a call for an NPC, they are the GM's."""
+    npc = Character.objects.create(campaign=momenta_campaign, owner=gm, name="Warden", is_npc=True)
+    npc.attributes.create(name="WITS", value=2)
+    call = calls.call_test(momenta_campaign.pk, gm, character_id=npc.pk, attribute="WITS")
+    asked = calls.RollRequest(
+        attribute="WITS", advantage_sources=[calls.SITUATIONAL], disadvantage=True
+    )
+    roll, _ = calls.answer_momenta_call(
+        momenta_campaign.pk, gm, call.pk, npc.pk, asked, rng=FixedDice([1] * 8)
+    )
+    assert roll.card["cancelled"] is True  # both asked, both counted (PM-11)
