@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.errors import gettext_noop
+
 from .errors import RulesError
 
 SIDES = 6
@@ -34,9 +36,13 @@ class InvalidChallengeRoll(RulesError):
 
 def check_dice(dice) -> int:
     if isinstance(dice, bool) or not isinstance(dice, int):
-        raise InvalidChallengeRoll("The number of dice must be a whole number.")
+        raise InvalidChallengeRoll(gettext_noop("The number of dice must be a whole number."))
     if not 1 <= dice <= MAX_DICE:
-        raise InvalidChallengeRoll(f"Roll 1 to {MAX_DICE} dice (got {dice}).")
+        raise InvalidChallengeRoll(
+            gettext_noop("Roll 1 to %(max_dice)s dice (got %(dice)s)."),
+            max_dice=MAX_DICE,
+            dice=dice,
+        )
     return dice
 
 
@@ -59,7 +65,9 @@ def score(faces) -> ChallengeResult:
     check_dice(len(faces))
     for face in faces:
         if isinstance(face, bool) or face not in FACE_VALUES:
-            raise InvalidChallengeRoll(f"A Challenge die shows 1 to 6, not {face!r}.")
+            raise InvalidChallengeRoll(
+                gettext_noop("A Challenge die shows 1 to 6, not %(face)r."), face=face
+            )
     return ChallengeResult(
         faces,
         sum(FACE_VALUES[f][0] for f in faces),

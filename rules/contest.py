@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.errors import gettext_noop
+
 from .d20 import Assistant, InvalidTest, SkillTest, SkillTestResult
 from .momentum import GM_SIDE, PLAYERS_SIDE, MomentumSpendLedger
 
@@ -18,7 +20,9 @@ from .momentum import GM_SIDE, PLAYERS_SIDE, MomentumSpendLedger
 def contest_difficulty(opposer: SkillTestResult, hindrances: int = 0) -> int:
     """CT-01, CT-02: the opposer's successes, less 1 per hindering factor, not below 0."""
     if isinstance(hindrances, bool) or not isinstance(hindrances, int) or hindrances < 0:
-        raise InvalidTest("The number of factors hindering the opposer must be 0 or more.")
+        raise InvalidTest(
+            gettext_noop("The number of factors hindering the opposer must be 0 or more.")
+        )
     return max(0, opposer.successes - hindrances)
 
 
@@ -115,7 +119,10 @@ def resolve_contest(
     difficulty_set = contest_difficulty(opposer, hindrances)
     if not active.test.opposed or active.test.difficulty != difficulty_set:
         raise InvalidTest(
-            f"The active test must be set against the opposer's Difficulty {difficulty_set}."
+            gettext_noop(
+                "The active test must be set against the opposer's Difficulty %(difficulty_set)s."
+            ),
+            difficulty_set=difficulty_set,
         )
     opposer_side = GM_SIDE if opposer_is_gm_character else PLAYERS_SIDE
     active_side = GM_SIDE if active_is_gm_character else PLAYERS_SIDE

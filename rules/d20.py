@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.errors import gettext_noop
+
 from . import pools
 from .errors import RulesError
 from .ledger import DETERMINATION, LedgerEntry, NotEnoughInPool
@@ -32,10 +34,15 @@ class RerollRefused(RulesError):
 
 def _whole(value, name: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidTest(f"The {name} must be a whole number.")
+        raise InvalidTest(gettext_noop("The %(name)s must be a whole number."), name=name)
     if value < low or (high is not None and value > high):
         span = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise InvalidTest(f"The {name} must be {span} (got {value}).")
+        raise InvalidTest(
+            gettext_noop("The %(name)s must be %(span)s (got %(value)s)."),
+            name=name,
+            span=span,
+            value=value,
+        )
     return value
 
 
@@ -103,8 +110,11 @@ class SkillTest:
         _whole(self.bought_dice, "number of bought dice", 0, MAX_BOUGHT_DICE)
         if self.bought_dice + self.extra_dice > MAX_BOUGHT_DICE:  # GL-03
             raise InvalidTest(
-                f"At most {MAX_BOUGHT_DICE} bonus d20s in all: a die added by "
-                f"Determination is one of them (GL-03)."
+                gettext_noop(
+                    "At most %(max_bought_dice)s bonus d20s in all: a die added by Determination "
+                    "is one of them (GL-03)."
+                ),
+                max_bought_dice=MAX_BOUGHT_DICE,
             )
         _whole(self.bonus_momentum, "bonus Momentum", 0)
         object.__setattr__(self, "factors", tuple(self.factors))
@@ -113,7 +123,9 @@ class SkillTest:
             object.__setattr__(self, "bonus_restricted_to", frozenset(self.bonus_restricted_to))
         for factor in self.factors:
             if factor not in (1, -1):
-                raise InvalidTest("Each factor raises (+1) or lowers (−1) the Difficulty by 1.")
+                raise InvalidTest(
+                    gettext_noop("Each factor raises (+1) or lowers (−1) the Difficulty by 1.")
+                )
 
     @property
     def dice(self) -> int:
@@ -164,10 +176,15 @@ class SkillTestResult:
 def _check_faces(faces, count: int, whose: str) -> tuple[int, ...]:
     faces = tuple(faces)
     if len(faces) != count:
-        raise InvalidTest(f"{whose} needs {count} d20 faces, got {len(faces)}.")
+        raise InvalidTest(
+            gettext_noop("%(whose)s needs %(count)s d20 faces, got %(len)s."),
+            whose=whose,
+            count=count,
+            len=len(faces),
+        )
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= FACES:
-            raise InvalidTest(f"A d20 shows 1 to 20, not {face!r}.")
+            raise InvalidTest(gettext_noop("A d20 shows 1 to 20, not %(face)r."), face=face)
     return faces
 
 
@@ -180,11 +197,13 @@ def score_test(
     """
     faces = _check_faces(faces, test.dice, "The roller's pool")
     if any(face != 1 for face in faces[: test.ones]):
-        raise InvalidTest("A die set by Determination shows 1 (GL-02, GL-03).")
+        raise InvalidTest(gettext_noop("A die set by Determination shows 1 (GL-02, GL-03)."))
     assistance_faces = tuple(assistance_faces)
     if len(assistance_faces) != len(test.assistants):
         raise InvalidTest(
-            f"Expected dice for {len(test.assistants)} assistants, got {len(assistance_faces)}."
+            gettext_noop("Expected dice for %(len)s assistants, got %(len2)s."),
+            len=len(test.assistants),
+            len2=len(assistance_faces),
         )
     assistance_faces = tuple(
         _check_faces(f, 1, f"{a.name}'s assistance")
@@ -250,20 +269,26 @@ def reroll(
     own = len(result.faces)
     assisting = sum(len(fs) for fs in result.assistance_faces)
     if not indices:
-        raise RerollRefused("Choose at least one die to reroll.")
+        raise RerollRefused(gettext_noop("Choose at least one die to reroll."))
     if len(set(indices)) != len(indices):
-        raise RerollRefused("Each die can be rerolled only once per Determination spend.")
+        raise RerollRefused(
+            gettext_noop("Each die can be rerolled only once per Determination spend.")
+        )
     for i in indices:
         if isinstance(i, bool) or not isinstance(i, int) or i < 0 or i >= own + assisting:
-            raise RerollRefused(f"There is no die #{i} in this test.")
+            raise RerollRefused(gettext_noop("There is no die #%(i)s in this test."), i=i)
         if i >= own:
             raise RerollRefused(
-                "Assistance dice are not part of your pool and cannot be rerolled (T-04)."
+                gettext_noop(
+                    "Assistance dice are not part of your pool and cannot be rerolled (T-04)."
+                )
             )
         if i < result.test.ones:
-            raise RerollRefused("A die set to 1 by Determination is not rerolled.")
+            raise RerollRefused(gettext_noop("A die set to 1 by Determination is not rerolled."))
         if once and i in result.rerolled:
-            raise RerollRefused(f"Die #{i} has been rerolled already: its second result stands.")
+            raise RerollRefused(
+                gettext_noop("Die #%(i)s has been rerolled already: its second result stands."), i=i
+            )
     if faces is None:
         rng = _rng(rng)
         faces = tuple(rng.randint(1, FACES) for _ in indices)
@@ -304,13 +329,24 @@ def determination_reroll(
     `pool_name`: the line's name for the pool, GL-01)."""
     indices = tuple(indices)
     if not gm_permits:
-        raise RerollRefused(f"The GM has not allowed a {pool_name} spend on this test.")
+        raise RerollRefused(
+            gettext_noop("The GM has not allowed a %(pool_name)s spend on this test."),
+            pool_name=pool_name,
+        )
     if most is not None and len(indices) > most:
-        raise RerollRefused(f"One spend rerolls at most {most} {'die' if most == 1 else 'dice'}.")
+        raise RerollRefused(
+            gettext_noop("One spend rerolls at most %(most)s %(dice)s."),
+            most=most,
+            dice="die" if most == 1 else "dice",
+        )
     try:
         step = pools.change(DETERMINATION, determination, -1)
     except NotEnoughInPool:
-        raise NotEnoughInPool(f"{holder} has no {pool_name} left to spend.") from None
+        raise NotEnoughInPool(
+            gettext_noop("%(holder)s has no %(pool_name)s left to spend."),
+            holder=holder,
+            pool_name=pool_name,
+        ) from None
     new = reroll(result, indices, rng=rng, faces=faces, once=once)
     entry = LedgerEntry(
         DETERMINATION,

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from rules.dice import RandomSource, roll_d6
-from rules.errors import RulesError
+from rules.errors import RulesError, gettext_noop
 from rules.patterns import (
     BUILTIN_PATTERNS,
     KIND_SIZES,
@@ -106,49 +106,65 @@ class RollSpec:
     def __post_init__(self) -> None:
         _check_count(self.attribute, "The attribute")
         if self.kind not in ROLL_KINDS:
-            raise InvalidRoll(f"A roll is an action, attack or luck roll, not {self.kind!r}.")
+            raise InvalidRoll(
+                gettext_noop("A roll is an action, attack or luck roll, not %(kind)r."),
+                kind=self.kind,
+            )
         if self.play not in PLAY_MODES:
-            raise InvalidRoll(f"Play is narrative or structured, not {self.play!r}.")
+            raise InvalidRoll(
+                gettext_noop("Play is narrative or structured, not %(play)r."), play=self.play
+            )
         modifiers = tuple(self.modifiers)
         if not all(_is_int(m) for m in modifiers):
-            raise InvalidRoll("Modifiers are whole numbers of dice, like +1 or -2.")
+            raise InvalidRoll(gettext_noop("Modifiers are whole numbers of dice, like +1 or -2."))
         object.__setattr__(self, "modifiers", modifiers)
         _check_count(self.threads, "The number of Threads")
         _check_count(self.advantage_dice, "Dice per Advantage")
         if self.opposition_successes is not None:
             _check_count(self.opposition_successes, "Opposition successes")
             if self.opposition_pool is not None:
-                raise InvalidRoll("Give the opposition's successes or its pool, not both.")
+                raise InvalidRoll(
+                    gettext_noop("Give the opposition's successes or its pool, not both.")
+                )
         if self.opposition_pool is not None and not _is_int(self.opposition_pool):
-            raise InvalidRoll("The opposition pool is a whole number of dice.")
+            raise InvalidRoll(gettext_noop("The opposition pool is a whole number of dice."))
         spent = tuple(tuple(entry) for entry in self.resolve_spent)
         for entry in spent:
             if len(entry) != 2 or not _is_spender(entry[0]):
-                raise InvalidRoll("Resolve spent is a list of (who, how much).")
+                raise InvalidRoll(gettext_noop("Resolve spent is a list of (who, how much)."))
             if not _is_int(entry[1]) or entry[1] < 1:
-                raise InvalidRoll(f"{entry[0]} must spend at least 1 Resolve to be listed.")
+                raise InvalidRoll(
+                    gettext_noop("%(who)s must spend at least 1 Resolve to be listed."),
+                    who=entry[0],
+                )
         object.__setattr__(self, "resolve_spent", spent)
         patterns = tuple(self.patterns)
         names = [p.name.casefold() for p in patterns]
         if not all(isinstance(p, Pattern) for p in patterns) or len(set(names)) != len(names):
-            raise InvalidRoll("A roll's patterns must be Pattern objects with distinct names.")
+            raise InvalidRoll(
+                gettext_noop("A roll's patterns must be Pattern objects with distinct names.")
+            )
         object.__setattr__(self, "patterns", patterns)
         if not isinstance(self.template, RollTemplate):
-            raise InvalidRoll("The roll template must be a RollTemplate.")
+            raise InvalidRoll(gettext_noop("The roll template must be a RollTemplate."))
         if self.kind == "luck":
             # D6-11: a straight roll of LUCK; nothing changes it, nothing opposes it.
             if any(modifiers):
-                raise InvalidRoll("A luck roll is a straight roll: no dice modifiers apply.")
+                raise InvalidRoll(
+                    gettext_noop("A luck roll is a straight roll: no dice modifiers apply.")
+                )
             if self.threads:
-                raise InvalidRoll("Threads do not apply to a luck roll.")
+                raise InvalidRoll(gettext_noop("Threads do not apply to a luck roll."))
             if self.advantage or self.disadvantage:
-                raise InvalidRoll("A luck roll is a straight roll: no Advantage or Disadvantage.")
+                raise InvalidRoll(
+                    gettext_noop("A luck roll is a straight roll: no Advantage or Disadvantage.")
+                )
             if self.opposition_successes is not None or self.opposition_pool is not None:
-                raise InvalidRoll("Nothing opposes a luck roll.")
+                raise InvalidRoll(gettext_noop("Nothing opposes a luck roll."))
         if self.threads and self.kind == "attack":
-            raise InvalidRoll("Threads never apply to attacks.")
+            raise InvalidRoll(gettext_noop("Threads never apply to attacks."))
         if self.threads and self.play != "narrative":
-            raise InvalidRoll("Threads apply only in narrative play.")
+            raise InvalidRoll(gettext_noop("Threads apply only in narrative play."))
 
     @property
     def advantage_modifier(self) -> int:
@@ -202,7 +218,9 @@ class RollSpec:
     def from_dict(cls, data: dict[str, Any]) -> RollSpec:
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise InvalidRoll(f"Unknown roll fields: {', '.join(sorted(unknown))}.")
+            raise InvalidRoll(
+                gettext_noop("Unknown roll fields: %(join)s."), join=", ".join(sorted(unknown))
+            )
         fields = dict(data)
         if "template" in fields:
             fields["template"] = RollTemplate.from_dict(fields["template"])
@@ -214,7 +232,9 @@ class RollSpec:
                     fields[key] = tuple(tuple(v) if isinstance(v, list) else v for v in fields[key])
             return cls(**fields)
         except TypeError as error:
-            raise InvalidRoll(f"This roll's data is malformed ({error}).") from None
+            raise InvalidRoll(
+                gettext_noop("This roll's data is malformed (%(error)s)."), error=error
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -392,7 +412,9 @@ def resolve_roll(
         opposition = count_successes(opp_kept)
     else:
         if opposition_faces is not None:
-            raise InvalidRoll("Opposition faces were given, but the roll has no opposition pool.")
+            raise InvalidRoll(
+                gettext_noop("Opposition faces were given, but the roll has no opposition pool.")
+            )
         opp_faces = ()
         opposition = spec.opposition_successes or 0
 
@@ -486,15 +508,17 @@ def _refusal(pattern: Pattern, spec: RollSpec, effective: int) -> str | None:
 def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, int]:
     """Turn (pattern name or kind, face) into (Pattern, face), refusing what cannot trigger."""
     if isinstance(entry, str | bytes) or len(entry) != 2:
-        raise IllegalAllocation("Each allocated pattern is a (pattern, face) pair.")
+        raise IllegalAllocation(gettext_noop("Each allocated pattern is a (pattern, face) pair."))
     name, face = entry
     spec = result.spec
     if not isinstance(name, str):
-        raise UnknownPattern(f"{name!r} is not the name of a pattern.")
+        raise UnknownPattern(gettext_noop("%(name)r is not the name of a pattern."), name=name)
     if not _is_int(face) or not 1 <= face <= 6:
-        raise IllegalAllocation(f"{face!r} is not a face of a d6.")
+        raise IllegalAllocation(gettext_noop("%(face)r is not a face of a d6."), face=face)
     if spec.zero_dice:
-        raise PatternNotApplicable("Patterns do not apply to a roll made with zero dice.")
+        raise PatternNotApplicable(
+            gettext_noop("Patterns do not apply to a roll made with zero dice.")
+        )
     key = name.casefold()
     if key in KIND_SIZES:
         label = pattern_label(key, face)
@@ -506,10 +530,18 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
                 if p.kind == key
             ]
             reason = f" {refusals[0]}" if refusals else ""
-            raise PatternNotApplicable(f"No pattern for a {label} applies to this roll.{reason}")
+            raise PatternNotApplicable(
+                gettext_noop("No pattern for a %(label)s applies to this roll.%(reason)s"),
+                label=label,
+                reason=reason,
+            )
         if len(matches) > 1:
             names = " or ".join(p.name for p in matches)
-            raise UnknownPattern(f"{label} could trigger {names}: choose one.")
+            raise UnknownPattern(
+                gettext_noop("%(label)s could trigger %(names)s: choose one."),
+                label=label,
+                names=names,
+            )
         return matches[0], face
     for pattern in result.patterns:
         if pattern.name.casefold() == key:
@@ -519,9 +551,14 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
             reason = _refusal(pattern, spec, result.effective_successes)
             if reason is not None:
                 label = pattern_label(pattern.kind, face)
-                raise PatternNotApplicable(f"{label} ({pattern.name}): {reason}")
+                raise PatternNotApplicable(
+                    gettext_noop("%(label)s (%(pattern)s): %(reason)s"),
+                    label=label,
+                    pattern=pattern.name,
+                    reason=reason,
+                )
             return pattern, face
-    raise UnknownPattern(f"This roll has no pattern called {name!r}.")
+    raise UnknownPattern(gettext_noop("This roll has no pattern called %(name)r."), name=name)
 
 
 @dataclass(frozen=True)
@@ -648,16 +685,28 @@ def _refunds(
         chosen = list(refund_to)
         if len(chosen) != points:
             raise IllegalRefund(
-                f"This allocation gives back {points} Resolve; "
-                f"choose {points} recipient{'s' if points != 1 else ''}, not {len(chosen)}."
+                gettext_noop(
+                    "This allocation gives back %(points)s Resolve; choose %(points)s "
+                    "recipient%(plural)s, not %(len)s."
+                ),
+                points=points,
+                plural="s" if points != 1 else "",
+                len=len(chosen),
             )
         taken: Counter[Spender] = Counter(chosen)
         for spender, count in taken.items():
             if spender not in spent:
-                raise IllegalRefund(f"{spender} spent no Resolve on this roll.")
+                raise IllegalRefund(
+                    gettext_noop("%(spender)s spent no Resolve on this roll."), spender=spender
+                )
             if count > spent[spender]:
                 raise IllegalRefund(
-                    f"{spender} spent {spent[spender]} Resolve and cannot get {count} back."
+                    gettext_noop(
+                        "%(spender)s spent %(spender2)s Resolve and cannot get %(count)s back."
+                    ),
+                    spender=spender,
+                    spender2=spent[spender],
+                    count=count,
                 )
     out: dict[Spender, int] = {}
     for spender in chosen:
@@ -672,9 +721,14 @@ def _take_faces(
         return roll_d6(count, rng)
     faces = tuple(faces)
     if len(faces) != count:
-        raise InvalidRoll(f"This roll needs {count} {what} dice, got {len(faces)}.")
+        raise InvalidRoll(
+            gettext_noop("This roll needs %(count)s %(what)s dice, got %(len)s."),
+            count=count,
+            what=what,
+            len=len(faces),
+        )
     if not all(_is_int(face) and 1 <= face <= 6 for face in faces):
-        raise InvalidRoll(f"Every {what} die shows a face from 1 to 6.")
+        raise InvalidRoll(gettext_noop("Every %(what)s die shows a face from 1 to 6."), what=what)
     return faces
 
 
@@ -690,4 +744,4 @@ def _check_count(value: object, what: str) -> None:
     if isinstance(value, bool):
         value = int(value)
     if not isinstance(value, int) or value < 0:
-        raise InvalidRoll(f"{what} must be a whole number of 0 or more.")
+        raise InvalidRoll(gettext_noop("%(what)s must be a whole number of 0 or more."), what=what)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.errors import gettext_noop
+
 from .errors import RulesError
 from .harm import FIVE_OR_EMPTY, MAX_TRACK, challenge_hit
 
@@ -34,13 +36,18 @@ class InvalidTask(RulesError):
 
 def rule_of(line_key: str) -> str:
     if line_key not in RULES:
-        raise InvalidTask("This game line's extended tasks are not supported yet.")
+        raise InvalidTask(gettext_noop("This game line's extended tasks are not supported yet."))
     return line_key
 
 
 def _count(value, what: str, low: int = 0, high: int = MAX_TRACK) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidTask(f"{what} must be a whole number from {low} to {high}.")
+        raise InvalidTask(
+            gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s."),
+            what=what,
+            low=low,
+            high=high,
+        )
     return value
 
 
@@ -89,7 +96,7 @@ def advance(task: Task, succeeded: bool, value: int) -> Progress:
     a complete task takes no more rolls."""
     _count(value, "The roll's value")
     if task.complete:
-        raise InvalidTask("The task is already complete.")
+        raise InvalidTask(gettext_noop("The task is already complete."))
     if not succeeded:
         return Progress(0, 0, task)
     if task.rule == STA1:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.errors import gettext_noop
+
 from .errors import RulesError
 
 MAX_TRACK = 99  # more than any sheet holds; keeps a GM's typo from a 5-digit track
@@ -92,26 +94,28 @@ def tracks_of(line_key: str) -> tuple[TrackKind, ...]:
     try:
         return LINE_TRACKS[line_key]
     except KeyError:
-        raise InvalidHarm(f"No harm tracks for the line {line_key!r}.") from None
+        raise InvalidHarm(
+            gettext_noop("No harm tracks for the line %(line_key)r."), line_key=line_key
+        ) from None
 
 
 def track_kind(line_key: str, key: str) -> TrackKind:
     for kind in tracks_of(line_key):
         if kind.key == key:
             return kind
-    raise InvalidHarm(f"This line has no track {key!r}.")
+    raise InvalidHarm(gettext_noop("This line has no track %(key)r."), key=key)
 
 
 def _count(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidHarm(f"{what} must be a whole number of 0 or more.")
+        raise InvalidHarm(gettext_noop("%(what)s must be a whole number of 0 or more."), what=what)
     return value
 
 
 def check_max(value) -> int:
     _count(value, "A track's maximum")
     if not 1 <= value <= MAX_TRACK:
-        raise InvalidHarm(f"A track holds 1 to {MAX_TRACK}.")
+        raise InvalidHarm(gettext_noop("A track holds 1 to %(max_track)s."), max_track=MAX_TRACK)
     return value
 
 
@@ -131,9 +135,9 @@ def move(taken: int, maximum: int, delta: int) -> Step:
     _count(taken, "Harm taken")
     check_max(maximum)
     if isinstance(delta, bool) or not isinstance(delta, int):
-        raise InvalidHarm("A change of harm is a whole number.")
+        raise InvalidHarm(gettext_noop("A change of harm is a whole number."))
     if taken > maximum:
-        raise InvalidHarm("The track holds more than its maximum.")
+        raise InvalidHarm(gettext_noop("The track holds more than its maximum."))
     after = min(maximum, max(0, taken + delta))
     return Step(taken, after - taken, after, abs(taken + delta - after))
 

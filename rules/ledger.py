@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Self
 
+from rules.errors import gettext_noop
+
 from . import pools
 from .errors import RulesError
 
@@ -34,7 +36,9 @@ class UnknownRole(RulesError):
 
 def check_role(actor: str) -> str:
     if actor not in ROLES:
-        raise UnknownRole(f"Only the GM or a player can do that (not {actor!r}).")
+        raise UnknownRole(
+            gettext_noop("Only the GM or a player can do that (not %(actor)r)."), actor=actor
+        )
     return actor
 
 
@@ -121,4 +125,6 @@ class Pool:
 
 def _check_amount(amount: int) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        raise PoolOutOfBounds("An amount of Momentum must be a whole number, 0 or more.")
+        raise PoolOutOfBounds(
+            gettext_noop("An amount of Momentum must be a whole number, 0 or more.")
+        )

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from rules.errors import gettext_noop
+
 from .d20 import MAX_BOUGHT_DICE, SkillTestResult
 from .errors import RulesError
 from .ledger import (
@@ -66,7 +68,9 @@ class Threat(Pool):
     def spend(self, amount: int, reason: str, *, actor: str) -> tuple[Threat, LedgerEntry]:
         """Only the GM spends Threat (MO-13)."""
         if check_role(actor) != GM:
-            raise ThreatIsTheGMs("Only the GM can spend Threat; players can only add to it.")
+            raise ThreatIsTheGMs(
+                gettext_noop("Only the GM can spend Threat; players can only add to it.")
+            )
         return super().spend(amount, reason)
 
 
@@ -84,9 +88,12 @@ def end_scene(pool: GroupPool) -> tuple[GroupPool, tuple[LedgerEntry, ...]]:
 def d20_purchase_cost(dice: int) -> int:
     """MO-08: the 1st bonus d20 costs 1, the 2nd 2, the 3rd 3 (0, 1, 3, 6 in all)."""
     if isinstance(dice, bool) or not isinstance(dice, int) or dice < 0:
-        raise TooManyDice("The number of bonus d20s must be 0 to 3.")
+        raise TooManyDice(gettext_noop("The number of bonus d20s must be 0 to 3."))
     if dice > MAX_BOUGHT_DICE:
-        raise TooManyDice(f"At most {MAX_BOUGHT_DICE} bonus d20s may be bought for one test.")
+        raise TooManyDice(
+            gettext_noop("At most %(max_bought_dice)s bonus d20s may be bought for one test."),
+            max_bought_dice=MAX_BOUGHT_DICE,
+        )
     return dice * (dice + 1) // 2
 
 
@@ -124,17 +131,19 @@ def buy_d20s(
     entries: list[LedgerEntry] = []
     if actor == GM:
         if from_momentum:
-            raise SpendRefused("The GM buys an NPC's dice with Threat, not Momentum.")
+            raise SpendRefused(gettext_noop("The GM buys an NPC's dice with Threat, not Momentum."))
         new_threat, entry = threat.spend(cost, reason, actor=GM)
         return D20Purchase(dice, cost, 0, 0, cost, momentum, new_threat, (entry,))
     if isinstance(from_momentum, bool) or not isinstance(from_momentum, int):
-        raise SpendRefused("Momentum paid must be a whole number.")
+        raise SpendRefused(gettext_noop("Momentum paid must be a whole number."))
     if not 0 <= from_momentum <= cost:
-        raise SpendRefused(f"Pay between 0 and {cost} of the {cost} from Momentum.")
+        raise SpendRefused(
+            gettext_noop("Pay between 0 and %(cost)s of the %(cost)s from Momentum."), cost=cost
+        )
     new_momentum = momentum
     if from_momentum:
         if momentum is None:
-            raise SpendRefused("Say which Momentum pool pays for the dice.")
+            raise SpendRefused(gettext_noop("Say which Momentum pool pays for the dice."))
         new_momentum, entry = momentum.spend(from_momentum, reason)
         entries.append(entry)
     to_threat = cost - from_momentum
@@ -163,9 +172,9 @@ class SpendKind:
 
     def __post_init__(self) -> None:
         if not self.name.strip():
-            raise SpendRefused("A spend needs a name.")
+            raise SpendRefused(gettext_noop("A spend needs a name."))
         if isinstance(self.cost, bool) or not isinstance(self.cost, int) or self.cost < 1:
-            raise SpendRefused("A spend costs at least 1 Momentum.")
+            raise SpendRefused(gettext_noop("A spend costs at least 1 Momentum."))
 
 
 CREATE_TRAIT = SpendKind(
@@ -209,7 +218,9 @@ def spend_catalogue(custom=()) -> dict[str, SpendKind]:
     catalogue = {kind.key: kind for kind in STANDARD_SPENDS}
     for kind in custom:
         if kind.key in catalogue:
-            raise SpendRefused(f"There is already a spend called {kind.name!r}.")
+            raise SpendRefused(
+                gettext_noop("There is already a spend called %(kind)r."), kind=kind.name
+            )
         catalogue[kind.key] = kind
     return catalogue
 
@@ -322,10 +333,12 @@ class MomentumSpendLedger:
 
     def __post_init__(self) -> None:
         if self.side not in (PLAYERS_SIDE, GM_SIDE):
-            raise SpendRefused(f"Unknown side {self.side!r}.")
+            raise SpendRefused(gettext_noop("Unknown side %(side)r."), side=self.side)
         for value in (self.roll_momentum, self.bonus_momentum):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise SpendRefused("Momentum to spend must be a whole number, 0 or more.")
+                raise SpendRefused(
+                    gettext_noop("Momentum to spend must be a whole number, 0 or more.")
+                )
         if self.bonus_restricted_to is not None:
             object.__setattr__(self, "bonus_restricted_to", frozenset(self.bonus_restricted_to))
 
@@ -364,9 +377,9 @@ class MomentumSpendLedger:
 
     def _check_open(self) -> None:
         if self.resolved:
-            raise SpendRefused("This test's Momentum has already been resolved.")
+            raise SpendRefused(gettext_noop("This test's Momentum has already been resolved."))
         if not self.passed:
-            raise SpendRefused("Momentum improves a passed test; this test failed.")
+            raise SpendRefused(gettext_noop("Momentum improves a passed test; this test failed."))
 
     def spend(
         self,
@@ -389,17 +402,27 @@ class MomentumSpendLedger:
         """
         self._check_open()
         if not kind.repeatable and self.used(kind):
-            raise SpendRefused(f"{kind.name} can be used only once per test (MO-03).")
+            raise SpendRefused(
+                gettext_noop("%(kind)s can be used only once per test (MO-03)."), kind=kind.name
+            )
         for value, what in ((to_threat, "Threat paid"), (from_pool or 0, "pool points")):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise SpendRefused(f"The {what} must be a whole number, 0 or more.")
+                raise SpendRefused(
+                    gettext_noop("The %(what)s must be a whole number, 0 or more."), what=what
+                )
         if to_threat and self.side == GM_SIDE:
-            raise SpendRefused("A GM character pays with Threat by spending it, not adding to it.")
+            raise SpendRefused(
+                gettext_noop("A GM character pays with Threat by spending it, not adding to it.")
+            )
         if to_threat and threat is None:
-            raise SpendRefused("Give the current Threat to pay in Threat.")
+            raise SpendRefused(gettext_noop("Give the current Threat to pay in Threat."))
         cost = kind.cost
         if to_threat > cost:
-            raise SpendRefused(f"{kind.name} costs {cost}; pay no more than that in Threat.")
+            raise SpendRefused(
+                gettext_noop("%(kind)s costs %(cost)s; pay no more than that in Threat."),
+                kind=kind.name,
+                cost=cost,
+            )
         remaining = cost - to_threat
         bonus = min(self.bonus_momentum, remaining) if self.bonus_allowed(kind) else 0
         remaining -= bonus
@@ -407,17 +430,31 @@ class MomentumSpendLedger:
             roll = min(self.roll_momentum, remaining)
             from_pool = remaining - roll
         elif from_pool > remaining:
-            raise SpendRefused(f"{kind.name} costs {cost}; take no more than that from the pool.")
+            raise SpendRefused(
+                gettext_noop("%(kind)s costs %(cost)s; take no more than that from the pool."),
+                kind=kind.name,
+                cost=cost,
+            )
         else:
             roll = min(self.roll_momentum, remaining - from_pool)
             if roll + from_pool < remaining:
                 raise SpendRefused(
-                    f"{kind.name} costs {cost}; this test has only {roll} Momentum left for it."
+                    gettext_noop(
+                        "%(kind)s costs %(cost)s; this test has only %(roll)s Momentum left for it."
+                    ),
+                    kind=kind.name,
+                    cost=cost,
+                    roll=roll,
                 )
         if from_pool and (self.side == GM_SIDE or pool is None):
             left = bonus + roll
             raise SpendRefused(
-                f"{kind.name} costs {cost}; this test has only {left} Momentum left for it."
+                gettext_noop(
+                    "%(kind)s costs %(cost)s; this test has only %(left)s Momentum left for it."
+                ),
+                kind=kind.name,
+                cost=cost,
+                left=left,
             )
         reason = f"{kind.name}" + (f": {note}" if note else "")
         entries: list[LedgerEntry] = []
@@ -441,18 +478,20 @@ class MomentumSpendLedger:
         self, index: int, pool: Pool | None, threat: Threat | None, actor: str, why: str
     ) -> SpendOutcome:
         if check_role(actor) != GM:
-            raise SpendRefused("Only the GM can refund a spend.")
+            raise SpendRefused(gettext_noop("Only the GM can refund a spend."))
         if self.resolved:
-            raise SpendRefused("This test's Momentum has already been resolved.")
+            raise SpendRefused(gettext_noop("This test's Momentum has already been resolved."))
         if not 0 <= index < len(self.spends):
-            raise SpendRefused("There is no such spend on this test.")
+            raise SpendRefused(gettext_noop("There is no such spend on this test."))
         spend = self.spends[index]
         if spend.refunded:
-            raise SpendRefused(f"That {spend.kind.name} was already refunded.")
+            raise SpendRefused(
+                gettext_noop("That %(kind)s was already refunded."), kind=spend.kind.name
+            )
         if spend.from_pool and pool is None:
-            raise SpendRefused("Give the current group pool to refund into it.")
+            raise SpendRefused(gettext_noop("Give the current group pool to refund into it."))
         if spend.to_threat and threat is None:
-            raise SpendRefused("Give the current Threat to refund the Threat paid.")
+            raise SpendRefused(gettext_noop("Give the current Threat to refund the Threat paid."))
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
         back_to_test = 0
@@ -486,7 +525,9 @@ class MomentumSpendLedger:
     ) -> SpendOutcome:
         """MO-11: the GM answers “you don't know”, so that question's point comes back."""
         if 0 <= index < len(self.spends) and self.spends[index].kind.key != OBTAIN_INFORMATION.key:
-            raise SpendRefused("Only an Obtain Information question is refunded this way.")
+            raise SpendRefused(
+                gettext_noop("Only an Obtain Information question is refunded this way.")
+            )
         return self._refund(index, pool, threat, actor, "the answer was “you don't know” (MO-11)")
 
     def veto(
@@ -501,7 +542,7 @@ class MomentumSpendLedger:
         """MO-12: the GM vetoes a spend; every point goes back where it came from."""
         why = "vetoed by the GM" + (f": {reason}" if reason else "") + " (MO-12)"
         if check_role(actor) != GM:
-            raise SpendRefused("Only the GM can veto a spend.")
+            raise SpendRefused(gettext_noop("Only the GM can veto a spend."))
         return self._refund(index, pool, threat, actor, why)
 
     def resolve(
@@ -521,7 +562,7 @@ class MomentumSpendLedger:
         unspent Momentum goes to `threat` under CT-R1 (else it is lost).
         """
         if self.resolved:
-            raise SpendRefused("This test's Momentum has already been resolved.")
+            raise SpendRefused(gettext_noop("This test's Momentum has already been resolved."))
         unspent = self.roll_momentum
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
@@ -529,13 +570,17 @@ class MomentumSpendLedger:
         who = f"{self.holder}'s" if self.holder else "the test's"
         if unspent and self.side == PLAYERS_SIDE:
             if pool is None:
-                raise SpendRefused("Give the current group pool to save Momentum into it.")
+                raise SpendRefused(
+                    gettext_noop("Give the current group pool to save Momentum into it.")
+                )
             new_pool, entry = pool.gain(unspent, f"Saved {who} unspent {group_pool} (MO-04)")
             entries.append(entry)
             saved, overflow = entry.delta, entry.lost
         elif unspent and gm_momentum_to_threat:
             if threat is None:
-                raise SpendRefused("Give the current Threat to save a GM character's Momentum.")
+                raise SpendRefused(
+                    gettext_noop("Give the current Threat to save a GM character's Momentum.")
+                )
             new_threat, entry = threat.add(
                 unspent, f"{who} unspent {group_pool} becomes {gm_pool} (CT-R1)"
             )

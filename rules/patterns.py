@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import RulesError
+from rules.errors import RulesError, gettext_noop
 
 # PAT-01: a pattern is 2, 3 or 4 dice showing the same face.
 KIND_SIZES: dict[str, int] = {"double": 2, "triple": 3, "quad": 4}
@@ -96,20 +96,34 @@ class Pattern:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidPattern("A pattern needs a name.")
+            raise InvalidPattern(gettext_noop("A pattern needs a name."))
         if self.name.lower() in KIND_SIZES:
-            raise InvalidPattern(f"{self.name!r} names a kind; give the pattern its own name.")
+            raise InvalidPattern(
+                gettext_noop("%(pattern)r names a kind; give the pattern its own name."),
+                pattern=self.name,
+            )
         if self.kind not in KIND_SIZES:
             raise InvalidPattern(
-                f"Pattern {self.name!r}: kind must be double, triple or quad, not {self.kind!r}."
+                gettext_noop(
+                    "Pattern %(pattern)r: kind must be double, triple or quad, not %(kind)r."
+                ),
+                pattern=self.name,
+                kind=self.kind,
             )
         if self.effect not in EFFECTS:
             raise InvalidPattern(
-                f"Pattern {self.name!r}: effect must be one of {', '.join(EFFECTS)}, "
-                f"not {self.effect!r}."
+                gettext_noop(
+                    "Pattern %(pattern)r: effect must be one of %(join)s, not %(effect)r."
+                ),
+                pattern=self.name,
+                join=", ".join(EFFECTS),
+                effect=self.effect,
             )
         if not _is_int(self.amount) or self.amount < 1:
-            raise InvalidPattern(f"Pattern {self.name!r}: amount must be a whole number of 1+.")
+            raise InvalidPattern(
+                gettext_noop("Pattern %(pattern)r: amount must be a whole number of 1+."),
+                pattern=self.name,
+            )
         for field, allowed in (("roll_kinds", ROLL_KINDS), ("play", PLAY_MODES)):
             values = getattr(self, field)
             if isinstance(values, str):
@@ -117,12 +131,16 @@ class Pattern:
             values = tuple(values)
             if not values or not _all_in(values, allowed):
                 raise InvalidPattern(
-                    f"Pattern {self.name!r}: {field} must list some of {', '.join(allowed)}."
+                    gettext_noop("Pattern %(pattern)r: %(field)s must list some of %(join)s."),
+                    pattern=self.name,
+                    field=field,
+                    join=", ".join(allowed),
                 )
             object.__setattr__(self, field, tuple(v for v in allowed if v in values))
         if not _is_int(self.min_effective_successes) or self.min_effective_successes < 0:
             raise InvalidPattern(
-                f"Pattern {self.name!r}: minimum effective successes must be 0 or more."
+                gettext_noop("Pattern %(pattern)r: minimum effective successes must be 0 or more."),
+                pattern=self.name,
             )
 
     @property
@@ -176,10 +194,14 @@ class Pattern:
     def from_dict(cls, data: Mapping[str, Any]) -> Pattern:
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise InvalidPattern(f"Unknown pattern fields: {', '.join(sorted(unknown))}.")
+            raise InvalidPattern(
+                gettext_noop("Unknown pattern fields: %(join)s."), join=", ".join(sorted(unknown))
+            )
         missing = {"name", "kind", "effect"} - set(data)
         if missing:
-            raise InvalidPattern(f"A pattern needs {', '.join(sorted(missing))}.")
+            raise InvalidPattern(
+                gettext_noop("A pattern needs %(join)s."), join=", ".join(sorted(missing))
+            )
         fields = dict(data)
         try:
             for key in ("roll_kinds", "play"):
@@ -187,7 +209,9 @@ class Pattern:
                     fields[key] = tuple(fields[key])
             return cls(**fields)
         except TypeError as error:
-            raise InvalidPattern(f"This pattern's data is malformed ({error}).") from None
+            raise InvalidPattern(
+                gettext_noop("This pattern's data is malformed (%(error)s)."), error=error
+            ) from None
 
 
 SOLID_HIT = Pattern(
@@ -276,16 +300,28 @@ def check_dice(faces: Sequence[int], uses: Sequence[tuple[str, int, int]]) -> No
     names: dict[int, list[str]] = {}
     for label, face, size in uses:
         if not _is_int(face) or not 1 <= face <= 6:
-            raise DiceNotAvailable(f"{label}: {face!r} is not a face of a d6.")
+            raise DiceNotAvailable(
+                gettext_noop("%(label)s: %(face)r is not a face of a d6."), label=label, face=face
+            )
         if counts[face] == 0:
-            raise DiceNotAvailable(f"{label} needs dice showing {face}; no die shows {face}.")
+            raise DiceNotAvailable(
+                gettext_noop("%(label)s needs dice showing %(face)s; no die shows %(face)s."),
+                label=label,
+                face=face,
+            )
         needed[face] += size
         names.setdefault(face, []).append(label)
     for face, need in sorted(needed.items()):
         if need > counts[face]:
             have = counts[face]
             raise DiceNotAvailable(
-                f"{' and '.join(names[face])} need {need} dice showing {face}, but only {have} "
-                f"{'die shows' if have == 1 else 'dice show'} {face}: each die may serve "
-                "only one pattern."
+                gettext_noop(
+                    "%(join)s need %(need)s dice showing %(face)s, but only %(have)s %(show)s "
+                    "%(face)s: each die may serve only one pattern."
+                ),
+                join=" and ".join(names[face]),
+                need=need,
+                face=face,
+                have=have,
+                show="die shows" if have == 1 else "dice show",
             )

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
+from rules.errors import gettext_noop
+
 from .errors import RulesError
 from .ledger import MOMENTUM, LedgerEntry, Pool
 from .pools import PERSONAL_MOMENTUM_MAX, SESSION_START_MOMENTUM  # PM-04, PM-01
@@ -90,7 +92,9 @@ def suffer_trauma(
 ) -> tuple[PersonalMomentum, tuple[LedgerEntry, ...]]:
     """PM-03: +1 Momentum per trauma point inflicted (none during creation, PM-12)."""
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-        raise PersonalMomentumError("Trauma points must be a whole number, 0 or more.")
+        raise PersonalMomentumError(
+            gettext_noop("Trauma points must be a whole number, 0 or more.")
+        )
     plural = "s" if points != 1 else ""
     return gain_momentum(
         pool, points, f"Suffered {points} trauma point{plural} (PM-03)", creation=creation
@@ -102,7 +106,9 @@ def advantage_cost(sources) -> tuple[AdvantageSource | None, int]:
     try:
         sources = [AdvantageSource(s) for s in sources]
     except ValueError as error:
-        raise PersonalMomentumError(f"Unknown source of Advantage: {error}") from None
+        raise PersonalMomentumError(
+            gettext_noop("Unknown source of Advantage: %(error)s"), error=error
+        ) from None
     if not sources:
         return None, 0
     cheapest = min(sources, key=ADVANTAGE_COST.__getitem__)
@@ -173,25 +179,39 @@ class RollMomentum:
 def _check_assists(assists, roller: PersonalMomentum, creation: bool) -> AssistOffer | None:
     assists = tuple(assists)
     if len(assists) > 1:
-        raise AssistRefused("Only one Assist per roll: one ally can fund a given roll (PM-08).")
+        raise AssistRefused(
+            gettext_noop("Only one Assist per roll: one ally can fund a given roll (PM-08).")
+        )
     if not assists:
         return None
     assist = assists[0]
     helper = assist.helper
     if creation:
-        raise AssistRefused("No Assists during character creation: no Momentum is spent (PM-12).")
+        raise AssistRefused(
+            gettext_noop("No Assists during character creation: no Momentum is spent (PM-12).")
+        )
     if helper.holder is not None and helper.holder == roller.holder:
-        raise AssistRefused("An Assist comes from another character, not the roller (PM-08).")
+        raise AssistRefused(
+            gettext_noop("An Assist comes from another character, not the roller (PM-08).")
+        )
     if not assist.gm_accepted:
-        raise AssistRefused("The GM has to accept the Assist before it counts (PM-08).")
+        raise AssistRefused(
+            gettext_noop("The GM has to accept the Assist before it counts (PM-08).")
+        )
     if not assist.helper_agreed:
         raise AssistRefused(
-            f"{helper.holder or 'The helper'} has not agreed to pay for this Assist (PM-08)."
+            gettext_noop("%(helper)s has not agreed to pay for this Assist (PM-08)."),
+            helper=helper.holder or "The helper",
         )
     if helper.value < ASSIST_COST:
-        raise AssistRefused(f"{helper.holder or 'The helper'} has no Momentum to lend (PM-08).")
+        raise AssistRefused(
+            gettext_noop("%(helper)s has no Momentum to lend (PM-08)."),
+            helper=helper.holder or "The helper",
+        )
     if assist.test_called and assist.test_passed is None:
-        raise AssistRefused("The GM called a test from the helper: roll it first (PM-10).")
+        raise AssistRefused(
+            gettext_noop("The GM called a test from the helper: roll it first (PM-10).")
+        )
     return assist
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.errors import gettext_noop
+
 from .errors import RulesError
 
 # Pool names, spelled as tables.models.PoolChange.Pool spells them.
@@ -54,8 +56,10 @@ CHARACTER_POOLS = (MOMENTUM, RESOLVE, DETERMINATION)  # one per character
 class NotEnoughInPool(RulesError):
     """A spend asks for more than the pool holds; `available` and `needed` say how much."""
 
-    def __init__(self, message: str, *, available: int | None = None, needed: int | None = None):
-        super().__init__(message)
+    def __init__(
+        self, message: str, *, available: int | None = None, needed: int | None = None, **values
+    ):
+        super().__init__(message, **values)
         self.available = available
         self.needed = needed
 
@@ -83,12 +87,16 @@ def check_value(pool: str, value: int, own_cap: int | None = None, *, title: str
     """`value` if `pool` may hold it, else PoolOutOfBounds (a whole number, 0 … cap)."""
     title = title or "The pool"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PoolOutOfBounds(f"{title} must hold a whole number.")
+        raise PoolOutOfBounds(gettext_noop("%(title)s must hold a whole number."), title=title)
     if value < FLOOR:
-        raise PoolOutOfBounds(f"{title} cannot go below {FLOOR}.")
+        raise PoolOutOfBounds(
+            gettext_noop("%(title)s cannot go below %(floor)s."), title=title, floor=FLOOR
+        )
     cap = cap_of(pool, own_cap)
     if cap is not None and value > cap:
-        raise PoolOutOfBounds(f"{title} holds at most {cap}.")
+        raise PoolOutOfBounds(
+            gettext_noop("%(title)s holds at most %(cap)s."), title=title, cap=cap
+        )
     return value
 
 
@@ -123,13 +131,18 @@ def change(
     """
     check_value(pool, current, own_cap, title=title)
     if isinstance(delta, bool) or not isinstance(delta, int):
-        raise PoolOutOfBounds("A change to a pool must be a whole number.")
+        raise PoolOutOfBounds(gettext_noop("A change to a pool must be a whole number."))
     cap = cap_of(pool, own_cap)
     wanted = current + delta
     if wanted < FLOOR:
         if not stop_at_floor:
             raise NotEnoughInPool(
-                f"{title or 'The pool'} holds {current}; this needs {-delta}. Nothing was spent.",
+                gettext_noop(
+                    "%(pool)s holds %(current)s; this needs %(delta)s. Nothing was spent."
+                ),
+                pool=title or "The pool",
+                current=current,
+                delta=-delta,
                 available=current,
                 needed=-delta,
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import RulesError
+from rules.errors import RulesError, gettext_noop
 
 # PAT-R2: the default narrative labels of bands 0, 1, 2 and 3+.
 DEFAULT_BAND_LABELS: tuple[str, str, str, str] = (
@@ -29,7 +29,7 @@ def divide(a: int, b: int, rounding: str = "down") -> int:
     (halves round up).
     """
     if b == 0:
-        raise InvalidTemplate("Cannot divide by zero.")
+        raise InvalidTemplate(gettext_noop("Cannot divide by zero."))
     if rounding == "down":
         return a // b
     if rounding == "up":
@@ -37,7 +37,11 @@ def divide(a: int, b: int, rounding: str = "down") -> int:
     if rounding == "nearest":
         # floor(a/b + 1/2) in integers, so no float error creeps in.
         return (2 * a + b) // (2 * b) if b > 0 else (-2 * a - b) // (-2 * b)
-    raise InvalidTemplate(f"Unknown rounding {rounding!r}; use one of {', '.join(ROUNDINGS)}.")
+    raise InvalidTemplate(
+        gettext_noop("Unknown rounding %(rounding)r; use one of %(join)s."),
+        rounding=rounding,
+        join=", ".join(ROUNDINGS),
+    )
 
 
 @dataclass(frozen=True)
@@ -63,25 +67,37 @@ class RollTemplate:
     def __post_init__(self) -> None:
         bands = tuple(self.bands)
         if len(bands) != 4 or not all(isinstance(text, str) and text.strip() for text in bands):
-            raise InvalidTemplate("A roll template needs a text for each of the bands 0, 1, 2, 3+.")
+            raise InvalidTemplate(
+                gettext_noop("A roll template needs a text for each of the bands 0, 1, 2, 3+.")
+            )
         object.__setattr__(self, "bands", bands)
         if self.damage is not None:
             damage = tuple(self.damage)
             if len(damage) != 4 or not all(_is_count(value) for value in damage):
                 raise InvalidTemplate(
-                    "Damage per band needs four whole numbers of 0 or more (bands 0, 1, 2, 3+)."
+                    gettext_noop(
+                        "Damage per band needs four whole numbers of 0 or more (bands 0, 1, 2, 3+)."
+                    )
                 )
             object.__setattr__(self, "damage", damage)
         if self.harm not in HARMS:
-            raise InvalidTemplate(f"Harm must be one of {', '.join(HARMS)}, not {self.harm!r}.")
+            raise InvalidTemplate(
+                gettext_noop("Harm must be one of %(join)s, not %(harm)r."),
+                join=", ".join(HARMS),
+                harm=self.harm,
+            )
         if not _is_count(self.overflow_damage):
-            raise InvalidTemplate("Overflow damage must be a whole number of 0 or more.")
+            raise InvalidTemplate(
+                gettext_noop("Overflow damage must be a whole number of 0 or more.")
+            )
         if self.rounding not in ROUNDINGS:
             raise InvalidTemplate(
-                f"Rounding must be one of {', '.join(ROUNDINGS)}, not {self.rounding!r}."
+                gettext_noop("Rounding must be one of %(join)s, not %(rounding)r."),
+                join=", ".join(ROUNDINGS),
+                rounding=self.rounding,
             )
         if self.overflow is not None and not isinstance(self.overflow, str):
-            raise InvalidTemplate("The overflow effect must be a text.")
+            raise InvalidTemplate(gettext_noop("The overflow effect must be a text."))
 
     def band_text(self, band: int) -> str:
         """The text of a band; anything above 3 reads as 3+ (D6-02)."""
@@ -112,7 +128,10 @@ class RollTemplate:
     def from_dict(cls, data: dict[str, Any]) -> RollTemplate:
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise InvalidTemplate(f"Unknown roll template fields: {', '.join(sorted(unknown))}.")
+            raise InvalidTemplate(
+                gettext_noop("Unknown roll template fields: %(join)s."),
+                join=", ".join(sorted(unknown)),
+            )
         fields = dict(data)
         try:
             if "bands" in fields:
@@ -121,7 +140,9 @@ class RollTemplate:
                 fields["damage"] = tuple(fields["damage"])
             return cls(**fields)
         except TypeError as error:
-            raise InvalidTemplate(f"This roll template's data is malformed ({error}).") from None
+            raise InvalidTemplate(
+                gettext_noop("This roll template's data is malformed (%(error)s)."), error=error
+            ) from None
 
 
 def _is_count(value: object) -> bool:

@@ -7,12 +7,16 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.utils.translation import gettext
 
+        import rules.errors
         from tables import login_signals
         from tables.discord.notify import notify
         from tables.live.broadcast import announce, end_session
         from tables.services import publish
 
+        # The rules' refusals are worded in the reader's language when shown.
+        rules.errors.translate = gettext
         user_logged_out.connect(end_session, dispatch_uid="tables-end-session")
         login_signals.connect()
         # After each committed event: ring the live doorbell, then queue the Discord post.

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from pydantic import TypeAdapter
 
 from tables import payloads
@@ -181,52 +182,61 @@ def _kind(name: str, label: str, **options) -> EventKind:
 _ALL_CARDS = _ALWAYS | {CHARACTERS}
 
 # --- The site -------------------------------------------------------------------------------
-NOTE = _kind("note", "Table note", payload=payloads.Note, regions=_ALWAYS, log_template="note")
+NOTE = _kind(
+    "note", gettext_lazy("Table note"), payload=payloads.Note, regions=_ALWAYS, log_template="note"
+)
 # Appended by no service today (a secret roll is a Momenta roll or 2d20 test with
 # the GM audience); kept so a GM-only event has a plain kind of its own.
 SECRET_ROLL = _kind(
-    "secret_roll", "Secret roll", payload=payloads.Note, regions=_ALWAYS, audience=GM_ONLY
+    "secret_roll",
+    gettext_lazy("Secret roll"),
+    payload=payloads.Note,
+    regions=_ALWAYS,
+    audience=GM_ONLY,
 )
 POOL_ADJUSTED = _kind(
     "pool_adjusted",
-    "Pool adjusted",
+    gettext_lazy("Pool adjusted"),
     payload=payloads.PoolAdjusted,
     regions=_CARDS | {SPEND_PANEL},
     audience=BY_POOL,
 )
 CAMPAIGN_CREATED = _kind(
-    "campaign_created", "Campaign created", payload=payloads.CampaignCreated, regions=_ALWAYS
+    "campaign_created",
+    gettext_lazy("Campaign created"),
+    payload=payloads.CampaignCreated,
+    regions=_ALWAYS,
 )
 SETTINGS_CHANGED = _kind(
     "settings_changed",
-    "Settings changed",
+    gettext_lazy("Settings changed"),
     payload=payloads.SettingsChanged,
     regions=_ALL_CARDS | {GM_TOOLS, COMPOSER, OPEN_TESTS, SPEND_PANEL},
 )
 MEMBER_JOINED = _kind(
     "member_joined",
-    "Joined the table",
+    gettext_lazy("Joined the table"),
     payload=payloads.Member,
     regions=_ALWAYS | {PRESENCE},
     membership=True,
 )
 MEMBER_REMOVED = _kind(
     "member_removed",
-    "Member removed",
+    gettext_lazy("Member removed"),
     payload=payloads.Member,
     regions=_CARDS | {PRESENCE, COMPOSER},
     membership=True,
 )
 MEMBER_PROMOTED = _kind(
     "member_promoted",
-    "Made co-GM",
+    gettext_lazy("Made co-GM"),
     payload=payloads.Member,
     regions=_ALWAYS | {PRESENCE, GM_TOOLS, COMPOSER},
     membership=True,
 )
 INVITE_REGENERATED = _kind(
     "invite_regenerated",
-    "New invite link",
+    gettext_lazy("New invite link"),
     payload=payloads.InviteRegenerated,
     regions=_ALWAYS,
     audience=GM_ONLY,
@@ -234,34 +244,39 @@ INVITE_REGENERATED = _kind(
 # The GM tools show the running session and scene; the spend panel the group pool.
 SESSION_STARTED = _kind(
     "session_started",
-    "Session started",
+    gettext_lazy("Session started"),
     payload=payloads.Session,
     regions=_ALL_CARDS | {GM_TOOLS, SPEND_PANEL},
 )
 SCENE_STARTED = _kind(
-    "scene_started", "Scene started", payload=payloads.SceneStarted, regions=_CARDS | {GM_TOOLS}
+    "scene_started",
+    gettext_lazy("Scene started"),
+    payload=payloads.SceneStarted,
+    regions=_CARDS | {GM_TOOLS},
 )
 SCENE_ENDED = _kind(
     "scene_ended",
-    "Scene ended",
+    gettext_lazy("Scene ended"),
     payload=payloads.SceneEnded,
     regions=_CARDS | {GM_TOOLS, SPEND_PANEL, SCENE_BOARD, TURNS},
 )
 # The scene board (tables/services/scene_board.py): a hidden trait's events are stored
 # with the GM audience by the service, so they never reach players.
 _BOARD = _ALWAYS | {SCENE_BOARD}
-BOARD_TRAIT = _kind("board_trait", "Scene board", payload=payloads.BoardTrait, regions=_BOARD)
-TURN = _kind("turn", "Turn order", payload=payloads.Turn, regions=_CARDS | {TURNS})
+BOARD_TRAIT = _kind(
+    "board_trait", gettext_lazy("Scene board"), payload=payloads.BoardTrait, regions=_BOARD
+)
+TURN = _kind("turn", gettext_lazy("Turn order"), payload=payloads.Turn, regions=_CARDS | {TURNS})
 CHARACTER_CREATED = _kind(
     "character_created",
-    "Character created",
+    gettext_lazy("Character created"),
     payload=payloads.CharacterCreated,
     # A player's Assist panel offers every character as helper or roller (PM-08).
     regions=_ALL_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
 )
 CHARACTER_UPDATED = _kind(
     "character_updated",
-    "Character updated",
+    gettext_lazy("Character updated"),
     payload=payloads.CharacterUpdated,
     # A new name shows in the GM's secret lists and Assist queue.
     regions=_CARDS | {COMPOSER, GM_TOOLS, ASSIST_QUEUE},
@@ -270,7 +285,7 @@ CHARACTER_UPDATED = _kind(
 # --- Momenta play --------------------------------------------------------------------------
 MOMENTA_ROLL = _kind(
     "momenta_roll",
-    "Roll",
+    gettext_lazy("Roll"),
     payload=payloads.MomentaRoll,
     regions=_CARDS | {ASSIST_QUEUE, GM_TOOLS},
     record=ROLL,
@@ -280,7 +295,7 @@ MOMENTA_ROLL = _kind(
 )
 MOMENTA_PATTERNS = _kind(
     "momenta_patterns",
-    "Patterns chosen",
+    gettext_lazy("Patterns chosen"),
     payload=payloads.MomentaPatterns,
     regions=_CARDS | {COMPOSER, GM_TOOLS},  # a secret roll's outcome in the GM's list
     record=ROLL,
@@ -290,7 +305,7 @@ MOMENTA_PATTERNS = _kind(
 )
 ASSIST_REQUESTED = _kind(
     "assist_requested",
-    "Assist asked",
+    gettext_lazy("Assist asked"),
     payload=payloads.AssistRequested,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
@@ -298,7 +313,7 @@ ASSIST_REQUESTED = _kind(
 )
 ASSIST_ANSWERED = _kind(
     "assist_answered",
-    "Assist answered",
+    gettext_lazy("Assist answered"),
     payload=payloads.AssistAnswered,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
@@ -308,29 +323,29 @@ ASSIST_ANSWERED = _kind(
 # The helper's own word (PM-08: the helper *may* pay): their player, or the GM for an NPC.
 ASSIST_CONSENT = _kind(
     "assist_consent",
-    "Helper answered",
+    gettext_lazy("Helper answered"),
     payload=payloads.AssistConsent,
     regions=_CARDS | {ASSIST_QUEUE, COMPOSER},
     record=ASSIST,
     log_template="assist_consent",
     push_template="assist",
 )
-TRAUMA = _kind("trauma", "Trauma", payload=payloads.Trauma, log_template="trauma")
+TRAUMA = _kind("trauma", gettext_lazy("Trauma"), payload=payloads.Trauma, log_template="trauma")
 ROLL_TEMPLATE_SAVED = _kind(
     "roll_template_saved",
-    "Roll template saved",
+    gettext_lazy("Roll template saved"),
     payload=payloads.RollTemplateSaved,
     regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
 ROLL_TEMPLATE_DELETED = _kind(
     "roll_template_deleted",
-    "Roll template removed",
+    gettext_lazy("Roll template removed"),
     payload=payloads.Named,
     regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
 CUSTOM_PATTERN_SAVED = _kind(
     "custom_pattern_saved",
-    "Pattern saved",
+    gettext_lazy("Pattern saved"),
     payload=payloads.CustomPatternSaved,
     regions=_ALWAYS | {GM_TOOLS, COMPOSER},
 )
@@ -338,7 +353,7 @@ CUSTOM_PATTERN_SAVED = _kind(
 # --- Secret records revealed (both systems) ------------------------------------------------
 ROLL_REVEALED = _kind(
     "roll_revealed",
-    "Roll revealed",
+    gettext_lazy("Roll revealed"),
     payload=payloads.RollRevealed,
     regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
     record=(TEST, ROLL),
@@ -354,7 +369,7 @@ _TEST_REGIONS = _CARDS | {OPEN_TESTS, SPEND_PANEL, GM_TOOLS}
 _SPEND_REGIONS = _TEST_REGIONS | {SCENE_BOARD}
 D20_TEST = _kind(
     "d20_test",
-    "Skill test",
+    gettext_lazy("Skill test"),
     payload=payloads.D20Test,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -364,7 +379,7 @@ D20_TEST = _kind(
 # T-04: the dice after a Determination reroll, drawn as the test's card.
 D20_REROLL = _kind(
     "d20_reroll",
-    "Determination reroll",
+    gettext_lazy("Determination reroll"),
     payload=payloads.D20Reroll,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -374,7 +389,7 @@ D20_REROLL = _kind(
 )
 D20_SPEND = _kind(
     "d20_spend",
-    "Momentum spent",
+    gettext_lazy("Momentum spent"),
     payload=payloads.D20Spend,
     regions=_SPEND_REGIONS,
     record=TEST,
@@ -386,7 +401,7 @@ D20_SPEND = _kind(
 # spend): drawn as the spend they undo.
 D20_REFUND = _kind(
     "d20_refund",
-    "Momentum refunded",
+    gettext_lazy("Momentum refunded"),
     payload=payloads.D20Spend,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -396,7 +411,7 @@ D20_REFUND = _kind(
 )
 D20_VETO = _kind(
     "d20_veto",
-    "Spend vetoed",
+    gettext_lazy("Spend vetoed"),
     payload=payloads.D20Spend,
     regions=_SPEND_REGIONS,
     record=TEST,
@@ -406,7 +421,7 @@ D20_VETO = _kind(
 )
 D20_RESOLVED = _kind(
     "d20_resolved",
-    "Momentum resolved",
+    gettext_lazy("Momentum resolved"),
     payload=payloads.D20Resolved,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -416,7 +431,7 @@ D20_RESOLVED = _kind(
 )
 CONTEST_OPENED = _kind(
     "contest_opened",
-    "Contest opened",
+    gettext_lazy("Contest opened"),
     payload=payloads.ContestOpened,
     regions=_TEST_REGIONS | {COMPOSER},
     record=TEST,
@@ -426,7 +441,7 @@ CONTEST_OPENED = _kind(
 # The contest's active test is done (CT-03, CT-04, CT-R1): drawn as any resolution.
 CONTEST_RESOLVED = _kind(
     "contest_resolved",
-    "Contest resolved",
+    gettext_lazy("Contest resolved"),
     payload=payloads.D20Resolved,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -437,7 +452,7 @@ CONTEST_RESOLVED = _kind(
 # The GM called off a contest nobody had answered: the generic card.
 CONTEST_CANCELLED = _kind(
     "contest_cancelled",
-    "Contest called off",
+    gettext_lazy("Contest called off"),
     payload=payloads.ContestCancelled,
     regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
 )
@@ -445,14 +460,14 @@ CONTEST_CANCELLED = _kind(
 # complication range for the scene (GL-05), which the GM tools show.
 CHALLENGE_ROLL = _kind(
     "challenge_roll",
-    "Challenge dice",
+    gettext_lazy("Challenge dice"),
     payload=payloads.ChallengeRoll,
     regions=_ALWAYS,
     log_template="challenge_roll",
 )
 COMPLICATION_RANGE_SET = _kind(
     "complication_range_set",
-    "Complication range",
+    gettext_lazy("Complication range"),
     payload=payloads.ComplicationRangeSet,
     regions=_ALWAYS | {GM_TOOLS},
     log_template="complication_range_set",
@@ -461,7 +476,7 @@ COMPLICATION_RANGE_SET = _kind(
 # --- The GM panel ------------------------------------------------------------------------------
 THREAT_ADDED = _kind(
     "threat_added",
-    "Threat added",
+    gettext_lazy("Threat added"),
     payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
@@ -469,7 +484,7 @@ THREAT_ADDED = _kind(
 )
 THREAT_SPENT = _kind(
     "threat_spent",
-    "Threat spent",
+    gettext_lazy("Threat spent"),
     payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
@@ -477,7 +492,7 @@ THREAT_SPENT = _kind(
 )
 DETERMINATION_PERMITTED = _kind(
     "determination_permitted",
-    "Determination allowed",
+    gettext_lazy("Determination allowed"),
     payload=payloads.DeterminationPermitted,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -486,23 +501,25 @@ DETERMINATION_PERMITTED = _kind(
 )
 CUSTOM_SPEND_SAVED = _kind(
     "custom_spend_saved",
-    "Spend saved",
+    gettext_lazy("Spend saved"),
     payload=payloads.CustomSpendSaved,
     regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL},
 )
 CUSTOM_SPEND_DELETED = _kind(
     "custom_spend_deleted",
-    "Spend removed",
+    gettext_lazy("Spend removed"),
     payload=payloads.Named,
     regions=_ALWAYS | {GM_TOOLS, SPEND_PANEL},
 )
 # --- Table talk (tables/services/talk.py) --------------------------------------------------------
 # In character or out of character (payload["mode"]), for everyone; and a message to the GM,
 # seen by the GMs and its sender only. Neither is a roll or a spend: never voided.
-TALK = _kind("talk", "Table talk", payload=payloads.Talk, regions=_ALWAYS, log_template="talk")
+TALK = _kind(
+    "talk", gettext_lazy("Table talk"), payload=payloads.Talk, regions=_ALWAYS, log_template="talk"
+)
 TALK_PRIVATE = _kind(
     "talk_private",
-    "To the GM",
+    gettext_lazy("To the GM"),
     payload=payloads.Talk,
     regions=_ALWAYS,
     audience=PRIVATE,
@@ -513,7 +530,7 @@ TALK_PRIVATE = _kind(
 # through (push/voided.html draws it again). The caller gives the target's audience.
 VOIDED = _kind(
     "voided",
-    "Voided",
+    gettext_lazy("Voided"),
     payload=payloads.Voided,
     regions=_CARDS | {GM_TOOLS, OPEN_TESTS, SPEND_PANEL},
     log_template="voided",
@@ -523,13 +540,18 @@ VOIDED = _kind(
 # --- Tests the GM calls for (tables/services/calls.py) ----------------------------------------
 # Everyone sees a call, never its hidden Difficulty (the payload leaves it out); the answer
 # names the roll and reveals the Difficulty once the dice have landed.
-TEST_CALLED = _kind("test_called", "Test called", payload=payloads.Call, regions=_ALWAYS | {CALLS})
+TEST_CALLED = _kind(
+    "test_called", gettext_lazy("Test called"), payload=payloads.Call, regions=_ALWAYS | {CALLS}
+)
 CALL_CANCELLED = _kind(
-    "call_cancelled", "Call withdrawn", payload=payloads.Call, regions=_ALWAYS | {CALLS}
+    "call_cancelled",
+    gettext_lazy("Call withdrawn"),
+    payload=payloads.Call,
+    regions=_ALWAYS | {CALLS},
 )
 CALL_ANSWERED = _kind(
     "call_answered",
-    "Call answered",
+    gettext_lazy("Call answered"),
     payload=payloads.CallAnswered,
     regions=_ALWAYS | {CALLS},
     record=(TEST, ROLL),  # the roll that answered; never secret (services/calls.py)
@@ -542,11 +564,14 @@ CALL_ANSWERED = _kind(
 # A track set (rare, the GM's) redraws the whole list, where the tracks sit beside the cards;
 # a move pushes only its tracks' numbers (push/harm_applied.html, from the payload).
 HARM_TRACK_SET = _kind(
-    "harm_track_set", "Harm track set", payload=payloads.HarmTrackSet, regions=_ALL_CARDS
+    "harm_track_set",
+    gettext_lazy("Harm track set"),
+    payload=payloads.HarmTrackSet,
+    regions=_ALL_CARDS,
 )
 HARM_APPLIED = _kind(
     "harm_applied",
-    "Harm",
+    gettext_lazy("Harm"),
     payload=payloads.HarmApplied,
     regions=_ALWAYS,
     log_template="harm_applied",
@@ -554,7 +579,10 @@ HARM_APPLIED = _kind(
 )
 # The task's card is on the scene board.
 EXTENDED_TASK = _kind(
-    "extended_task", "Extended task", payload=payloads.ExtendedTaskState, regions=_BOARD
+    "extended_task",
+    gettext_lazy("Extended task"),
+    payload=payloads.ExtendedTaskState,
+    regions=_BOARD,
 )
 
 

@@ -41,10 +41,19 @@ class PoolLine(Part):
     reason: str
 
 
+class SummaryWords(Part):
+    """The summary's message id and values, worded per reader (tables/said.py)."""
+
+    msgid: str
+    plural: str | None = None  # worded by the values' `n` (ngettext)
+    values: dict[str, str | int | None | SummaryWords]
+
+
 class Payload(Part):
     """A whole payload. `changes` is what append_event adds to every one."""
 
     changes: list[PoolLine]
+    summary_words: SummaryWords | None = None
 
     @model_serializer(mode="wrap")
     def _as_given(self, handler):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
@@ -27,10 +28,10 @@ def successes(n: int) -> str:
 # Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13);
 # {group} and {gm} are the line's names for the pools (GL-01).
 SPEND_SOURCES = (
-    ("from_bonus", "from bonus {group}"),
-    ("from_roll", "from the roll"),
-    ("from_pool", "from the group pool"),
-    ("to_threat", "added to {gm}"),
+    ("from_bonus", gettext_lazy("from bonus {group}")),
+    ("from_roll", gettext_lazy("from the roll")),
+    ("from_pool", gettext_lazy("from the group pool")),
+    ("to_threat", gettext_lazy("added to {gm}")),
 )
 
 
@@ -143,6 +144,7 @@ def pool_name(campaign, pool: str, label: str) -> str:
 def line_words(text: str, line) -> str:
     """A fixed label in the seeds' words ("Threat added", "Determination reroll") with
     the line's pool names instead (GL-01): for the registry's labels, not free text."""
+    text = str(text)  # a registry label is lazy: worded in the active language first
     if line is None or line.key == SEEDS.key:
         return text
     for field in _FIELDS.values():

@@ -57,7 +57,7 @@
     const focused = list.contains(document.activeElement);
     list.replaceChildren(...panels.map(tabFor));
     list.setAttribute("role", "tablist");
-    list.setAttribute("aria-label", "GM tools");
+    // The tablist's name comes translated from the template (gm_panel.html).
     list.hidden = false;
     panels.forEach((panel) => {
       panel.setAttribute("role", "tabpanel");

@@ -4,7 +4,7 @@ decides (a sheet without that skill, a luck roll with opposition…)."""
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy
 
 from rules.d20 import FACES
 from tables.models import CalledTest, Campaign
@@ -14,42 +14,50 @@ EVERYONE = ""
 
 
 class CallForm(forms.Form):
-    character = forms.ChoiceField(label="Who rolls", required=False)
+    character = forms.ChoiceField(label=gettext_lazy("Who rolls"), required=False)
     attribute = forms.CharField(max_length=40, required=False)
     # 2d20 (T-R1, T-R2)
     skill = forms.CharField(max_length=40, required=False)
-    focus = forms.CharField(max_length=120, required=False, label="Focus (optional)")
+    focus = forms.CharField(max_length=120, required=False, label=gettext_lazy("Focus (optional)"))
     difficulty = forms.IntegerField(min_value=0, max_value=5, initial=1, required=False)
     complication_range = forms.IntegerField(
-        min_value=1, max_value=FACES, required=False, label="Complication range (optional)"
+        min_value=1,
+        max_value=FACES,
+        required=False,
+        label=gettext_lazy("Complication range (optional)"),
     )
     # Momenta (D6-10, D6-11)
     kind = forms.ChoiceField(
-        choices=CalledTest.Kind.choices, initial=CalledTest.Kind.ACTION, label="Roll"
+        choices=CalledTest.Kind.choices, initial=CalledTest.Kind.ACTION, label=gettext_lazy("Roll")
     )
     opposition_pool = forms.IntegerField(
-        min_value=1, max_value=MAX_POOL, required=False, label="Opposition dice (optional)"
+        min_value=1,
+        max_value=MAX_POOL,
+        required=False,
+        label=gettext_lazy("Opposition dice (optional)"),
     )
     # Momenta, the GM's call (PM-02, PM-05): the roll is made with Disadvantage; a
     # situational edge is Advantage the roller may pay 1 Momentum for.
-    disadvantage = forms.BooleanField(required=False, label=_("With Disadvantage"))
+    disadvantage = forms.BooleanField(required=False, label=gettext_lazy("With Disadvantage"))
     edge = forms.BooleanField(
-        required=False, label=_("A GM-called edge (Advantage for 1 Momentum)")
+        required=False, label=gettext_lazy("A GM-called edge (Advantage for 1 Momentum)")
     )
     hidden = forms.BooleanField(required=False)
-    note = forms.CharField(max_length=120, required=False, label="What for (optional)")
+    note = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("What for (optional)")
+    )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, auto_id="call-%s", **kwargs)
         self.d20 = not campaign.uses_d6
         characters = campaign.characters.order_by("is_npc", "name")
-        self.fields["character"].choices = [(EVERYONE, "Anyone at the table")] + [
+        self.fields["character"].choices = [(EVERYONE, gettext("Anyone at the table"))] + [
             (str(c.pk), c.name) for c in characters
         ]
         self.fields["hidden"].label = (
-            "Hide the Difficulty until the dice land"
+            gettext("Hide the Difficulty until the dice land")
             if self.d20
-            else "Hide the opposition until the dice land"
+            else gettext("Hide the opposition until the dice land")
         )
         if self.d20:
             for name in ("kind", "opposition_pool", "disadvantage", "edge"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
@@ -35,37 +36,50 @@ class D20RollForm(forms.Form):
     skill = forms.ChoiceField()
     focus = forms.ChoiceField(required=False)
     contest = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Contest (the opposer has rolled)"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=gettext_lazy("Contest (the opposer has rolled)"),
     )
-    difficulty = forms.IntegerField(min_value=0, max_value=5, initial=1, label="Difficulty")
+    difficulty = forms.IntegerField(
+        min_value=0, max_value=5, initial=1, label=gettext_lazy("Difficulty")
+    )
     harder = forms.IntegerField(
-        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors making it harder"
+        min_value=0, max_value=FACTOR_MAX, initial=0, label=gettext_lazy("Factors making it harder")
     )
     easier = forms.IntegerField(
-        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors making it easier"
+        min_value=0, max_value=FACTOR_MAX, initial=0, label=gettext_lazy("Factors making it easier")
     )
     # No max here: the rules refuse a fourth die in their own words (MO-08).
-    bought_dice = forms.IntegerField(min_value=0, initial=0, label="Bought d20s")
+    bought_dice = forms.IntegerField(min_value=0, initial=0, label=gettext_lazy("Bought d20s"))
     buy_from_momentum = forms.IntegerField(
-        min_value=0, initial=0, label="Paid from group Momentum (the rest goes to Threat)"
+        min_value=0,
+        initial=0,
+        label=gettext_lazy("Paid from group Momentum (the rest goes to Threat)"),
     )
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     assistants = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Assisting"
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Assisting"),
     )
     bonus_momentum = forms.IntegerField(
-        min_value=0, max_value=BONUS_MAX, initial=0, label="Bonus Momentum"
+        min_value=0, max_value=BONUS_MAX, initial=0, label=gettext_lazy("Bonus Momentum")
     )
     bonus_restricted_to = forms.MultipleChoiceField(
-        required=False, label="Bonus only for", widget=forms.CheckboxSelectMultiple
+        required=False, label=gettext_lazy("Bonus only for"), widget=forms.CheckboxSelectMultiple
     )
     # The scene board's traits this roll leans on: one Difficulty step each (MO-09b).
     helps = TraitMarks(coerce=int, required=False, label=_("Helps (−1)"))
     hinders = TraitMarks(coerce=int, required=False, label=_("Hinders (+1)"))
-    secret = forms.BooleanField(required=False, label="Secret roll (GMs only see it)")
+    secret = forms.BooleanField(required=False, label=gettext_lazy("Secret roll (GMs only see it)"))
     # GL-05: this roll's own range, over the scene's and the campaign's; blank: theirs.
     complication_range = forms.IntegerField(
-        min_value=1, max_value=20, required=False, label="Complication range for this roll"
+        min_value=1,
+        max_value=20,
+        required=False,
+        label=gettext_lazy("Complication range for this roll"),
     )
     # GL-02, GL-03: only on lines that spend Determination as the test is rolled.
     spend_determination = forms.BooleanField(required=False)
@@ -101,7 +115,9 @@ class D20RollForm(forms.Form):
         focuses = [t for t in chosen.traits.all() if t.kind == "focus"] if chosen else []
         self.fields["attribute"].choices = [(a.name, f"{a.name} {a.value}") for a in attributes]
         self.fields["skill"].choices = [(s.name, f"{s.name} {s.value}") for s in skills]
-        self.fields["focus"].choices = [("", "No focus")] + [(t.text, t.text) for t in focuses]
+        self.fields["focus"].choices = [("", gettext("No focus"))] + [
+            (t.text, t.text) for t in focuses
+        ]
         self._offer_contests(contests if chosen is character else None)
         self._offer_assistants()
         self.fields["bonus_restricted_to"].choices = [
@@ -133,7 +149,8 @@ class D20RollForm(forms.Form):
             self.characters = [by_id[c.pk] for c in self.characters]
         self.chosen = by_id.get(wanted) or default_character(self.characters, self.membership)
         self.character_choices = [
-            (c.pk, f"{c.name} (NPC)" if c.is_npc else c.name) for c in self.characters
+            (c.pk, (gettext("%(c)s (NPC)") % {"c": c.name}) if c.is_npc else c.name)
+            for c in self.characters
         ]
         if self.chosen is not None:
             self.initial["character"] = self.chosen.pk
@@ -145,8 +162,15 @@ class D20RollForm(forms.Form):
                 campaign=self.campaign, active=self.chosen, state=Contest.State.AWAITING
             ).select_related("opposer")
         self.contests = contests = list(contests)
-        self.fields["contest"].choices = [("", "No contest")] + [
-            (c.pk, f"Against {c.opposer.name} (Difficulty {c.difficulty})") for c in contests
+        self.fields["contest"].choices = [("", gettext("No contest"))] + [
+            (
+                c.pk,
+                (
+                    gettext("Against %(opposer)s (Difficulty %(difficulty)s)")
+                    % {"opposer": c.opposer.name, "difficulty": c.difficulty}
+                ),
+            )
+            for c in contests
         ]
         if contests:
             self.initial.setdefault("contest", contests[0].pk)
@@ -186,7 +210,7 @@ class D20RollForm(forms.Form):
     def clean_character(self):
         pk = self.cleaned_data["character"]
         if pk not in {c.pk for c in self.characters}:
-            raise forms.ValidationError("That character is not yours to roll for.")
+            raise forms.ValidationError(gettext("That character is not yours to roll for."))
         return pk
 
     def clean_assistants(self):
@@ -195,11 +219,12 @@ class D20RollForm(forms.Form):
             npcs = [self._npc_names[pk] for pk in chosen if pk in self._npc_names]
             if npcs:
                 if len(npcs) == 1:
-                    who = f"{npcs[0]} is the GM's NPC"
+                    who = gettext("%(0)s is the GM's NPC") % {"0": npcs[0]}
                 else:
-                    who = f"{', '.join(npcs)} are the GM's NPCs"
+                    who = gettext("%(join)s are the GM's NPCs") % {"join": ", ".join(npcs)}
                 raise forms.ValidationError(
-                    f"{who}: only the GM can call on an NPC to assist (T-03)."
+                    gettext("%(who)s: only the GM can call on an NPC to assist (T-03).")
+                    % {"who": who}
                 )
         return chosen
 
@@ -302,18 +327,20 @@ class D20RollForm(forms.Form):
 class SpendForm(forms.Form):
     """One use of a Momentum spend (MO-02, MO-03)."""
 
-    kind = forms.ChoiceField(label="Spend", widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=gettext_lazy("Spend"), widget=forms.RadioSelect)
     from_pool = forms.IntegerField(
         min_value=0,
         required=False,
-        label="From the group pool",
-        help_text="Blank: whatever the roll's Momentum does not cover.",
+        label=gettext_lazy("From the group pool"),
+        help_text=gettext_lazy("Blank: whatever the roll's Momentum does not cover."),
     )
     to_threat = forms.IntegerField(
-        min_value=0, required=False, initial=0, label="Paid by adding to Threat"
+        min_value=0, required=False, initial=0, label=gettext_lazy("Paid by adding to Threat")
     )
     # Create Trait (MO-09): the new trait's text may run to the board's 200 characters.
-    note = forms.CharField(max_length=200, required=False, label="Note (e.g. your question)")
+    note = forms.CharField(
+        max_length=200, required=False, label=gettext_lazy("Note (e.g. your question)")
+    )
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     trait = forms.IntegerField(required=False, min_value=1, label=_("Trait to change"))
     remove_trait = forms.BooleanField(required=False, label=_("Remove that trait"))
@@ -333,7 +360,7 @@ class RerollForm(forms.Form):
     """T-04: the dice of one's own pool to reroll."""
 
     dice = forms.TypedMultipleChoiceField(
-        coerce=int, widget=forms.CheckboxSelectMultiple, label="Dice to reroll"
+        coerce=int, widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Dice to reroll")
     )
 
     def __init__(self, *args, faces=(), **kwargs):
@@ -367,7 +394,9 @@ class VetoForm(forms.Form):
 class ThreatForm(forms.Form):
     """MO-13: the GM adds to or spends Threat, with a reason."""
 
-    action = forms.ChoiceField(choices=[("add", "Add"), ("spend", "Spend")])
+    action = forms.ChoiceField(
+        choices=[("add", gettext_lazy("Add")), ("spend", gettext_lazy("Spend"))]
+    )
     amount = forms.IntegerField(min_value=1, max_value=THREAT_STEP_MAX, initial=1)
     reason = forms.CharField(max_length=200)
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -375,7 +404,9 @@ class ThreatForm(forms.Form):
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError("Say why: every pool change is logged with its reason.")
+            raise forms.ValidationError(
+                gettext("Say why: every pool change is logged with its reason.")
+            )
         return reason
 
 
@@ -387,13 +418,18 @@ class ContestForm(forms.Form):
     """CT-01, CT-02: the GM rolls the opposer first."""
 
     opposer = forms.TypedChoiceField(coerce=int)
-    active = forms.TypedChoiceField(coerce=int, label="Against")
+    active = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Against"))
     attribute = forms.CharField(max_length=40)
     skill = forms.CharField(max_length=40)
     focus = forms.CharField(max_length=120, required=False)
-    bought_dice = forms.IntegerField(min_value=0, initial=0, label="Bought d20s (Threat)")
+    bought_dice = forms.IntegerField(
+        min_value=0, initial=0, label=gettext_lazy("Bought d20s (Threat)")
+    )
     hindrances = forms.IntegerField(
-        min_value=0, max_value=FACTOR_MAX, initial=0, label="Factors hindering the opposer"
+        min_value=0,
+        max_value=FACTOR_MAX,
+        initial=0,
+        label=gettext_lazy("Factors hindering the opposer"),
     )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
@@ -407,7 +443,7 @@ class ContestForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("opposer") is not None and cleaned.get("opposer") == cleaned.get("active"):
-            self.add_error("active", "A character cannot oppose themselves.")
+            self.add_error("active", gettext("A character cannot oppose themselves."))
         return cleaned
 
 
@@ -416,5 +452,5 @@ class CustomSpendForm(forms.Form):
 
     name = forms.CharField(max_length=60)
     cost = forms.IntegerField(min_value=1, max_value=20, initial=1)
-    repeatable = forms.BooleanField(required=False, label="Repeatable (per point)")
+    repeatable = forms.BooleanField(required=False, label=gettext_lazy("Repeatable (per point)"))
     description = forms.CharField(max_length=200, required=False)

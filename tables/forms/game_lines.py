@@ -4,6 +4,7 @@ complication range (GL-05). Input only; tables/services/game_lines.py decides.""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules.challenge import MAX_DICE
@@ -15,9 +16,13 @@ from tables.models.limits import NOTE_MAX
 class ChallengeRollForm(forms.Form):
     """GL-04: how many Challenge dice, for whom (optional) and why."""
 
-    dice = forms.IntegerField(min_value=1, max_value=MAX_DICE, initial=2, label="Dice")
-    character = forms.IntegerField(required=False, label="For")
-    note = forms.CharField(max_length=NOTE_MAX, required=False, label="For what (optional)")
+    dice = forms.IntegerField(
+        min_value=1, max_value=MAX_DICE, initial=2, label=gettext_lazy("Dice")
+    )
+    character = forms.IntegerField(required=False, label=gettext_lazy("For"))
+    note = forms.CharField(
+        max_length=NOTE_MAX, required=False, label=gettext_lazy("For what (optional)")
+    )
 
     def service_kwargs(self) -> dict:
         data = self.cleaned_data
@@ -32,14 +37,17 @@ class SceneComplicationForm(forms.Form):
     """GL-05: the scene's complication range; `clear` goes back to the campaign's."""
 
     range = forms.IntegerField(
-        min_value=1, max_value=FACES, required=False, label="Complication range for this scene"
+        min_value=1,
+        max_value=FACES,
+        required=False,
+        label=gettext_lazy("Complication range for this scene"),
     )
     clear = forms.BooleanField(required=False)
 
     def clean(self):
         cleaned = super().clean()
         if not cleaned.get("clear") and cleaned.get("range") is None and not self.errors:
-            raise forms.ValidationError("Give a range from 1 to 20, or clear the scene's.")
+            raise forms.ValidationError(gettext("Give a range from 1 to 20, or clear the scene's."))
         return cleaned
 
     def value(self) -> int | None:

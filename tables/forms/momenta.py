@@ -14,7 +14,7 @@ import re
 
 from django import forms
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
@@ -25,15 +25,18 @@ from tables.models import AssistRequest, Campaign, Character, Membership, RollTe
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
 
 SOURCE_CHOICES = {
-    AdvantageSource.CHARACTERISTIC: "A characteristic",
-    AdvantageSource.BOON: "A Boon",
-    AdvantageSource.SITUATIONAL: "A GM-called edge",
+    AdvantageSource.CHARACTERISTIC: gettext_lazy("A characteristic"),
+    AdvantageSource.BOON: gettext_lazy("A Boon"),
+    AdvantageSource.SITUATIONAL: gettext_lazy("A GM-called edge"),
 }
 ADVANTAGE_CHOICES = [
     (s.value, f"{SOURCE_CHOICES[s]} ({ADVANTAGE_COST[s]} Momentum)") for s in AdvantageSource
 ]
-KIND_CHOICES = [("action", "Action"), ("attack", "Attack")]
-PLAY_CHOICES = [("narrative", "Narrative"), ("structured", "Structured")]
+KIND_CHOICES = [("action", gettext_lazy("Action")), ("attack", gettext_lazy("Attack"))]
+PLAY_CHOICES = [
+    ("narrative", gettext_lazy("Narrative")),
+    ("structured", gettext_lazy("Structured")),
+]
 
 
 def parse_modifiers(text: str) -> tuple[int, ...]:
@@ -43,11 +46,14 @@ def parse_modifiers(text: str) -> tuple[int, ...]:
         return ()
     parts = [p for p in re.split(r"[\s,;]+", text) if p]
     if not all(re.fullmatch(r"[+-]?\d{1,3}d?", p, flags=re.IGNORECASE) for p in parts):
-        raise forms.ValidationError("Write dice modifiers like +1 or -2, separated by spaces.")
+        raise forms.ValidationError(
+            gettext("Write dice modifiers like +1 or -2, separated by spaces.")
+        )
     values = tuple(int(p.lower().rstrip("d")) for p in parts)
     if len(values) > MAX_MODIFIERS or any(abs(v) > MAX_MODIFIER for v in values):
         raise forms.ValidationError(
-            f"At most {MAX_MODIFIERS} modifiers, each of at most {MAX_MODIFIER} dice."
+            gettext("At most %(max_modifiers)s modifiers, each of at most %(max_modifier)s dice.")
+            % {"max_modifiers": MAX_MODIFIERS, "max_modifier": MAX_MODIFIER}
         )
     return values
 
@@ -62,43 +68,49 @@ def open_assists(character: Character):
 class MomentaRollForm(forms.Form):
     """The composer: what to roll, with what, and who pays (D6-06..D6-11, PM, RS-01)."""
 
-    character = forms.TypedChoiceField(coerce=int, label="Character")
-    attribute = forms.ChoiceField(label="Attribute")
+    character = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Character"))
+    attribute = forms.ChoiceField(label=gettext_lazy("Attribute"))
     kind = forms.ChoiceField(
-        choices=KIND_CHOICES, initial="action", label="Roll", widget=forms.RadioSelect
+        choices=KIND_CHOICES, initial="action", label=gettext_lazy("Roll"), widget=forms.RadioSelect
     )
     play = forms.ChoiceField(
-        choices=PLAY_CHOICES, initial="narrative", label="Play", widget=forms.RadioSelect
+        choices=PLAY_CHOICES,
+        initial="narrative",
+        label=gettext_lazy("Play"),
+        widget=forms.RadioSelect,
     )
     template = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Template"
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Template")
     )
     modifiers = forms.CharField(
         required=False,
         max_length=60,
-        label="Modifiers",
-        help_text="Dice bonuses and penalties, e.g. +1 -2",
+        label=gettext_lazy("Modifiers"),
+        help_text=gettext_lazy("Dice bonuses and penalties, e.g. +1 -2"),
     )
     thread = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Thread (+2d)"
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Thread (+2d)")
     )
     advantage_sources = forms.MultipleChoiceField(
         choices=ADVANTAGE_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Advantage from",
+        label=gettext_lazy("Advantage from"),
     )
-    disadvantage = forms.BooleanField(required=False, label="Disadvantage")
+    disadvantage = forms.BooleanField(required=False, label=gettext_lazy("Disadvantage"))
     assist = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Use an Assist"
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Use an Assist")
     )
     opposition_successes = forms.IntegerField(
-        required=False, min_value=0, max_value=MAX_POOL, label="Opposition successes"
+        required=False, min_value=0, max_value=MAX_POOL, label=gettext_lazy("Opposition successes")
     )
     opposition_pool = forms.IntegerField(
-        required=False, min_value=-10, max_value=MAX_POOL, label="or roll opposition dice"
+        required=False,
+        min_value=-10,
+        max_value=MAX_POOL,
+        label=gettext_lazy("or roll opposition dice"),
     )
-    secret = forms.BooleanField(required=False, label="Secret (GMs only see it)")
+    secret = forms.BooleanField(required=False, label=gettext_lazy("Secret (GMs only see it)"))
     expected_momentum = forms.IntegerField(required=False, widget=forms.HiddenInput)
     expected_resolve = forms.IntegerField(required=False, widget=forms.HiddenInput)
     # The scene board's traits this roll leans on: +1d or −1d each (MO-09b).
@@ -128,15 +140,15 @@ class MomentaRollForm(forms.Form):
         self.templates = list(templates)
         self.characters = characters
         self.fields["character"].choices = [(c.pk, c.name) for c in characters]
-        self.fields["template"].choices = [("", "Default for the roll")] + [
+        self.fields["template"].choices = [("", gettext("Default for the roll"))] + [
             (t.pk, t.name) for t in templates
         ]
         self.resolve_fields: list[tuple[str, Character]] = []
         self.luck = False
         if character is None:
             self.fields["attribute"].choices = []
-            self.fields["thread"].choices = [("", "No Thread")]
-            self.fields["assist"].choices = [("", "No Assist")]
+            self.fields["thread"].choices = [("", gettext("No Thread"))]
+            self.fields["assist"].choices = [("", gettext("No Assist"))]
         else:
             self._offer_roller(character, assists)
         if not self.is_gm:
@@ -149,7 +161,7 @@ class MomentaRollForm(forms.Form):
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
         attributes = list(character.attributes.all())
         self.fields["attribute"].choices = [
-            (a.name, f"{a.name} {a.value}d{' (luck roll)' if a.is_luck else ''}")
+            (a.name, f"{a.name} {a.value}d{gettext(' (luck roll)') if a.is_luck else ''}")
             for a in attributes
         ]
         chosen = self._value("attribute") or (attributes[0].name if attributes else "")
@@ -161,25 +173,34 @@ class MomentaRollForm(forms.Form):
             self.fields["play"].required = False
         # .all(): a prefetched sheet (services.momenta.load_roll) costs no query.
         threads = [t for t in character.traits.all() if t.kind == Trait.Kind.THREAD]
-        self.fields["thread"].choices = [("", "No Thread")] + [(t.pk, t.text) for t in threads]
+        self.fields["thread"].choices = [("", gettext("No Thread"))] + [
+            (t.pk, t.text) for t in threads
+        ]
         # D6-06: said as the rules say it, e.g. for a Thread struck off since the page was drawn.
         not_theirs = gettext("That Thread is not one of %(name)s's.") % {"name": character.name}
         self.fields["thread"].error_messages["invalid_choice"] = not_theirs.replace("%", "%%")
         assists = list(open_assists(character) if assists is None else assists)
-        self.fields["assist"].choices = [("", "No Assist")] + [
+        self.fields["assist"].choices = [("", gettext("No Assist"))] + [
             (a.pk, _assist_label(a)) for a in assists
         ]
         # RS-01: the roller and the allies whose Assist is accepted may spend Resolve
         # on a narrative action roll; never on a luck roll (D6-11).
         spenders = [] if self.luck else [character] + [a.helper for a in assists]
         for spender in dict.fromkeys(spenders):
-            name = f"resolve_{spender.pk}"
+            name = gettext("resolve_%(pk)s") % {"pk": spender.pk}
             self.fields[name] = forms.IntegerField(
                 required=False,
                 min_value=0,
                 max_value=10,
                 initial=0,
-                label=f"{spender.name}'s Resolve ({spender.resolve}/{spender.resolve_max})",
+                label=(
+                    gettext("%(spender)s's Resolve (%(resolve)s/%(resolve_max)s)")
+                    % {
+                        "spender": spender.name,
+                        "resolve": spender.resolve,
+                        "resolve_max": spender.resolve_max,
+                    }
+                ),
             )
             self.resolve_fields.append((name, spender))
 
@@ -193,7 +214,7 @@ class MomentaRollForm(forms.Form):
             # The GM calls these (services/momenta/rolls.py, _check_declared): not offered, and
             # clean() says so if they are posted anyway.
             self.fields["disadvantage"].widget.attrs["disabled"] = True
-            self.fields["disadvantage"].label = "Disadvantage (the GM calls it)"
+            self.fields["disadvantage"].label = gettext("Disadvantage (the GM calls it)")
             self.fields["advantage_sources"].widget.choices = [
                 c for c in ADVANTAGE_CHOICES if c[0] != AdvantageSource.SITUATIONAL
             ]
@@ -229,24 +250,34 @@ class MomentaRollForm(forms.Form):
         ]
         if self.gm_calls and any(called):
             what = " and ".join(
-                w for w, on in zip(("a GM-called edge", "Disadvantage"), called, strict=True) if on
+                w
+                for w, on in zip(
+                    (gettext("a GM-called edge"), gettext("Disadvantage")), called, strict=True
+                )
+                if on
             )
             raise forms.ValidationError(
-                f"At this table the GM calls {what}: ask the GM, who rolls it for your character."
+                gettext(
+                    "At this table the GM calls %(what)s: ask the GM, who rolls it for your "
+                    "character."
+                )
+                % {"what": what}
             )
         if self.luck:
             if data.get("kind") == "attack":
                 # Said, not quietly turned into a luck roll (issue 11).
                 raise forms.ValidationError(
-                    "LUCK makes luck rolls only, never an attack (D6-11): attack with "
-                    "another attribute, or roll LUCK as a luck roll."
+                    gettext(
+                        "LUCK makes luck rolls only, never an attack (D6-11): attack with "
+                        "another attribute, or roll LUCK as a luck roll."
+                    )
                 )
             data["kind"] = "luck"  # D6-11: LUCK makes a luck roll
             data["play"] = data.get("play") or "narrative"
         check_trait_marks(data)
         if data.get("opposition_successes") is not None and data.get("opposition_pool") is not None:
             raise forms.ValidationError(
-                "Give the opposition's successes or its dice, not both (D6-10)."
+                gettext("Give the opposition's successes or its dice, not both (D6-10).")
             )
         return data
 
@@ -284,11 +315,18 @@ class MomentaRollForm(forms.Form):
 
 def _assist_label(assist: AssistRequest) -> str:
     if not assist.helper_agreed:
-        return f"{assist.helper.name} (waiting for {assist.helper.name}'s agreement)"
+        return gettext("%(helper)s (waiting for %(helper)s's agreement)") % {
+            "helper": assist.helper.name
+        }
     if assist.uncertain and assist.test_passed is None:
-        return f"{assist.helper.name} (waiting for the test the GM called)"
+        return gettext("%(helper)s (waiting for the test the GM called)") % {
+            "helper": assist.helper.name
+        }
     if assist.uncertain:
-        return f"{assist.helper.name} (test {'passed' if assist.test_passed else 'failed'})"
+        return gettext("%(helper)s (test %(failed)s)") % {
+            "helper": assist.helper.name,
+            "failed": "passed" if assist.test_passed else "failed",
+        }
     return assist.helper.name
 
 
@@ -306,16 +344,16 @@ class AllocationForm(forms.Form):
             name, _, face = part.rpartition(":")
             # isascii: "²".isdigit() is true, but int() refuses it.
             if not name.strip() or not (face.strip().isascii() and face.strip().isdigit()):
-                raise forms.ValidationError("Choose one of the listed allocations.")
+                raise forms.ValidationError(gettext("Choose one of the listed allocations."))
             out.append((name.strip(), int(face)))
         return out
 
 
 class AssistRequestForm(forms.Form):
-    roller = forms.TypedChoiceField(coerce=int, label="Roller")
-    helper = forms.TypedChoiceField(coerce=int, label="Helper")
+    roller = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Roller"))
+    helper = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Helper"))
     structured = forms.BooleanField(
-        required=False, label="Structured time (uses the helper's action)"
+        required=False, label=gettext_lazy("Structured time (uses the helper's action)")
     )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
@@ -329,28 +367,30 @@ class AssistRequestForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("roller") is not None and data.get("roller") == data.get("helper"):
-            raise forms.ValidationError("An Assist comes from another character (PM-08).")
+            raise forms.ValidationError(gettext("An Assist comes from another character (PM-08)."))
         return data
 
 
 class AssistAnswerForm(forms.Form):
     answer = forms.ChoiceField(
         choices=[
-            ("accept", "Accept"),
-            ("decline", "Decline"),
-            ("call_test", "Call a test"),
-            ("test_passed", "Test passed"),
-            ("test_failed", "Test failed"),
+            ("accept", gettext_lazy("Accept")),
+            ("decline", gettext_lazy("Decline")),
+            ("call_test", gettext_lazy("Call a test")),
+            ("test_passed", gettext_lazy("Test passed")),
+            ("test_failed", gettext_lazy("Test failed")),
             # The helper's own word (PM-08): their player, or the GM for an NPC.
-            ("agree", "Agree to pay"),
-            ("refuse", "Decline to help"),
+            ("agree", gettext_lazy("Agree to pay")),
+            ("refuse", gettext_lazy("Decline to help")),
         ]
     )
 
 
 class TraumaForm(forms.Form):
-    character = forms.TypedChoiceField(coerce=int, label="Character")
-    points = forms.IntegerField(min_value=1, max_value=MAX_TRAUMA, label="Trauma points")
+    character = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Character"))
+    points = forms.IntegerField(
+        min_value=1, max_value=MAX_TRAUMA, label=gettext_lazy("Trauma points")
+    )
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, characters=(), **kwargs):
@@ -363,7 +403,10 @@ class TraumaForm(forms.Form):
 def _numbers(text: str, count: int, what: str) -> list[int]:
     parts = [p for p in text.replace(",", " ").split() if p]
     if len(parts) != count or not all(p.isascii() and p.isdigit() for p in parts):
-        raise forms.ValidationError(f"{what}: give {count} whole numbers, e.g. 1 2 3 4.")
+        raise forms.ValidationError(
+            gettext("%(what)s: give %(count)s whole numbers, e.g. 1 2 3 4.")
+            % {"what": what, "count": count}
+        )
     return [int(p) for p in parts]
 
 
@@ -373,15 +416,20 @@ class RollTemplateForm(forms.Form):
     template_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(max_length=60)
     campaign_labels = forms.BooleanField(
-        required=False, label="Use the campaign's band labels (PAT-R2)"
+        required=False, label=gettext_lazy("Use the campaign's band labels (PAT-R2)")
     )
-    band_0 = forms.CharField(max_length=80, required=False, label="Band 0 (graze)")
-    band_1 = forms.CharField(max_length=80, required=False, label="Band 1")
-    band_2 = forms.CharField(max_length=80, required=False, label="Band 2")
-    band_3 = forms.CharField(max_length=80, required=False, label="Band 3+")
-    overflow = forms.CharField(max_length=120, required=False, label="Overflow effect")
+    band_0 = forms.CharField(max_length=80, required=False, label=gettext_lazy("Band 0 (graze)"))
+    band_1 = forms.CharField(max_length=80, required=False, label=gettext_lazy("Band 1"))
+    band_2 = forms.CharField(max_length=80, required=False, label=gettext_lazy("Band 2"))
+    band_3 = forms.CharField(max_length=80, required=False, label=gettext_lazy("Band 3+"))
+    overflow = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("Overflow effect")
+    )
     damage = forms.CharField(
-        max_length=40, required=False, label="Harm per band", help_text="e.g. 1 2 3 4; empty: none"
+        max_length=40,
+        required=False,
+        label=gettext_lazy("Harm per band"),
+        help_text=gettext_lazy("e.g. 1 2 3 4; empty: none"),
     )
     harm = forms.ChoiceField(choices=[(h, h.capitalize()) for h in HARMS], initial="damage")
     overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
@@ -397,9 +445,11 @@ class RollTemplateForm(forms.Form):
         data = super().clean()
         bands = [(data.get(f"band_{i}") or "").strip() for i in range(4)]
         if not data.get("campaign_labels") and not all(bands):
-            raise forms.ValidationError("Give a text for each of the bands 0, 1, 2 and 3+.")
+            raise forms.ValidationError(
+                gettext("Give a text for each of the bands 0, 1, 2 and 3+.")
+            )
         if data.get("damage"):
-            data["damage_list"] = _numbers(data["damage"], 4, "Harm per band")
+            data["damage_list"] = _numbers(data["damage"], 4, gettext("Harm per band"))
         return data
 
     def rules_data(self, campaign: Campaign) -> dict:
@@ -427,7 +477,7 @@ class RollTemplateForm(forms.Form):
                 "template_id": template.pk,
                 "name": template.name,
                 "campaign_labels": template.campaign_labels,
-                **{f"band_{i}": bands[i] for i in range(4)},
+                **{(gettext("band_%(i)s") % {"i": i}): bands[i] for i in range(4)},
                 "overflow": data.get("overflow") or "",
                 "damage": " ".join(str(v) for v in damage) if damage else "",
                 "harm": data.get("harm", "damage"),
@@ -450,7 +500,7 @@ class CustomPatternForm(forms.Form):
         choices=[(k, k) for k in ROLL_KINDS],
         widget=forms.CheckboxSelectMultiple,
         initial=list(ROLL_KINDS),
-        label="Rolls",
+        label=gettext_lazy("Rolls"),
     )
     play = forms.MultipleChoiceField(
         choices=[(p, p) for p in PLAY_MODES],
@@ -458,10 +508,17 @@ class CustomPatternForm(forms.Form):
         initial=list(PLAY_MODES),
     )
     min_effective_successes = forms.IntegerField(
-        min_value=0, max_value=10, initial=1, label="Needs effective successes (PAT-04)"
+        min_value=0,
+        max_value=10,
+        initial=1,
+        label=gettext_lazy("Needs effective successes (PAT-04)"),
     )
-    needs_resolve_spent = forms.BooleanField(required=False, label="Only if Resolve was spent")
-    damage_not_strain = forms.BooleanField(required=False, label="Only attacks dealing damage")
+    needs_resolve_spent = forms.BooleanField(
+        required=False, label=gettext_lazy("Only if Resolve was spent")
+    )
+    damage_not_strain = forms.BooleanField(
+        required=False, label=gettext_lazy("Only attacks dealing damage")
+    )
     description = forms.CharField(max_length=300, required=False)
     active = forms.BooleanField(required=False, initial=True)
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
 
 from rules import game_lines
@@ -48,13 +49,15 @@ class CampaignForm(forms.Form):
         choices=Campaign.Preset.choices,
         initial=Campaign.Preset.MOMENTA,
         widget=forms.RadioSelect,
-        help_text="Fills the dice system and the Momentum economy; you can change both later.",
+        help_text=gettext_lazy(
+            "Fills the dice system and the Momentum economy; you can change both later."
+        ),
     )
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise ValidationError("Give the campaign a name.")
+            raise ValidationError(gettext("Give the campaign a name."))
         return name
 
 
@@ -85,7 +88,7 @@ class CampaignSettingsForm(forms.ModelForm):
         for name in ("name", "band_label_0", "band_label_1", "band_label_2", "band_label_3"):
             value = cleaned.get(name)
             if value is not None and not value.strip():
-                self.add_error(name, "This cannot be blank.")
+                self.add_error(name, gettext("This cannot be blank."))
         line = game_lines.line_of(cleaned.get("game_line") or self.instance.game_line)
         chosen = cleaned.get("complication_range")
         if chosen is not None and chosen > line.complication_max:  # GL-05: the line's bound
@@ -106,7 +109,9 @@ def _limit(field: forms.IntegerField, low: int, high: int) -> None:
 
     def check(value):
         if value is not None and value >= 0 and not low <= value <= high:
-            raise ValidationError(f"Choose a value from {low} to {high}.")
+            raise ValidationError(
+                gettext("Choose a value from %(low)s to %(high)s.") % {"low": low, "high": high}
+            )
 
     field.validators.append(check)
     field.widget.attrs.update(min=low, max=high)
@@ -114,10 +119,10 @@ def _limit(field: forms.IntegerField, low: int, high: int) -> None:
 
 class JoinForm(forms.Form):
     role = forms.ChoiceField(
-        label="Join as",
+        label=gettext_lazy("Join as"),
         choices=[
-            (Membership.Role.PLAYER, "Player: play a character"),
-            (Membership.Role.OBSERVER, "Observer: watch, change nothing"),
+            (Membership.Role.PLAYER, gettext_lazy("Player: play a character")),
+            (Membership.Role.OBSERVER, gettext_lazy("Observer: watch, change nothing")),
         ],
         initial=Membership.Role.PLAYER,
         widget=forms.RadioSelect,
@@ -128,24 +133,24 @@ class InviteForm(forms.Form):
     """The limits of a new invite link; empty fields mean no limit."""
 
     expires_in = forms.TypedChoiceField(
-        label="The link works",
+        label=gettext_lazy("The link works"),
         choices=[
-            ("", "until replaced"),
-            ("1", "for 1 hour"),
-            ("24", "for 1 day"),
-            ("168", "for 7 days"),
-            ("720", "for 30 days"),
+            ("", gettext_lazy("until replaced")),
+            ("1", gettext_lazy("for 1 hour")),
+            ("24", gettext_lazy("for 1 day")),
+            ("168", gettext_lazy("for 7 days")),
+            ("720", gettext_lazy("for 30 days")),
         ],
         coerce=int,
         empty_value=None,
         required=False,
     )
     uses = forms.IntegerField(
-        label="Joins allowed",
+        label=gettext_lazy("Joins allowed"),
         min_value=1,
         max_value=MAX_INVITE_USES,
         required=False,
-        help_text="Empty: any number.",
+        help_text=gettext_lazy("Empty: any number."),
     )
 
     def expires_at(self, now: datetime) -> datetime | None:
@@ -173,7 +178,7 @@ class CharacterForm(forms.ModelForm):
 
     # Pools change through play and the GM (PM-13, MO-13), never by a player's sheet.
     POOLS = SHEET_POOLS
-    POOL_HELP = "Changes through play and the GM, not the sheet."
+    POOL_HELP = gettext_lazy("Changes through play and the GM, not the sheet.")
     CREATION_HELP = BACK_INTO_CREATION  # PM-12 (policy/characters.py)
 
     def __init__(self, *args, campaign: Campaign, gm: bool = True, **kwargs):
@@ -210,7 +215,7 @@ class CharacterForm(forms.ModelForm):
         for name in ("resolve_max", "determination"):
             if name in self.fields:
                 _limit(self.fields[name], 0, MAX_DICE)
-        self.fields["in_creation"].label = "In character creation"
+        self.fields["in_creation"].label = gettext("In character creation")
         if not gm and self.instance.pk is not None:
             # The page says what it showed, so a box drawn locked is not read as an
             # untick after the GM put the character back in meanwhile (_clean_in_creation).
@@ -222,12 +227,14 @@ class CharacterForm(forms.ModelForm):
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise ValidationError("Give the character a name.")
+            raise ValidationError(gettext("Give the character a name."))
         clash = Character.objects.filter(campaign=self.campaign, name__iexact=name)
         if self.instance.pk:
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
-            raise ValidationError(f"This campaign already has a character named {name}.")
+            raise ValidationError(
+                gettext("This campaign already has a character named %(name)s.") % {"name": name}
+            )
         return name
 
     def clean(self):
@@ -247,7 +254,13 @@ class CharacterForm(forms.ModelForm):
             self._clean_in_creation(cleaned)
         resolve, resolve_max = cleaned.get("resolve"), cleaned.get("resolve_max")
         if resolve is not None and resolve_max is not None and resolve > resolve_max:
-            self.add_error("resolve", f"Resolve cannot be above its maximum ({resolve_max}).")
+            self.add_error(
+                "resolve",
+                (
+                    gettext("Resolve cannot be above its maximum (%(resolve_max)s).")
+                    % {"resolve_max": resolve_max}
+                ),
+            )
         return cleaned
 
     def _clean_in_creation(self, cleaned) -> None:
@@ -292,7 +305,13 @@ class _NamedRowsFormSet(forms.BaseInlineFormSet):
                 continue
             key = name.casefold()
             if key in seen:
-                form.add_error(self.name_field, f"There is already a {self.noun} named {name}.")
+                form.add_error(
+                    self.name_field,
+                    (
+                        gettext("There is already a %(noun)s named %(name)s.")
+                        % {"noun": self.noun, "name": name}
+                    ),
+                )
             seen.add(key)
 
 
@@ -308,7 +327,7 @@ class _RowForm(forms.ModelForm):
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise ValidationError("Give it a name.")
+            raise ValidationError(gettext("Give it a name."))
         return name
 
 
@@ -346,7 +365,7 @@ class TraitForm(forms.ModelForm):
     def clean_text(self):
         text = self.cleaned_data["text"].strip()
         if not text:
-            raise ValidationError("Write the text.")
+            raise ValidationError(gettext("Write the text."))
         return text
 
 
@@ -360,7 +379,11 @@ class AssetForm(_RowForm):
 
 def _named_rows(model, form, noun: str, extra: int):
     """A sheet's inline rows of `model`, each name once (_NamedRowsFormSet)."""
-    rows = type(f"{model.__name__}Rows", (_NamedRowsFormSet,), {"noun": noun})
+    rows = type(
+        f"{model.__name__}Rows",
+        (_NamedRowsFormSet,),
+        {"noun": noun},
+    )
     return forms.inlineformset_factory(
         Character, model, form=form, formset=rows, extra=extra, can_delete=True, **ROW_LIMITS
     )
@@ -380,24 +403,27 @@ def sheet_formsets(campaign: Campaign, character: Character, data=None) -> list:
         formsets = [
             _titled(
                 AttributeFormSet(data, instance=character, prefix="attributes"),
-                "Attributes (dice; LUCK among them)",
+                gettext("Attributes (dice; LUCK among them)"),
             ),
-            _traits(data, character, "threads", [Trait.Kind.THREAD], "Threads"),
+            _traits(data, character, "threads", [Trait.Kind.THREAD], gettext("Threads")),
         ]
     else:
         formsets = [
-            _titled(AttributeFormSet(data, instance=character, prefix="attributes"), "Attributes"),
-            _titled(SkillFormSet(data, instance=character, prefix="skills"), "Skills"),
+            _titled(
+                AttributeFormSet(data, instance=character, prefix="attributes"),
+                gettext("Attributes"),
+            ),
+            _titled(SkillFormSet(data, instance=character, prefix="skills"), gettext("Skills")),
             _traits(
                 data,
                 character,
                 "traits",
                 [Trait.Kind.FOCUS, Trait.Kind.TRAIT],
-                "Focuses and traits",
+                gettext("Focuses and traits"),
             ),
             _titled(
                 AssetFormSet(data, instance=character, prefix="assets"),
-                "Assets (temporary ones expire at the end of the scene)",
+                gettext("Assets (temporary ones expire at the end of the scene)"),
             ),
         ]
     return formsets
@@ -430,7 +456,9 @@ class PoolAdjustForm(forms.Form):
 
     pool = forms.ChoiceField()
     character = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    delta = forms.IntegerField(label="Change by", min_value=-MAX_POOL_STEP, max_value=MAX_POOL_STEP)
+    delta = forms.IntegerField(
+        label=gettext_lazy("Change by"), min_value=-MAX_POOL_STEP, max_value=MAX_POOL_STEP
+    )
     reason = forms.CharField(max_length=200)
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
@@ -444,29 +472,31 @@ class PoolAdjustForm(forms.Form):
             (p, pool_name(campaign, p, labels[p]))
             for p in self.campaign_pools + self.character_pools
         ]
-        self.fields["character"].choices = [("", "— (campaign pool)")] + [
+        self.fields["character"].choices = [("", gettext("— (campaign pool)"))] + [
             (c.pk, c.name) for c in campaign.characters.all()
         ]
 
     def clean_delta(self):
         delta = self.cleaned_data["delta"]
         if delta == 0:
-            raise ValidationError("A change of 0 changes nothing.")
+            raise ValidationError(gettext("A change of 0 changes nothing."))
         return delta
 
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise ValidationError("Say why: every pool change is logged with its reason.")
+            raise ValidationError(gettext("Say why: every pool change is logged with its reason."))
         return reason
 
     def clean(self):
         cleaned = super().clean()
         pool, character = cleaned.get("pool"), cleaned.get("character")
         if pool in self.character_pools and character is None:
-            self.add_error("character", "Choose whose pool this is.")
+            self.add_error("character", gettext("Choose whose pool this is."))
         if pool in self.campaign_pools and character is not None:
-            self.add_error("character", "This pool belongs to the campaign, not a character.")
+            self.add_error(
+                "character", gettext("This pool belongs to the campaign, not a character.")
+            )
         return cleaned
 
     def service_kwargs(self) -> dict:

@@ -47,6 +47,7 @@ from tables.presenters import event_words
 from tables.presenters.conflicts import tracker_context, tracker_rows
 from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
+from tables.said import localized, worded
 from tables.services.access import sees_event
 
 GM = TableEvent.Audience.GM.value
@@ -140,7 +141,7 @@ def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[
     for change in event.payload.get("changes") or []:
         pool = change.get("pool", "")
         try:
-            label = PoolChange.Pool(pool).label
+            label = str(PoolChange.Pool(pool).label)
         except ValueError:
             label = pool.replace("_", " ").capitalize()
         hidden = pool == "threat" and not shows_threat(campaign, audience)
@@ -164,7 +165,7 @@ def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
     p = event.payload or {}
     kind = event.kind
     if "summary" in p:
-        return str(p["summary"])
+        return worded(p)
     if "text" in p:
         return str(p["text"])
     if kind == kinds.SESSION_STARTED.name:
@@ -258,7 +259,7 @@ def log_entry(
         changes=_change_lines(event, campaign, audience),
         gm_only=event.audience == GM,
         templates=_log_templates(event.kind),
-        payload=event.payload or {},
+        payload=localized(event.payload),
         record=record,
     )
 

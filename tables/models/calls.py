@@ -12,23 +12,24 @@ opposition dice (Momenta) from players until the dice land
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 __all__ = ["CalledTest"]
 
 
 class CalledTest(models.Model):
     class System(models.TextChoices):
-        D20 = "d20", "2d20 skill test"
-        MOMENTA = "momenta", "Momenta roll"
+        D20 = "d20", gettext_lazy("2d20 skill test")
+        MOMENTA = "momenta", gettext_lazy("Momenta roll")
 
     class State(models.TextChoices):
-        OPEN = "open", "Waiting for the roll"
-        ANSWERED = "answered", "Rolled"
-        CANCELLED = "cancelled", "Called off"
+        OPEN = "open", gettext_lazy("Waiting for the roll")
+        ANSWERED = "answered", gettext_lazy("Rolled")
+        CANCELLED = "cancelled", gettext_lazy("Called off")
 
     class Kind(models.TextChoices):  # Momenta only (D6-08, D6-11)
-        ACTION = "action", "Action roll"
-        LUCK = "luck", "Luck roll"
+        ACTION = "action", gettext_lazy("Action roll")
+        LUCK = "luck", gettext_lazy("Luck roll")
 
     campaign = models.ForeignKey(
         "tables.Campaign", on_delete=models.CASCADE, related_name="called_tests"
@@ -80,7 +81,7 @@ class CalledTest(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="The event that made the call.",
+        help_text=gettext_lazy("The event that made the call."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

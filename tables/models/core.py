@@ -5,11 +5,13 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
+from tables.line_words import worded_line
 
 
 def new_invite_token() -> str:
@@ -52,16 +54,16 @@ def _group_momentum_within_line_cap() -> Q:
 
 class Campaign(models.Model):
     class Preset(models.TextChoices):
-        MOMENTA = "momenta", "Momenta (d6 pools, personal Momentum)"
-        D20 = "2d20", "2d20 (skill tests, group Momentum and Threat)"
+        MOMENTA = "momenta", gettext_lazy("Momenta (d6 pools, personal Momentum)")
+        D20 = "2d20", gettext_lazy("2d20 (skill tests, group Momentum and Threat)")
 
     class DiceSystem(models.TextChoices):
-        D6 = "d6", "d6 pools"
-        D20 = "d20", "d20 skill tests"
+        D6 = "d6", gettext_lazy("d6 pools")
+        D20 = "d20", gettext_lazy("d20 skill tests")
 
     class Economy(models.TextChoices):
-        PERSONAL = "personal", "Personal Momentum per character"
-        GROUP = "group", "Group Momentum pool and Threat"
+        PERSONAL = "personal", gettext_lazy("Personal Momentum per character")
+        GROUP = "group", gettext_lazy("Group Momentum pool and Threat")
 
     name = models.CharField(max_length=100)
     preset = models.CharField(max_length=10, choices=Preset.choices, default=Preset.MOMENTA)
@@ -69,11 +71,13 @@ class Campaign(models.Model):
     economy = models.CharField(max_length=10, choices=Economy.choices, default=Economy.PERSONAL)
     # The 2d20 line played (rules.game_lines, GL-01): pool names, group cap, Determination.
     game_line = models.CharField(
-        "2d20 game line",
+        gettext_lazy("2d20 game line"),
         max_length=12,
         choices=game_lines.choices(),
         default=game_lines.DEFAULT,
-        help_text="Names the pools and sets the group pool's cap and what Determination does.",
+        help_text=gettext_lazy(
+            "Names the pools and sets the group pool's cap and what Determination does."
+        ),
     )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
@@ -88,7 +92,8 @@ class Campaign(models.Model):
     group_momentum = models.PositiveSmallIntegerField(default=0)
     threat = models.PositiveIntegerField(default=0)
     threat_visible = models.BooleanField(
-        default=False, help_text="Show Threat to players (by default only the GM sees it)."
+        default=False,
+        help_text=gettext_lazy("Show Threat to players (by default only the GM sees it)."),
     )
 
     # Sequence number of the last TableEvent; bumped under the row lock so
@@ -97,38 +102,46 @@ class Campaign(models.Model):
 
     # Rulings (RULES.md clauses ending in R…), each a setting with its default.
     extra_success_stacks = models.BooleanField(
-        "PAT-R1: repeated Extra Success upgrades one step each", default=True
+        gettext_lazy("PAT-R1: repeated Extra Success upgrades one step each"), default=True
     )
-    band_label_0 = models.CharField("PAT-R2: band 0 label", max_length=40, default="Setback")
+    band_label_0 = models.CharField(
+        gettext_lazy("PAT-R2: band 0 label"), max_length=40, default="Setback"
+    )
     band_label_1 = models.CharField(
-        "PAT-R2: band 1 label", max_length=40, default="Success at a Cost"
+        gettext_lazy("PAT-R2: band 1 label"), max_length=40, default="Success at a Cost"
     )
-    band_label_2 = models.CharField("PAT-R2: band 2 label", max_length=40, default="Success")
+    band_label_2 = models.CharField(
+        gettext_lazy("PAT-R2: band 2 label"), max_length=40, default="Success"
+    )
     band_label_3 = models.CharField(
-        "PAT-R2: band 3+ label", max_length=40, default="Success with a Bonus"
+        gettext_lazy("PAT-R2: band 3+ label"), max_length=40, default="Success with a Bonus"
     )
-    advantage_dice = models.PositiveSmallIntegerField("PM-R1: dice added by Advantage", default=1)
+    advantage_dice = models.PositiveSmallIntegerField(
+        gettext_lazy("PM-R1: dice added by Advantage"), default=1
+    )
     disadvantage_dice = models.PositiveSmallIntegerField(
-        "PM-R1: dice removed by Disadvantage", default=1
+        gettext_lazy("PM-R1: dice removed by Disadvantage"), default=1
     )
     complication_range = models.PositiveSmallIntegerField(
-        "T-R1: complication range (1 = only 20s)", default=1
+        gettext_lazy("T-R1: complication range (1 = only 20s)"), default=1
     )
     # GL-05: the GM's range for the running scene, over complication_range; None: that one.
     # Kept on this row (which every roll reads anyway), cleared when the scene ends.
     scene_complication_range = models.PositiveSmallIntegerField(null=True, blank=True)
     assistance_needs_leader_success = models.BooleanField(
-        "T-03: assistance counts only if the leader scores", default=True
+        gettext_lazy("T-03: assistance counts only if the leader scores"), default=True
     )
     gm_momentum_to_threat = models.BooleanField(
-        "CT-R1: a GM character's unspent Momentum goes to Threat", default=True
+        gettext_lazy("CT-R1: a GM character's unspent Momentum goes to Threat"), default=True
     )
     # What a player may declare for their own character: each earns or saves Momentum
     # (PM-02, PM-03, PM-05), so by default the GM calls it (rolls it or records it).
     players_declare_edges = models.BooleanField(
-        "Players may declare a GM-called edge, Disadvantage and trauma themselves",
+        gettext_lazy("Players may declare a GM-called edge, Disadvantage and trauma themselves"),
         default=False,
-        help_text="Off: only the GM calls them (the GM rolls or records it for the character).",
+        help_text=gettext_lazy(
+            "Off: only the GM calls them (the GM rolls or records it for the character)."
+        ),
     )
     # The scene board (issue 23): who may put a trait or a Thread on it besides the GM.
     players_note_traits = models.BooleanField(
@@ -138,19 +151,27 @@ class Campaign(models.Model):
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(
-        "Mute one-point pool changes in the log",
+        gettext_lazy("Mute one-point pool changes in the log"),
         default=False,
-        help_text="On: a hand adjustment of a pool, or Threat added or spent, by one point "
-        "makes no card in the log. Pools still update live and each pool's history keeps it.",
+        help_text=gettext_lazy(
+            "On: a hand adjustment of a pool, or Threat added or spent, by one point "
+            "makes no card in the log. Pools still update live and each pool's history keeps it."
+        ),
     )
 
     # Discord (tables/discord/): where public and GM-only rolls are posted. The URLs are
     # secrets (anyone holding one can post to the channel): never logged, pushed or exported.
     discord_webhook_url = models.CharField(
-        "Discord webhook for the table's channel", max_length=300, blank=True, default=""
+        gettext_lazy("Discord webhook for the table's channel"),
+        max_length=300,
+        blank=True,
+        default="",
     )
     discord_gm_webhook_url = models.CharField(
-        "Discord webhook for the GM (secret rolls)", max_length=300, blank=True, default=""
+        gettext_lazy("Discord webhook for the GM (secret rolls)"),
+        max_length=300,
+        blank=True,
+        default="",
     )
     # Who set each webhook: removing that co-GM offers to clear it (they hold the URL).
     discord_webhook_set_by = models.ForeignKey(
@@ -197,8 +218,8 @@ class Campaign(models.Model):
 
     @property
     def line(self) -> game_lines.GameLine:
-        """The 2d20 game line's names and behaviour (GL-01); templates read its names."""
-        return game_lines.line_of(self.game_line)
+        """The 2d20 game line's names (in the reader's language) and behaviour (GL-01)."""
+        return worded_line(game_lines.line_of(self.game_line))
 
     @property
     def group_cap(self) -> int | None:
@@ -211,9 +232,9 @@ class Campaign(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        GM = "gm", "GM"
-        PLAYER = "player", "Player"
-        OBSERVER = "observer", "Observer"
+        GM = "gm", gettext_lazy("GM")
+        PLAYER = "player", gettext_lazy("Player")
+        OBSERVER = "observer", gettext_lazy("Observer")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -244,7 +265,8 @@ class Character(models.Model):
     is_npc = models.BooleanField(default=False)
     notes = models.TextField(blank=True)
     in_creation = models.BooleanField(
-        default=False, help_text="Character creation mode: no Momentum spent or gained (PM-12)."
+        default=False,
+        help_text=gettext_lazy("Character creation mode: no Momentum spent or gained (PM-12)."),
     )
 
     # Momenta pools (RS-01, PM).
@@ -318,9 +340,9 @@ class Trait(models.Model):
     """Free-text facts about a character: Threads (Momenta), focuses and traits (2d20)."""
 
     class Kind(models.TextChoices):
-        THREAD = "thread", "Thread"
-        FOCUS = "focus", "Focus"
-        TRAIT = "trait", "Trait"
+        THREAD = "thread", gettext_lazy("Thread")
+        FOCUS = "focus", gettext_lazy("Focus")
+        TRAIT = "trait", gettext_lazy("Trait")
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -10,6 +10,7 @@ and for the spend ledger, which lives between HTTP requests (MO-02).
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from .secret import SecretRecord
 
@@ -20,10 +21,10 @@ class Contest(models.Model):
     """CT-01 … CT-05: the opposer rolls first; the active character then rolls against it."""
 
     class State(models.TextChoices):
-        AWAITING = "awaiting", "Waiting for the active character's roll"
-        ROLLED = "rolled", "Active character has rolled"
-        RESOLVED = "resolved", "Resolved"
-        CANCELLED = "cancelled", "Called off"
+        AWAITING = "awaiting", gettext_lazy("Waiting for the active character's roll")
+        ROLLED = "rolled", gettext_lazy("Active character has rolled")
+        RESOLVED = "resolved", gettext_lazy("Resolved")
+        CANCELLED = "cancelled", gettext_lazy("Called off")
 
     campaign = models.ForeignKey(
         "tables.Campaign", on_delete=models.CASCADE, related_name="contests"
@@ -77,14 +78,17 @@ class D20Test(SecretRecord):
     """
 
     class State(models.TextChoices):
-        ROLLED = "rolled", "Rolled"  # Determination may still reroll (T-04)
-        SPENDING = "spending", "Spending Momentum"  # a spend was made: no more rerolls
-        RESOLVED = "resolved", "Resolved"
+        ROLLED = "rolled", gettext_lazy("Rolled")  # Determination may still reroll (T-04)
+        SPENDING = (
+            "spending",
+            gettext_lazy("Spending Momentum"),
+        )  # a spend was made: no more rerolls
+        RESOLVED = "resolved", gettext_lazy("Resolved")
 
     class Role(models.TextChoices):
-        TEST = "test", "Skill test"
-        OPPOSER = "opposer", "Contest: opposer's roll"
-        ACTIVE = "active", "Contest: active character's roll"
+        TEST = "test", gettext_lazy("Skill test")
+        OPPOSER = "opposer", gettext_lazy("Contest: opposer's roll")
+        ACTIVE = "active", gettext_lazy("Contest: active character's roll")
 
     campaign = models.ForeignKey(
         "tables.Campaign", on_delete=models.CASCADE, related_name="d20_tests"
@@ -101,7 +105,7 @@ class D20Test(SecretRecord):
         null=True,
         blank=True,
         related_name="+",
-        help_text="The event that announced the roll.",
+        help_text=gettext_lazy("The event that announced the roll."),
     )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.TEST)
     contest = models.ForeignKey(
@@ -130,7 +134,9 @@ class CustomSpend(models.Model):
     )
     name = models.CharField(max_length=60)
     cost = models.PositiveSmallIntegerField(default=1)
-    repeatable = models.BooleanField(default=False, help_text="May be used more than once a test.")
+    repeatable = models.BooleanField(
+        default=False, help_text=gettext_lazy("May be used more than once a test.")
+    )
     description = models.CharField(max_length=200, blank=True)
 
     class Meta:

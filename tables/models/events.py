@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from tables import events
 
@@ -12,8 +13,8 @@ class TableEvent(models.Model):
     """One committed state change. seq is unique and gap-free per campaign."""
 
     class Audience(models.TextChoices):
-        ALL = "all", "Everyone at the table"
-        GM = "gm", "GM only"
+        ALL = "all", gettext_lazy("Everyone at the table")
+        GM = "gm", gettext_lazy("GM only")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveBigIntegerField()
@@ -55,11 +56,11 @@ class PoolChange(models.Model):
     """One line of a pool's ledger: who changed it, by how much, why, what was lost."""
 
     class Pool(models.TextChoices):
-        GROUP_MOMENTUM = "group_momentum", "Group Momentum"
-        THREAT = "threat", "Threat"
-        MOMENTUM = "momentum", "Momentum"
-        RESOLVE = "resolve", "Resolve"
-        DETERMINATION = "determination", "Determination"
+        GROUP_MOMENTUM = "group_momentum", gettext_lazy("Group Momentum")
+        THREAT = "threat", gettext_lazy("Threat")
+        MOMENTUM = "momentum", gettext_lazy("Momentum")
+        RESOLVE = "resolve", gettext_lazy("Resolve")
+        DETERMINATION = "determination", gettext_lazy("Determination")
 
     event = models.ForeignKey(TableEvent, on_delete=models.CASCADE, related_name="changes")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pool_changes")

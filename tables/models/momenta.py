@@ -8,6 +8,7 @@ back (and its patterns applied later) exactly as it fell.
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from rules.templates import RollTemplate as RulesTemplate
 
@@ -28,7 +29,9 @@ class RollTemplate(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="roll_templates")
     name = models.CharField(max_length=60)
     data = models.JSONField(default=dict)
-    campaign_labels = models.BooleanField("Use the campaign's band labels (PAT-R2)", default=False)
+    campaign_labels = models.BooleanField(
+        gettext_lazy("Use the campaign's band labels (PAT-R2)"), default=False
+    )
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -73,11 +76,11 @@ class AssistRequest(models.Model):
     """One character offering to fund another's Advantage (PM-08..PM-10)."""
 
     class State(models.TextChoices):
-        REQUESTED = "requested", "Requested"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        USED = "used", "Used"
-        FAILED = "failed", "Failed (the helper's test failed)"
+        REQUESTED = "requested", gettext_lazy("Requested")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        DECLINED = "declined", gettext_lazy("Declined")
+        USED = "used", gettext_lazy("Used")
+        FAILED = "failed", gettext_lazy("Failed (the helper's test failed)")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assist_requests")
     roller = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists_asked")
@@ -127,8 +130,8 @@ class MomentaRoll(SecretRecord):
     """One Momenta roll as it fell (TB-02: dice rolled on the server)."""
 
     class State(models.TextChoices):
-        AWAITING_ALLOCATION = "awaiting_allocation", "Awaiting the pattern allocation"
-        RESOLVED = "resolved", "Resolved"
+        AWAITING_ALLOCATION = "awaiting_allocation", gettext_lazy("Awaiting the pattern allocation")
+        RESOLVED = "resolved", gettext_lazy("Resolved")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="momenta_rolls")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="momenta_rolls")

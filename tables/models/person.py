@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class PersonSettings(models.Model):
@@ -15,10 +16,12 @@ class PersonSettings(models.Model):
     )
     # Off by default: motion is opt-in; site.css also drops it under prefers-reduced-motion.
     animate_dice = models.BooleanField(
-        "Animate new dice",
+        gettext_lazy("Animate new dice"),
         default=False,
-        help_text="A short tumble of the newest roll's dice. Never when your system asks "
-        "for reduced motion.",
+        help_text=gettext_lazy(
+            "A short tumble of the newest roll's dice. Never when your system asks "
+            "for reduced motion."
+        ),
     )
 
     class Meta:

@@ -7,6 +7,8 @@ views/regions.momenta_assists). The GM's queue is presenters.momenta.assist_queu
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from tables.models import AssistRequest, Campaign, Membership
 
 
@@ -26,8 +28,8 @@ def player_actions(assist: AssistRequest, helps: bool) -> list[tuple[str, str]]:
     if not helps:
         return []
     if not assist.helper_agreed:
-        return [("agree", "Accept"), ("refuse", "Decline")]
-    return [("decline", "Withdraw")]
+        return [("agree", gettext("Accept")), ("refuse", gettext("Decline"))]
+    return [("decline", gettext("Withdraw"))]
 
 
 def player_assists(

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import gettext
+
 from rules.d6 import apply_allocation, worth_key
 from rules.odds import (
     band_distribution,
@@ -125,11 +127,13 @@ def odds_for(plan: RollPlan) -> Odds:
     odds = Odds(pool=spec.pool, zero_dice=spec.zero_dice)
     if spec.opposition_pool is not None:
         values = list(opposed_band_distribution(spec.pool, spec.opposition_pool).values())
-        odds.opposition = f"against an opposition roll of {spec.opposition_pool}d"
+        odds.opposition = gettext("against an opposition roll of %(opposition_pool)sd") % {
+            "opposition_pool": spec.opposition_pool
+        }
     elif spec.opposition_successes:
         values = _bands_against(spec.pool, spec.opposition_successes)
         against = count(spec.opposition_successes, "opposition success", "opposition successes")
-        odds.opposition = f"against {against}"
+        odds.opposition = gettext("against %(against)s") % {"against": against}
     else:
         values = list(band_distribution(spec.pool).values())
     texts = spec.template.bands
@@ -171,12 +175,12 @@ def pattern_odds(spec) -> list[PatternOdds]:
             )
             note = ", ".join(p.name for p in applicable)
         else:
-            triggers, note = Fraction(0), "no pattern of yours on this roll"
+            triggers, note = Fraction(0), gettext("no pattern of yours on this roll")
         result.append(
             PatternOdds(
                 label=f"a {KIND_LABELS[kind]}",
-                triggers=Chance("can trigger", triggers),
-                in_dice=Chance("in the dice", chances[kind]),
+                triggers=Chance(gettext("can trigger"), triggers),
+                in_dice=Chance(gettext("in the dice"), chances[kind]),
                 note=note,
             )
         )
@@ -185,49 +189,112 @@ def pattern_odds(spec) -> list[PatternOdds]:
 
 def cost_lines(plan: RollPlan) -> list[str]:
     """What Advantage, Disadvantage, the Assist and Resolve will cost, and who pays."""
-    s, roller = plan.settlement, plan.character
-    lines = []
+    lines = _settling_lines(plan) + _advantage_lines(plan) + _assist_lines(plan)
+    if plan.settlement.advantage_refused:
+        lines.append(plan.settlement.advantage_refused)
+    lines += _disadvantage_lines(plan)
+    for spender, amount in plan.resolve:
+        lines.append(
+            gettext("%(spender)s spends %(amount)s Resolve (RS-01).")
+            % {"spender": spender.name, "amount": amount}
+        )
+    return lines
+
+
+def _settling_lines(plan: RollPlan) -> list[str]:
+    s, lines = plan.settlement, []
     if len(plan.sources) > 1:
-        lines.append("Several sources give one Advantage, at the cheapest cost (PM-06).")
+        lines.append(gettext("Several sources give one Advantage, at the cheapest cost (PM-06)."))
     if s.cancelled:
-        lines.append("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+        lines.append(
+            gettext("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+        )
     elif s.creation and (s.advantage or s.disadvantage):
-        lines.append("Character creation: applied directly, no Momentum spent or gained (PM-12).")
+        lines.append(
+            gettext("Character creation: applied directly, no Momentum spent or gained (PM-12).")
+        )
+    return lines
+
+
+def _advantage_lines(plan: RollPlan) -> list[str]:
+    s, roller = plan.settlement, plan.character
     if s.assisted:
-        lines.append(
-            f"Advantage (+{plan.spec.advantage_dice}d) from {s.paid_by}'s Assist: "
-            f"{s.paid_by} pays 1 Momentum ({plan.helper.momentum} → {plan.helper.momentum - 1}), "
-            f"{roller.name} pays nothing (PM-08)."
-        )
+        return [
+            gettext(
+                "Advantage (+%(advantage_dice)sd) from %(paid_by)s's Assist: %(paid_by)s pays 1 "
+                "Momentum (%(momentum)s → %(after)s), %(roller)s pays nothing (PM-08)."
+            )
+            % {
+                "advantage_dice": plan.spec.advantage_dice,
+                "paid_by": s.paid_by,
+                "momentum": plan.helper.momentum,
+                "after": plan.helper.momentum - 1,
+                "roller": roller.name,
+            }
+        ]
     elif s.paid:
-        lines.append(
-            f"Advantage (+{plan.spec.advantage_dice}d) costs {s.advantage_cost} Momentum "
-            f"(PM-05): {roller.name} pays, {roller.momentum} → {roller.momentum - s.paid}."
-        )
+        return [
+            gettext(
+                "Advantage (+%(advantage_dice)sd) costs %(advantage_cost)s Momentum (PM-05): "
+                "%(roller)s pays, %(momentum)s → %(paid)s."
+            )
+            % {
+                "advantage_dice": plan.spec.advantage_dice,
+                "advantage_cost": s.advantage_cost,
+                "roller": roller.name,
+                "momentum": roller.momentum,
+                "paid": roller.momentum - s.paid,
+            }
+        ]
+    return []
+
+
+def _assist_lines(plan: RollPlan) -> list[str]:
+    s, roller, lines = plan.settlement, plan.character, []
     if plan.assist is not None and plan.assist.uncertain and not s.assisted:
         if s.assist_failed:
-            lines.append(f"{plan.helper.name}'s test failed: the Assist costs nothing (PM-10).")
+            lines.append(
+                gettext("%(helper)s's test failed: the Assist costs nothing (PM-10).")
+                % {"helper": plan.helper.name}
+            )
     elif plan.assist is not None and plan.assist.uncertain:
-        lines.append(f"{plan.helper.name}'s test passed, so the Assist is paid (PM-10).")
+        lines.append(
+            gettext("%(helper)s's test passed, so the Assist is paid (PM-10).")
+            % {"helper": plan.helper.name}
+        )
     if s.assist_landed and not s.assisted and s.paid:
         lines.append(
-            f"{plan.helper.name} helps, but an Assist does not stack on Advantage "
-            f"{roller.name} pays: {plan.helper.name} spends nothing (PM-08)."
+            gettext(
+                "%(helper)s helps, but an Assist does not stack on Advantage %(roller)s pays: "
+                "%(helper)s spends nothing (PM-08)."
+            )
+            % {"helper": plan.helper.name, "roller": roller.name}
         )
     if s.assist_uses_action:
-        lines.append(f"Structured time: the Assist is {plan.helper.name}'s action (PM-09).")
-    if s.advantage_refused:
-        lines.append(s.advantage_refused)
+        lines.append(
+            gettext("Structured time: the Assist is %(helper)s's action (PM-09).")
+            % {"helper": plan.helper.name}
+        )
+    return lines
+
+
+def _disadvantage_lines(plan: RollPlan) -> list[str]:
+    s, roller = plan.settlement, plan.character
     if s.disadvantage and not s.creation:
         cap = cap_of(MOMENTUM)
-        full = f" (at the cap of {cap}: it will be lost, PM-04)" if roller.momentum >= cap else ""
-        lines.append(
-            f"Disadvantage (-{plan.spec.advantage_dice}d): {roller.name} gains 1 Momentum "
-            f"after the roll (PM-02){full}."
+        full = (
+            (gettext(" (at the cap of %(cap)s: it will be lost, PM-04)") % {"cap": cap})
+            if roller.momentum >= cap
+            else ""
         )
-    for spender, amount in plan.resolve:
-        lines.append(f"{spender.name} spends {amount} Resolve (RS-01).")
-    return lines
+        return [
+            gettext(
+                "Disadvantage (-%(advantage_dice)sd): %(roller)s gains 1 Momentum after the roll "
+                "(PM-02)%(full)s."
+            )
+            % {"advantage_dice": plan.spec.advantage_dice, "roller": roller.name, "full": full}
+        ]
+    return []
 
 
 # --- Allocation chooser (PAT-02, PAT-08, PAT-09) -------------------------------------
@@ -302,10 +369,9 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
 
     def option(allocation) -> AllocationOption:
         applied = apply_allocation(result, allocation)
-        label = (
-            ", ".join(f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation)
-            or "No pattern"
-        )
+        label = ", ".join(
+            f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation
+        ) or gettext("No pattern")
         return AllocationOption(
             key=allocation_key(allocation),
             label=label,
@@ -417,10 +483,18 @@ def assist_actions(assist: AssistRequest, is_gm: bool, helps: bool) -> list[tupl
     if not is_gm:
         return player_actions(assist, helps)
     if assist.state == AssistRequest.State.REQUESTED:
-        return [("accept", "Accept"), ("call_test", "Call a test"), ("decline", "Decline")]
+        return [
+            ("accept", gettext("Accept")),
+            ("call_test", gettext("Call a test")),
+            ("decline", gettext("Decline")),
+        ]
     if assist.uncertain and assist.test_passed is None:
-        return [("test_passed", "Test passed"), ("test_failed", "Test failed"), ("decline", "Drop")]
-    return [("decline", "Drop")]
+        return [
+            ("test_passed", gettext("Test passed")),
+            ("test_failed", gettext("Test failed")),
+            ("decline", gettext("Drop")),
+        ]
+    return [("decline", gettext("Drop"))]
 
 
 def composer_context(
@@ -542,5 +616,10 @@ def _initial_odds(form: MomentaRollForm) -> Odds | None:
     if form.roller is None:
         return None
     if not form.fields["attribute"].choices:
-        return Odds(error=f"{form.roller.name} has no attributes yet: add some on the sheet.")
+        return Odds(
+            error=(
+                gettext("%(roller)s has no attributes yet: add some on the sheet.")
+                % {"roller": form.roller.name}
+            )
+        )
     return preview(as_submitted(form))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.translation import gettext
+
 WIDTH = 300  # SVG user units; CSS scales the picture to its box
 HEIGHT = 28
 # A segment narrower than this (in user units) has no label inside: it would not fit.
@@ -100,7 +102,7 @@ def band_chart(bands) -> Chart:
     for tone, band in zip(BAND_TONES, bands, strict=False):
         short = band.label.split(":", 1)[0]
         parts.append((short, band.label, band.value, tone))
-    return stacked("Chance of each result band", parts)
+    return stacked(gettext("Chance of each result band"), parts)
 
 
 def d20_chart(pass_chance: Fraction, momentum: dict[int, Fraction]) -> Chart:
@@ -110,9 +112,14 @@ def d20_chart(pass_chance: Fraction, momentum: dict[int, Fraction]) -> Chart:
     plus = [momentum.get(0, Fraction(0)) - fail, momentum.get(1, Fraction(0))]
     plus.append(momentum.get(2, Fraction(0)))
     plus.append(sum((p for m, p in momentum.items() if m >= 3), Fraction(0)))
-    parts = [("Fail", "Fail", fail, 0)]
-    names = ["no Momentum", "1 Momentum", "2 Momentum", "3 or more Momentum"]
-    shorts = ["Pass", "+1", "+2", "+3"]
+    parts = [(gettext("Fail"), gettext("Fail"), fail, 0)]
+    names = [
+        gettext("no Momentum"),
+        gettext("1 Momentum"),
+        gettext("2 Momentum"),
+        gettext("3 or more Momentum"),
+    ]
+    shorts = [gettext("Pass"), "+1", "+2", "+3"]
     for tone, (short, words, value) in enumerate(zip(shorts, names, plus, strict=True)):
-        parts.append((short, f"Pass with {words}", value, tone + 1))
-    return stacked("Chance to pass, and Momentum generated", parts)
+        parts.append((short, (gettext("Pass with %(words)s") % {"words": words}), value, tone + 1))
+    return stacked(gettext("Chance to pass, and Momentum generated"), parts)

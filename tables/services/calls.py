@@ -23,11 +23,14 @@ from dataclasses import replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
+from tables.said import said
+from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
 from tables.services.access import require_control
@@ -40,7 +43,7 @@ from tables.services.core import (
     require_gm,
 )
 from tables.services.d20.sheet import whole_range
-from tables.services.momenta import SITUATIONAL, RollRequest
+from tables.services.momenta import RollRequest
 
 DIFFICULTY_MAX = 5  # T-R2
 NOTE_MAX = 120
@@ -98,7 +101,7 @@ def call_test(
             _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range)
         else:
             _momenta_terms(call, character, kind, opposition_pool)
-            _momenta_edges(call, bool(disadvantage), bool(edge))
+            call_edges.momenta_edges(call, bool(disadvantage), bool(edge))
         call.save()
         call.event = append_event(campaign, events.TEST_CALLED, actor, _call_payload(call))
         call.save(update_fields=["event"])
@@ -108,20 +111,25 @@ def call_test(
 def _note(note: str) -> str:
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        raise ServiceError(f"Keep the note to {NOTE_MAX} characters.")
+        raise ServiceError(
+            gettext("Keep the note to %(note_max)s characters.") % {"note_max": NOTE_MAX}
+        )
     return note
 
 
 def _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range):
     services_d20.require_d20(campaign)
     if difficulty is None or isinstance(difficulty, bool) or not 0 <= difficulty <= DIFFICULTY_MAX:
-        raise ServiceError(f"The Difficulty is a whole number from 0 to {DIFFICULTY_MAX} (T-R2).")
+        raise ServiceError(
+            gettext("The Difficulty is a whole number from 0 to %(difficulty_max)s (T-R2).")
+            % {"difficulty_max": DIFFICULTY_MAX}
+        )
     if complication_range is not None:  # GL-05: within the line's bound
         whole_range(complication_range, _("A complication range"), campaign)
     call.skill, call.focus = (skill or "").strip(), (focus or "").strip()
     call.difficulty, call.complication_range = difficulty, complication_range
     if not call.attribute or not call.skill:
-        raise ServiceError("Name the attribute and the skill to test.")
+        raise ServiceError(gettext("Name the attribute and the skill to test."))
     if character is not None:
         # The sheet's own names (and its refusal in words) from the rules' reading of it.
         _target, skill_value, names = services_d20.target(character, call.attribute, call.skill)
@@ -132,40 +140,31 @@ def _d20_terms(campaign, call, character, skill, focus, difficulty, complication
 
 def _momenta_terms(call, character, kind, opposition_pool):
     if kind not in CalledTest.Kind.values:
-        raise ServiceError("Call an action roll or a luck roll.")
+        raise ServiceError(gettext("Call an action roll or a luck roll."))
     call.kind = kind
     if kind == CalledTest.Kind.LUCK:
         if opposition_pool:
-            raise ServiceError("Nothing opposes a luck roll (D6-11).")
+            raise ServiceError(gettext("Nothing opposes a luck roll (D6-11)."))
         call.attribute = "LUCK"
         return
     if opposition_pool is not None and not 1 <= opposition_pool <= MAX_POOL:
-        raise ServiceError(f"Opposition dice: from 1 to {MAX_POOL}, or none.")
+        raise ServiceError(
+            gettext("Opposition dice: from 1 to %(max_pool)s, or none.") % {"max_pool": MAX_POOL}
+        )
     call.opposition_pool = opposition_pool or None
     if not call.attribute:
-        raise ServiceError("Name the attribute to roll.")
+        raise ServiceError(gettext("Name the attribute to roll."))
     if character is not None:
         wanted = call.attribute.casefold()
         found = next((a for a in character.attributes.all() if a.name.casefold() == wanted), None)
         if found is None:
-            raise ServiceError(f"{character.name} has no attribute called “{call.attribute}”.")
+            raise ServiceError(
+                gettext("%(character)s has no attribute called “%(attribute)s”.")
+                % {"character": character.name, "attribute": call.attribute}
+            )
         if found.is_luck:
-            raise ServiceError("LUCK makes luck rolls only (D6-11): call a luck roll.")
+            raise ServiceError(gettext("LUCK makes luck rolls only (D6-11): call a luck roll."))
         call.attribute = found.name
-
-
-def _momenta_edges(call: CalledTest, disadvantage: bool, edge: bool) -> None:
-    """The GM's Disadvantage (PM-02) and situational edge (PM-05) for the roll."""
-    if call.kind == CalledTest.Kind.LUCK and (disadvantage or edge):
-        raise ServiceError(_("A luck roll is straight: no Advantage or Disadvantage (D6-11)."))
-    call.disadvantage, call.edge = disadvantage, edge
-
-
-def _edges_words(call: CalledTest) -> str:
-    words = [_("with Disadvantage")] if call.disadvantage else []
-    if call.edge:
-        words.append(_("with a GM-called edge"))
-    return "".join(", " + w for w in words)
 
 
 def _who(call: CalledTest) -> str:
@@ -185,12 +184,12 @@ def terms(call: CalledTest, *, reveal: bool) -> str:
         return text
     if call.kind == CalledTest.Kind.LUCK:
         return "a luck roll"
-    text = f"{call.attribute}"
+    edges = call_edges.edges_words(call)
     if call.hidden and not reveal:
-        return text + ", opposition hidden" + _edges_words(call)
+        return f"{call.attribute}, opposition hidden{edges}"
     if call.opposition_pool:
-        return text + f" against {call.opposition_pool} opposition dice" + _edges_words(call)
-    return text + ", unopposed" + _edges_words(call)
+        return f"{call.attribute} against {call.opposition_pool} opposition dice{edges}"
+    return f"{call.attribute}, unopposed{edges}"
 
 
 def _call_payload(call: CalledTest) -> dict:
@@ -211,12 +210,15 @@ def _open_call(campaign: Campaign, call_id) -> CalledTest:
         .first()
     )
     if call is None:
-        raise ServiceError("There is no such call at this table.")
+        raise ServiceError(gettext("There is no such call at this table."))
     if call.state == CalledTest.State.ANSWERED:
         who = call.answered_by.name if call.answered_by_id else "someone"
-        raise ServiceError(f"This call has been answered already (by {who}): roll it only once.")
+        raise ServiceError(
+            gettext("This call has been answered already (by %(who)s): roll it only once.")
+            % {"who": who}
+        )
     if call.state == CalledTest.State.CANCELLED:
-        raise ServiceError("The GM withdrew this call.")
+        raise ServiceError(gettext("The GM withdrew this call."))
     return call
 
 
@@ -235,8 +237,11 @@ def cancel_call(campaign_id: int, actor, call_id: int) -> TableEvent:
             {
                 "call_id": call.pk,
                 "called": _who(call),
-                "summary": f"The GM withdraws the call for {_who(call)}: "
-                f"{terms(call, reveal=False)}.",
+                **said(
+                    gettext_noop("The GM withdraws the call for %(who)s: %(terms)s."),
+                    who=_who(call),
+                    terms=terms(call, reveal=False),
+                ),
             },
         )
 
@@ -249,11 +254,17 @@ def _answering(campaign: Campaign, actor, call_id, character_id, membership, sys
     membership = playing_member(campaign, actor, membership)
     call = _open_call(campaign, call_id)
     if call.system != system:
-        raise ServiceError("This call is for the other kind of roll.")
+        raise ServiceError(gettext("This call is for the other kind of roll."))
     character = character_in(campaign, character_id)
     if call.character_id is not None and call.character_id != character.pk:
-        raise ServiceError(f"This call is for {call.character.name}.")
-    require_control(membership, character, f"{character.name} is not yours to play.")
+        raise ServiceError(
+            gettext("This call is for %(character)s.") % {"character": call.character.name}
+        )
+    require_control(
+        membership,
+        character,
+        gettext("%(character)s is not yours to play.") % {"character": character.name},
+    )
     return membership, call, character
 
 
@@ -286,19 +297,29 @@ def _answer_payload(call: CalledTest, character: Character) -> dict:
         "hidden": call.hidden,  # the card says the Difficulty was hidden until now
         "on_roll_card": True,  # the roll's card shows the answer (_mark_roll_card)
     }
-    revealed = " (hidden until the dice landed)" if call.hidden else ""
+    revealed = gettext(" (hidden until the dice landed)") if call.hidden else ""
     if call.system == CalledTest.System.D20:
         test = call.d20_test
         result = test.result
-        verdict = "passes" if result["passed"] else "fails"
+        verdict = gettext("passes") if result["passed"] else gettext("fails")
         payload.update(
             test_id=test.pk,
             difficulty=result["difficulty"],
             successes=result["successes"],
             passed=result["passed"],
-            summary=f"{character.name} answers the GM's call: {call.attribute} + {call.skill}, "
-            f"{result['successes']} against Difficulty {result['difficulty']}{revealed}: "
-            f"{verdict}.",
+            **said(
+                gettext_noop(
+                    "%(character)s answers the GM's call: %(attribute)s + %(skill)s, "
+                    "%(successes)s against Difficulty %(difficulty)s%(revealed)s: %(verdict)s."
+                ),
+                character=character.name,
+                attribute=call.attribute,
+                skill=call.skill,
+                successes=result["successes"],
+                difficulty=result["difficulty"],
+                revealed=revealed,
+                verdict=verdict,
+            ),
         )
     else:
         roll = call.momenta_roll
@@ -310,8 +331,15 @@ def _answer_payload(call: CalledTest, character: Character) -> dict:
             opposition_pool=opposition,
             opposition_successes=dice.get("opposition_successes"),
             outcome=outcome,
-            summary=f"{character.name} answers the GM's call: {terms(call, reveal=True)}"
-            f"{revealed if opposition else ''}. {outcome}",
+            **said(
+                gettext_noop(
+                    "%(character)s answers the GM's call: %(terms)s%(revealed)s. %(outcome)s"
+                ),
+                character=character.name,
+                terms=terms(call, reveal=True),
+                revealed=revealed if opposition else "",
+                outcome=outcome,
+            ),
         )
     return payload
 
@@ -382,7 +410,7 @@ def answer_momenta_call(
             opposition_pool=call.opposition_pool,
             opposition_successes=None,
             secret=False,
-            **_called_edges(campaign, membership, call, request),
+            **call_edges.called_edges(campaign, membership, call, request),
         )
         try:
             roll = services_momenta.roll_momenta(
@@ -397,19 +425,6 @@ def answer_momenta_call(
             raise ServiceError(str(error)) from error
         event = _close(campaign, actor, call, character, momenta_roll=roll)
     return roll, event
-
-
-def _called_edges(campaign: Campaign, membership: Membership, call, request: RollRequest) -> dict:
-    """The request's Disadvantage under the GM's call (PM-02, PM-05). Where the GM calls
-    them, a player asks for neither beyond the call: refused, as on a plain roll."""
-    gm_calls = not (campaign.players_declare_edges or membership.is_gm)
-    if gm_calls and SITUATIONAL in request.advantage_sources and not call.edge:
-        raise ServiceError(
-            _("The GM called no edge for this roll: take Advantage otherwise, or none (PM-05).")
-        )
-    if gm_calls and request.disadvantage and not call.disadvantage:
-        raise ServiceError(_("The GM called no Disadvantage for this roll (PM-02)."))
-    return {"disadvantage": bool(call.disadvantage or request.disadvantage)}
 
 
 # --- reading -------------------------------------------------------------------------------

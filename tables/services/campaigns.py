@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables import events
 from tables.models import (
@@ -32,7 +33,7 @@ PRESETS = {
 def create_campaign(owner, name: str, preset: str) -> Campaign:
     """A new campaign whose creator is its GM; the preset fills dice and economy."""
     if preset not in PRESETS:
-        raise ServiceError("Choose a ruleset preset.")
+        raise ServiceError(gettext("Choose a ruleset preset."))
     dice_system, economy = PRESETS[preset]
     with transaction.atomic():
         campaign = Campaign.objects.create(
@@ -119,9 +120,9 @@ def invite_refusal(campaign: Campaign, now: datetime | None = None) -> str | Non
 def join_campaign(token: str, user, role: str) -> Membership:
     """A signed-in person joins through the invite link as player or observer."""
     if role not in (Membership.Role.PLAYER, Membership.Role.OBSERVER):
-        raise ServiceError("Join as a player or as an observer.")
+        raise ServiceError(gettext("Join as a player or as an observer."))
     if not getattr(user, "is_authenticated", False):
-        raise PermissionDenied("Log in to join a campaign.")
+        raise PermissionDenied(gettext("Log in to join a campaign."))
     campaign_id = Campaign.objects.filter(invite_token=token).values_list("pk", flat=True).first()
     if campaign_id is None:
         raise InviteInvalid(_INVITE_INVALID)
@@ -134,7 +135,8 @@ def join_campaign(token: str, user, role: str) -> Membership:
         existing = membership_of(user, campaign)
         if existing is not None:
             raise ServiceError(
-                f"You are already in {campaign.name} as {existing.get_role_display()}."
+                gettext("You are already in %(campaign)s as %(role)s.")
+                % {"campaign": campaign.name, "role": existing.get_role_display()}
             )
         # Checked under the lock: two people joining at once through a link with one
         # use left are serialised here, and the second finds it used up.
@@ -172,13 +174,16 @@ def regenerate_invite(
     new link: it stops working at `expires_at`, or after `uses_left` joins (None: no
     limit)."""
     if expires_at is not None and (timezone.is_naive(expires_at) or expires_at <= timezone.now()):
-        raise ServiceError("Choose an expiry in the future.")
+        raise ServiceError(gettext("Choose an expiry in the future."))
     if uses_left is not None and (
         isinstance(uses_left, bool)
         or not isinstance(uses_left, int)
         or not 1 <= uses_left <= MAX_INVITE_USES
     ):
-        raise ServiceError(f"Allow between 1 and {MAX_INVITE_USES} uses, or leave it empty.")
+        raise ServiceError(
+            gettext("Allow between 1 and %(max_invite_uses)s uses, or leave it empty.")
+            % {"max_invite_uses": MAX_INVITE_USES}
+        )
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -204,7 +209,7 @@ def _member_of(campaign: Campaign, membership_id: int) -> Membership:
         .first()
     )
     if membership is None:
-        raise ServiceError("That person is not a member of this campaign.")
+        raise ServiceError(gettext("That person is not a member of this campaign."))
     return membership
 
 
@@ -219,7 +224,7 @@ def remove_member(
         require_gm(campaign, actor)
         membership = _member_of(campaign, membership_id)
         if membership.user_id == campaign.owner_id:
-            raise ServiceError("The campaign's owner cannot be removed.")
+            raise ServiceError(gettext("The campaign's owner cannot be removed."))
         payload = {
             "user": membership.user.get_username(),
             "user_id": membership.user_id,
@@ -240,8 +245,8 @@ def promote_member(campaign_id: int, actor, membership_id: int) -> TableEvent:
         membership = _member_of(campaign, membership_id)
         if membership.role != Membership.Role.PLAYER:
             raise ServiceError(
-                f"Only players can be made co-GM; {membership.user} is "
-                f"{membership.get_role_display()}."
+                gettext("Only players can be made co-GM; %(user)s is %(role)s.")
+                % {"user": membership.user, "role": membership.get_role_display()}
             )
         membership.role = Membership.Role.GM
         membership.save(update_fields=["role"])

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tables import events
 from tables.errors import ServiceError, StaleState
@@ -100,11 +101,11 @@ def _sheet_character(campaign, membership, actor, sheet: Sheet, character_id: in
     still hold what the page showed."""
     if character_id is None:
         if not has_role(membership, "player"):
-            raise PermissionDenied("Observers cannot create characters.")
+            raise PermissionDenied(gettext("Observers cannot create characters."))
         return Character(campaign=campaign, owner=actor, is_npc=membership.is_gm), {}
     character = Character.objects.filter(campaign=campaign, pk=character_id).first()
     if character is None:
-        raise PermissionDenied("That character is not in this campaign.")
+        raise PermissionDenied(gettext("That character is not in this campaign."))
     require_control(membership, character)
     before = {pool: getattr(character, pool) for pool in SHEET_POOLS}
     _check_touched(character, sheet.touched)
@@ -132,7 +133,7 @@ def _refuse_pool_changes(character: Character, sheet: Sheet) -> None:
         if pool in sheet.touched and sheet.fields.get(pool, getattr(character, pool)) != getattr(
             character, pool
         ):
-            label = PoolChange.Pool(pool).label
+            label = str(PoolChange.Pool(pool).label)
             raise ServiceError(POOLS_REFUSAL.format(character=character.name, pool=label))
 
 
@@ -142,8 +143,15 @@ def _check_touched(character: Character, touched: dict[str, int | None]) -> None
         current = getattr(character, pool)
         if seen is not None and seen != current:
             raise StaleState(
-                f"{character.name}'s {PoolChange.Pool(pool).label} changed to "
-                f"{current} since your page was drawn; check it and save again."
+                gettext(
+                    "%(character)s's %(pool)s changed to %(current)s since your page was drawn; "
+                    "check it and save again."
+                )
+                % {
+                    "character": character.name,
+                    "pool": str(PoolChange.Pool(pool).label),
+                    "current": current,
+                }
             )
 
 
@@ -151,11 +159,15 @@ def _check_sheet(campaign, character: Character) -> None:
     """RS-01: Resolve stays within its maximum; names are unique in a campaign."""
     if character.resolve > character.resolve_max:
         raise ServiceError(
-            f"Resolve ({character.resolve}) cannot be above its maximum ({character.resolve_max})."
+            gettext("Resolve (%(resolve)s) cannot be above its maximum (%(resolve_max)s).")
+            % {"resolve": character.resolve, "resolve_max": character.resolve_max}
         )
     clash = Character.objects.filter(campaign=campaign, name__iexact=character.name)
     if clash.exclude(pk=character.pk).exists():
-        raise ServiceError(f"This campaign already has a character named {character.name}.")
+        raise ServiceError(
+            gettext("This campaign already has a character named %(character)s.")
+            % {"character": character.name}
+        )
 
 
 def _save_rows(character: Character, rows: SheetRows) -> None:

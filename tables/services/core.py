@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
 from rules import pools
 from rules.errors import RulesError
@@ -81,7 +82,7 @@ def change_pool(
     # (select_for_update is a no-op on SQLite) makes this match 0 rows.
     updated = model.objects.filter(pk=pk, **{pool: current}).update(**{pool: F(pool) + step.delta})
     if updated != 1:
-        raise StaleState(f"{label} changed meanwhile; try again.")
+        raise StaleState(gettext("%(label)s changed meanwhile; try again.") % {"label": label})
     obj = character if character is not None else campaign
     setattr(obj, pool, step.after)
     return Change(
@@ -144,7 +145,8 @@ def _rules_step(pool: str, current: int, delta: int, own_cap: int | None, label:
         return pools.change(pool, current, delta, own_cap=own_cap, title=label)
     except pools.NotEnoughInPool as error:
         raise ServiceError(
-            f"Not enough {label}: {error.available} available, {error.needed} needed."
+            gettext("Not enough %(label)s: %(available)s available, %(needed)s needed.")
+            % {"label": label, "available": error.available, "needed": error.needed}
         ) from error
     except pools.PoolOutOfBounds as error:
         raise ServiceError(str(error)) from error
@@ -168,7 +170,7 @@ def check_seen(
     """
     if expected is None or expected == current:
         return
-    label = label or PoolChange.Pool(pool).label
+    label = label or str(PoolChange.Pool(pool).label)
     try:
         seen = pools.change(pool, expected, delta, own_cap=own_cap, title=label)
     except RulesError:
@@ -177,15 +179,21 @@ def check_seen(
         now = pools.change(pool, current, delta, own_cap=own_cap, title=label)
     except pools.NotEnoughInPool as error:
         raise StaleState(
-            f"{label} is now {current} (your page showed {expected}): not enough for this "
-            f"spend, {error.needed} needed. Check the new value and try again."
+            gettext(
+                "%(label)s is now %(current)s (your page showed %(expected)s): not enough for "
+                "this spend, %(needed)s needed. Check the new value and try again."
+            )
+            % {"label": label, "current": current, "expected": expected, "needed": error.needed}
         ) from error
     except RulesError:
         return  # change_pool words the refusal
     if now.lost > seen.lost:
         raise StaleState(
-            f"{label} is now {current} (your page showed {expected}): {now.lost} of this "
-            "gain would be lost beyond the cap. Check the new value and try again."
+            gettext(
+                "%(label)s is now %(current)s (your page showed %(expected)s): %(lost)s of this "
+                "gain would be lost beyond the cap. Check the new value and try again."
+            )
+            % {"label": label, "current": current, "expected": expected, "lost": now.lost}
         )
 
 
@@ -195,7 +203,7 @@ def players_see(campaign: Campaign, pool: str) -> bool:
 
 
 def _pool_label(pool: str, character: Character | None) -> str:
-    label = PoolChange.Pool(pool).label
+    label = str(PoolChange.Pool(pool).label)
     return f"{character.name}'s {label}" if character is not None else label
 
 
@@ -313,7 +321,7 @@ def playing_member(campaign: Campaign, actor, held: Membership | None) -> Member
     if held is None or (held.campaign_id, held.user_id) != (campaign.pk, actor.pk):
         return require_playing(campaign, actor)
     if not has_role(held, "player"):
-        raise PermissionDenied("Not allowed.")
+        raise PermissionDenied(gettext("Not allowed."))
     return held
 
 
@@ -321,5 +329,5 @@ def character_in(campaign: Campaign, character_id) -> Character:
     """A character of this campaign, else a ServiceError a person can read."""
     character = Character.objects.filter(campaign=campaign, pk=character_id).first()
     if character is None:
-        raise ServiceError("That character is not in this campaign.")
+        raise ServiceError(gettext("That character is not in this campaign."))
     return character

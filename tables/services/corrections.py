@@ -10,9 +10,11 @@ whole: the transaction rolls back and nothing changes.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from tables import events
 from tables.models import PoolChange, TableEvent
+from tables.said import said
 from tables.services.core import (
     Change,
     ServiceError,
@@ -49,9 +51,12 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
         if target is None:
             raise ServiceError(NO_SUCH_EVENT)
         if target.voided_by_id is not None:
-            raise ServiceError(f"#{seq} is already voided.")
+            raise ServiceError(gettext("#%(seq)s is already voided.") % {"seq": seq})
         if not voidable(target):
-            raise ServiceError(f"#{seq} is not a roll or a spend: there is nothing to void.")
+            raise ServiceError(
+                gettext("#%(seq)s is not a roll or a spend: there is nothing to void.")
+                % {"seq": seq}
+            )
         line = f"Voided by {actor.get_username()}: {why}"
         ledger = target.changes.select_related("character").order_by("id")
         changes = [_reverse(campaign, change, line, seq) for change in ledger if change.delta]
@@ -63,7 +68,7 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
                 "target_seq": seq,
                 "target_kind": target.kind,
                 "reason": why,
-                "summary": f"#{seq} voided: {why}",
+                **said(gettext_noop("#%(seq)s voided: %(why)s"), seq=seq, why=why),
             },
             # A secret roll's void is as secret as the roll (TB-03).
             audience=target.audience,
@@ -83,12 +88,18 @@ def _reverse(campaign, change: PoolChange, reason: str, seq: int) -> Change:
         )
     except ServiceError as error:
         raise ServiceError(
-            f"#{seq} cannot be voided: {label} cannot give back {change.delta:+d} exactly "
-            f"({error}) Nothing was changed."
+            gettext(
+                "#%(seq)s cannot be voided: %(label)s cannot give back %(delta)+d exactly "
+                "(%(error)s) Nothing was changed."
+            )
+            % {"seq": seq, "label": label, "delta": change.delta, "error": error}
         ) from error
     if undone.delta != -change.delta or undone.lost:
         raise ServiceError(
-            f"#{seq} cannot be voided: {label} is too near its cap to take back "
-            f"{-change.delta:+d} exactly. Nothing was changed."
+            gettext(
+                "#%(seq)s cannot be voided: %(label)s is too near its cap to take back %(delta)+d "
+                "exactly. Nothing was changed."
+            )
+            % {"seq": seq, "label": label, "delta": -change.delta}
         )
     return undone

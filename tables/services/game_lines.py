@@ -8,8 +8,8 @@ players do with it, through the lock, the ledger and the event log like every co
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules import challenge, game_lines
 from rules.d20 import FACES
@@ -36,7 +36,9 @@ from tables.services.scenes import current_scene
 
 def _require_2d20(campaign: Campaign) -> None:
     if campaign.dice_system != Campaign.DiceSystem.D20 or not campaign.uses_group_economy:
-        raise ServiceError("Game lines are for 2d20 campaigns (see the campaign settings).")
+        raise ServiceError(
+            gettext("Game lines are for 2d20 campaigns (see the campaign settings).")
+        )
 
 
 # --- the complication range (GL-05) ------------------------------------------------------
@@ -58,9 +60,11 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
             whole_range(value, _("The scene's complication range"), campaign)
         scene = current_scene(campaign)
         if scene is None:
-            raise ServiceError("Start a scene first: the range lasts until the scene ends.")
+            raise ServiceError(
+                gettext("Start a scene first: the range lasts until the scene ends.")
+            )
         if campaign.scene_complication_range == value:
-            raise ServiceError("The scene already has that complication range.")
+            raise ServiceError(gettext("The scene already has that complication range."))
         campaign.scene_complication_range = value
         campaign.save(update_fields=["scene_complication_range"])
         effective = complication_range(campaign)
@@ -134,18 +138,24 @@ def roll_challenge_dice(
     must be the actor's to play. `rng` is for tests; play uses the system CSPRNG."""
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        raise ServiceError(f"A note holds at most {NOTE_MAX} characters.")
+        raise ServiceError(
+            gettext("A note holds at most %(note_max)s characters.") % {"note_max": NOTE_MAX}
+        )
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         _require_2d20(campaign)
         line = campaign.line
         if not line.has_challenge_dice:
-            raise ServiceError(f"{line.title} has no Challenge dice.")
+            raise ServiceError(gettext("%(line)s has no Challenge dice.") % {"line": line.title})
         character = None
         if character_id is not None:
             character = character_in(campaign, character_id)
-            require_control(membership, character, f"{character.name} is not yours to play.")
+            require_control(
+                membership,
+                character,
+                gettext("%(character)s is not yours to play.") % {"character": character.name},
+            )
         try:
             result = challenge.roll(dice, rng)
         except RulesError as error:
@@ -180,11 +190,11 @@ def roll_challenge_dice(
 def check_line(key) -> game_lines.GameLine:
     """The line named by `key`; ServiceError for anything else (bad input)."""
     if not isinstance(key, str):
-        raise ServiceError("Choose one of the game lines.")
+        raise ServiceError(gettext("Choose one of the game lines."))
     try:
         return game_lines.line_of(key)
     except ValueError:
-        raise ServiceError("Choose one of the game lines.") from None
+        raise ServiceError(gettext("Choose one of the game lines.")) from None
 
 
 def fit_group_pool(campaign: Campaign, new_key: str) -> list[Change]:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
 from tables import events
 from tables.models import CustomSpend, TableEvent
+from tables.said import said
 from tables.services.access import audience_of
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
@@ -37,16 +39,19 @@ def _threat_audience(campaign) -> str:
 
 def _amount(amount) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-        raise ServiceError("Give a whole number of Threat, 1 or more.")
+        raise ServiceError(gettext("Give a whole number of Threat, 1 or more."))
     if amount > THREAT_STEP_MAX:
-        raise ServiceError(f"Change Threat by at most {THREAT_STEP_MAX} at a time.")
+        raise ServiceError(
+            gettext("Change Threat by at most %(threat_step_max)s at a time.")
+            % {"threat_step_max": THREAT_STEP_MAX}
+        )
     return amount
 
 
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("Give a reason: every pool change is logged with one.")
+        raise ServiceError(gettext("Give a reason: every pool change is logged with one."))
     return reason[:REASON_MAX]
 
 
@@ -140,7 +145,7 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
 
     def announce(record) -> dict:
         result, name = record.result, record.character.name
-        verdict = "passed" if result["passed"] else "failed"
+        verdict = gettext("passed") if result["passed"] else gettext("failed")
         return {
             "test_id": record.pk,
             "character_id": record.character_id,
@@ -149,9 +154,16 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             "spec": record.spec,
             "result": result,
             "state": record.state,
-            "summary": f"The GM reveals a secret roll: {name} scored "
-            f"{successes(result['successes'])} against Difficulty {result['difficulty']} "
-            f"and {verdict}.",
+            **said(
+                gettext_noop(
+                    "The GM reveals a secret roll: %(name)s scored %(successes)s against "
+                    "Difficulty %(difficulty)s and %(verdict)s."
+                ),
+                name=name,
+                successes=successes(result["successes"]),
+                difficulty=result["difficulty"],
+                verdict=verdict,
+            ),
         }
 
     return reveal(
@@ -160,6 +172,19 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         lambda campaign, membership: visible_test_record(campaign, membership, test_id),
         announce,
     )
+
+
+# A whole sentence per case: a translation may order the words its own way.
+_SPEND_WORDS = {
+    (True, True): gettext_noop("New Momentum spend: %(name)s (%(cost)s per use, repeatable)."),
+    (True, False): gettext_noop("New Momentum spend: %(name)s (%(cost)s, once per test)."),
+    (False, True): gettext_noop("Changed Momentum spend: %(name)s (%(cost)s per use, repeatable)."),
+    (False, False): gettext_noop("Changed Momentum spend: %(name)s (%(cost)s, once per test)."),
+}
+
+
+def _spend_words(creating: bool, repeatable: bool) -> str:
+    return _SPEND_WORDS[bool(creating), bool(repeatable)]
 
 
 def save_custom_spend(
@@ -176,11 +201,11 @@ def save_custom_spend(
     name = re.sub(r"\s+", " ", (name or "").strip())
     description = (description or "").strip()[:200]
     if not name:
-        raise ServiceError("Give the spend a name.")
+        raise ServiceError(gettext("Give the spend a name."))
     if len(name) > 60:
-        raise ServiceError("A spend's name holds at most 60 characters.")
+        raise ServiceError(gettext("A spend's name holds at most 60 characters."))
     if isinstance(cost, bool) or not isinstance(cost, int) or not 1 <= cost <= 20:
-        raise ServiceError("A spend costs 1 to 20 Momentum.")
+        raise ServiceError(gettext("A spend costs 1 to 20 Momentum."))
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -193,7 +218,9 @@ def save_custom_spend(
         # Two names that differ only in punctuation share a key: refuse the clash.
         others = {k: v for k, v in catalogue(campaign).items() if v.name != spend.name}
         if kind.key in others or any(v.name.casefold() == name.casefold() for v in others.values()):
-            raise ServiceError(f"There is already a spend called “{name}”.")
+            raise ServiceError(
+                gettext("There is already a spend called “%(name)s”.") % {"name": name}
+            )
         creating = spend.pk is None
         spend.name, spend.cost = name, cost
         spend.repeatable, spend.description = bool(repeatable), description
@@ -207,8 +234,11 @@ def save_custom_spend(
                 "name": name,
                 "cost": cost,
                 "repeatable": spend.repeatable,
-                "summary": f"{'New' if creating else 'Changed'} Momentum spend: {name} "
-                f"({cost}{' per use, repeatable' if spend.repeatable else ', once per test'}).",
+                **said(
+                    _spend_words(creating, spend.repeatable),
+                    name=name,
+                    cost=cost,
+                ),
             },
         )
     return spend

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tables import events
 from tables.models import Campaign, Membership, TableEvent
@@ -19,9 +20,9 @@ from tables.services.core import ServiceError, append_event, lock_campaign, requ
 def require_hidden(record) -> None:
     """TB-03: only a secret roll not yet revealed can be revealed (D20Test, MomentaRoll)."""
     if not record.secret:
-        raise ServiceError("That roll was never secret.")
+        raise ServiceError(gettext("That roll was never secret."))
     if record.revealed:
-        raise ServiceError("That roll is already revealed.")
+        raise ServiceError(gettext("That roll is already revealed."))
 
 
 def reveal(

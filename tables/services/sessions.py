@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rules import game_lines
@@ -79,7 +80,9 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
         require_gm(campaign, actor)
         running = current_scene(campaign)
         if running is not None:
-            raise ServiceError(f"{running} is still running; end it first.")
+            raise ServiceError(
+                gettext("%(running)s is still running; end it first.") % {"running": running}
+            )
         scene = new_scene(campaign, title)
         append_event(
             campaign, events.SCENE_STARTED, actor, {"number": scene.number, "title": scene.title}
@@ -164,9 +167,9 @@ def adjust_pool(
     """
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("Give a reason: every pool change is logged with one.")
+        raise ServiceError(gettext("Give a reason: every pool change is logged with one."))
     if delta == 0:
-        raise ServiceError("A change of 0 changes nothing.")
+        raise ServiceError(gettext("A change of 0 changes nothing."))
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -174,7 +177,9 @@ def adjust_pool(
         valid = CHARACTER_POOLS if character is not None else CAMPAIGN_POOLS
         if pool not in valid:
             whose = "a character's" if character is not None else "the campaign's"
-            raise ServiceError(f"{pool!r} is not one of {whose} pools.")
+            raise ServiceError(
+                gettext("%(pool)r is not one of %(whose)s pools.") % {"pool": pool, "whose": whose}
+            )
         change = change_pool(campaign, pool, delta, reason, character=character, expected=expected)
         secret = pool == "threat" and not campaign.threat_visible
         return append_event(
@@ -196,12 +201,15 @@ def post_note(campaign_id: int, actor, text: str) -> TableEvent:
     """The GM posts a short note to the table log; it reaches every screen live (TB-01)."""
     text = (text or "").strip()
     if not text:
-        raise ServiceError("Write the note first.")
+        raise ServiceError(gettext("Write the note first."))
     if len(text) > NOTE_MAX_LENGTH:
-        raise ServiceError(f"A note holds at most {NOTE_MAX_LENGTH} characters.")
+        raise ServiceError(
+            gettext("A note holds at most %(note_max_length)s characters.")
+            % {"note_max_length": NOTE_MAX_LENGTH}
+        )
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = membership_of(actor, campaign)
         if not has_role(membership, "gm"):
-            raise PermissionDenied("Only the GM can post table notes.")
+            raise PermissionDenied(gettext("Only the GM can post table notes."))
         return append_event(campaign, events.NOTE, actor, {"text": text})

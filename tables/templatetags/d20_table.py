@@ -8,6 +8,7 @@ unchanged. (The 2d20 composer's `d20` comes from the views: views/d20.composer_o
 """
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tables import wording
@@ -53,8 +54,13 @@ def test_line(record, line=None):
     name = record.character.name
     parts = [
         name,
-        f"{wording.successes(result.get('successes', 0))} vs Difficulty "
-        f"{result.get('difficulty', 0)}",
+        (
+            gettext("%(successes)s vs Difficulty %(result)s")
+            % {
+                "successes": wording.successes(result.get("successes", 0)),
+                "result": result.get("difficulty", 0),
+            }
+        ),
     ]
     left = (ledger.get("roll_momentum") or 0) + (ledger.get("bonus_momentum") or 0)
     holder = ledger.get("holder") or name

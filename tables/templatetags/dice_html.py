@@ -17,6 +17,7 @@ from django.template.defaultfilters import pluralize
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from rules.patterns import KIND_LABELS, KIND_SIZES
 
@@ -79,10 +80,10 @@ def d6_die(d: Any) -> str:
         state, meaning, words = " die-face--hit", "success", "success"
     elif dropped:
         state = " die-face--dropped"
-        meaning = "discarded, only the lowest die counts"
-        words = "discarded: only the lowest die counts"
+        meaning = gettext("discarded, only the lowest die counts")
+        words = gettext("discarded: only the lowest die counts")
     else:
-        state, meaning, words = "", "no success", "no success"
+        state, meaning, words = "", gettext("no success"), gettext("no success")
     set_words = _text(face_set) if face_set else ""
     parts = [
         f'<svg class="die-face{state}{" die-face--set" if face_set else ""}" viewBox="0 0 24 30"'
@@ -148,7 +149,10 @@ def _d20_score(d: Any) -> tuple[str, str]:
         " d20-die--crit" if successes == 2 else " d20-die--hit" if successes else " d20-die--miss"
     )
     comp = " d20-die--comp" if _get(d, "complication") else ""
-    return state + comp, f"{_text(successes)} success{pluralize(successes, 'es')}"
+    return state + comp, (
+        gettext("%(text)s success%(pluralize)s")
+        % {"text": _text(successes), "pluralize": pluralize(successes, "es")}
+    )
 
 
 def d20_dice(result: Any) -> SafeString:
@@ -157,12 +161,13 @@ def d20_dice(result: Any) -> SafeString:
     parts = ['<span class="d20-dice" aria-label="Dice">']
     for d in _get(result, "dice") or ():
         state, scored = _d20_score(d)
-        crit = " (critical: at or under focus)" if _get(d, "successes") == 2 else ""
-        comp = ", complication" if _get(d, "complication") else ""
+        crit = gettext(" (critical: at or under focus)") if _get(d, "successes") == 2 else ""
+        comp = gettext(", complication") if _get(d, "complication") else ""
         rerolled = _get(d, "rerolled")
+        rerolled_words = gettext(", rerolled") if rerolled else ""
         parts.append(
             f'<span class="d20-die{state}{" d20-die--rerolled" if rerolled else ""}"'
-            f' title="{scored}{crit}{comp}{", rerolled" if rerolled else ""}">{d20_shape(d)}'
+            f' title="{scored}{crit}{comp}{rerolled_words}">{d20_shape(d)}'
             f'<span class="d20-num">{_text(_get(d, "face"))}</span></span>'
         )
     parts.append("</span>")
@@ -172,8 +177,8 @@ def d20_dice(result: Any) -> SafeString:
         for d in assist_dice:
             state, scored = _d20_score(d)
             name = _text(_get(d, "name"))
-            crit = " (critical)" if _get(d, "successes") == 2 else ""
-            comp = ", complication" if _get(d, "complication") else ""
+            crit = gettext(" (critical)") if _get(d, "successes") == 2 else ""
+            comp = gettext(", complication") if _get(d, "complication") else ""
             parts.append(
                 f'<span class="d20-die d20-die--assist{state}" title="{name} assists: {scored}'
                 f'{crit}{comp}">{d20_shape(d)}<span class="d20-num">{_text(_get(d, "face"))}'

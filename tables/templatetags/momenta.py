@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy
 
 from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
@@ -82,11 +83,15 @@ def momenta_gm_tools(context) -> str:
 
 # --- A roll card in words ---------------------------------------------------------------
 
-ROLL_KIND_LABELS = {"action": "action roll", "attack": "attack", "luck": "luck roll"}
+ROLL_KIND_LABELS = {
+    "action": gettext_lazy("action roll"),
+    "attack": "attack",
+    "luck": gettext_lazy("luck roll"),
+}
 SOURCE_LABELS = {
-    AdvantageSource.CHARACTERISTIC.value: "a characteristic",
-    AdvantageSource.BOON.value: "a Boon",
-    AdvantageSource.SITUATIONAL.value: "a GM-called edge",
+    AdvantageSource.CHARACTERISTIC.value: gettext_lazy("a characteristic"),
+    AdvantageSource.BOON.value: gettext_lazy("a Boon"),
+    AdvantageSource.SITUATIONAL.value: gettext_lazy("a GM-called edge"),
 }
 
 
@@ -158,13 +163,13 @@ def _pattern_words(triggered) -> str:
 def pool_parts(p: dict) -> list[str]:
     """Where the pool's dice come from (D6-06, D6-08, PM-R1)."""
     parts = [f"{p.get('attribute')} {p.get('attribute_dice')}d"]
-    parts += [f"{m:+d}d modifier" for m in p.get("modifiers") or ()]
+    parts += [(gettext("%(m)+dd modifier") % {"m": m}) for m in p.get("modifiers") or ()]
     if p.get("thread"):
-        parts.append(f"+2d Thread: {p['thread']}")
+        parts.append(gettext("+2d Thread: %(thread)s") % {"thread": p["thread"]})
     if p.get("advantage"):
-        parts.append(f"+{p.get('advantage_dice')}d Advantage")
+        parts.append(gettext("+%(p)sd Advantage") % {"p": p.get("advantage_dice")})
     if p.get("disadvantage"):
-        parts.append(f"-{p.get('advantage_dice')}d Disadvantage")
+        parts.append(gettext("-%(p)sd Disadvantage") % {"p": p.get("advantage_dice")})
     return parts
 
 
@@ -173,33 +178,55 @@ def momentum_notes(p: dict) -> list[str]:
     notes = []
     helper = p.get("helper")
     if p.get("cancelled"):
-        notes.append("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+        notes.append(
+            gettext("Advantage and Disadvantage cancel: nothing spent, nothing gained (PM-11).")
+        )
     elif p.get("creation") and (p.get("advantage") or p.get("disadvantage")):
-        notes.append("Character creation: Advantage and Disadvantage apply directly (PM-12).")
+        notes.append(
+            gettext("Character creation: Advantage and Disadvantage apply directly (PM-12).")
+        )
     if p.get("assisted"):
-        notes.append(f"Advantage from {helper}'s Assist, paid by {p.get('paid_by')}.")
+        notes.append(
+            gettext("Advantage from %(helper)s's Assist, paid by %(p)s.")
+            % {"helper": helper, "p": p.get("paid_by")}
+        )
     elif p.get("paid"):
         source = SOURCE_LABELS.get(p.get("advantage_source") or "", "")
-        notes.append(f"Advantage from {source}, {p['paid']} Momentum paid by {p.get('paid_by')}.")
+        notes.append(
+            gettext("Advantage from %(source)s, %(paid)s Momentum paid by %(p)s.")
+            % {"source": source, "paid": p["paid"], "p": p.get("paid_by")}
+        )
     if p.get("assist_failed"):
         notes.append(
-            f"{helper}'s help did not land (the GM's test failed): no Momentum spent (PM-10)."
+            gettext(
+                "%(helper)s's help did not land (the GM's test failed): no Momentum spent (PM-10)."
+            )
+            % {"helper": helper}
         )
     if p.get("assist_landed") and not p.get("assisted") and p.get("paid"):
-        notes.append(f"{helper} helped; the Advantage was the roller's own: {helper} paid nothing.")
+        notes.append(
+            gettext(
+                "%(helper)s helped; the Advantage was the roller's own: %(helper)s paid nothing."
+            )
+            % {"helper": helper}
+        )
     if p.get("assist_uses_action"):
-        notes.append(f"The Assist is {helper}'s action this round (PM-09).")
+        notes.append(
+            gettext("The Assist is %(helper)s's action this round (PM-09).") % {"helper": helper}
+        )
     if p.get("advantage_refused"):
         notes.append(p["advantage_refused"])
     if p.get("gain_after_roll"):
-        notes.append("Rolled with Disadvantage: +1 Momentum after the roll (PM-02).")
+        notes.append(gettext("Rolled with Disadvantage: +1 Momentum after the roll (PM-02)."))
     return notes
 
 
 def opposition(p: dict) -> str | None:
     """What the roll was opposed by (D6-10), or None."""
     if p.get("opposition_pool") is not None:
-        return f"Opposed by a {p['opposition_pool']}d pool"
+        return gettext("Opposed by a %(opposition_pool)sd pool") % {
+            "opposition_pool": p["opposition_pool"]
+        }
     if p.get("opposition_given") is not None:
-        return f"Opposed by {successes(p['opposition_given'])}"
+        return gettext("Opposed by %(successes)s") % {"successes": successes(p["opposition_given"])}
     return None

@@ -13,6 +13,7 @@ import re
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from tables.clause_ids import CLAUSE  # PM-05, PM-05/06, D6-07, CT-R1, PAT-06..PAT-08
 
@@ -26,7 +27,7 @@ _ITEM_SPLIT = re.compile(r",\s*|\s+and\s+")
 
 def marker(ids: list[str]) -> str:
     """The small marker for `ids`: a section sign whose title and name are the rules."""
-    label = "Rule " + ", ".join(ids)
+    label = gettext("Rule ") + ", ".join(ids)
     return format_html(
         '<span class="rule-ref" role="img" aria-label="{}" title="{}">§</span>', label, label
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from tables.models import Campaign, Character, Membership
 from tables.services.access import has_role, membership_of, require_control
@@ -23,7 +24,7 @@ def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Memb
     campaign = get_object_or_404(Campaign, pk=pk)
     membership = membership_of(request.user, campaign)
     if not has_role(membership, role):
-        raise PermissionDenied("You do not have that role at this table.")
+        raise PermissionDenied(gettext("You do not have that role at this table."))
     return campaign, membership
 
 

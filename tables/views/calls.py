@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.calls import CallForm
@@ -22,6 +23,7 @@ from tables.forms.momenta import initial_from, roll_form
 from tables.models import CalledTest, Campaign, Membership
 from tables.presenters.calls import answering_character, call_view, panel_context
 from tables.presenters.momenta import composer_context
+from tables.said import worded
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
 from tables.services.access import controllable
@@ -66,7 +68,7 @@ def call_test(request, pk: int):
         lambda: services_calls.call_test(campaign.pk, request.user, **form.service_kwargs()).event,
         form=form,
         form_name="form",
-        notice="Test called.",
+        notice=gettext("Test called."),
     )
 
 
@@ -78,7 +80,7 @@ def call_cancel(request, pk: int, cid: int):
     return command(
         _panel_answer(request, campaign, membership),
         lambda: services_calls.cancel_call(campaign.pk, request.user, cid),
-        notice="Call withdrawn.",
+        notice=gettext("Call withdrawn."),
     )
 
 
@@ -87,7 +89,7 @@ def _call_for(campaign: Campaign, membership: Membership, cid) -> CalledTest:
     call = services_calls.open_calls(campaign).filter(pk=cid).first()
     characters = controllable(campaign, membership)
     if call is None or not call_view(call, membership, characters).can_answer:
-        raise Http404("No such call.")
+        raise Http404(gettext("No such call."))
     return call
 
 
@@ -184,7 +186,7 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
         params.update(attribute=call.attribute, skill=call.skill, focus=call.focus)
     character = form.chosen
     if character is None:
-        return {"error": "Choose a character first.", "hidden": True}
+        return {"error": gettext("Choose a character first."), "hidden": True}
     rows = []
     try:
         for difficulty in range(services_calls.DIFFICULTY_MAX + 1):
@@ -230,7 +232,7 @@ def answer_d20(request, pk: int, cid: int):
     campaign, membership = player_at(request, pk)
     call = CalledTest.objects.filter(campaign=campaign, pk=cid).first()
     if call is None:
-        raise Http404("No such call.")
+        raise Http404(gettext("No such call."))
     spends = services_d20.catalogue(campaign)
     form = D20RollForm(
         _with_terms(request.POST, call), campaign=campaign, membership=membership, spends=spends
@@ -258,7 +260,7 @@ def answer_d20(request, pk: int, cid: int):
         call.refresh_from_db()
         return refused(str(error))
     if not request.htmx:
-        return back_to_table(request, campaign, notice=event.payload["summary"])
+        return back_to_table(request, campaign, notice=worded(event.payload))
     campaign = record.campaign
     fresh = D20RollForm(
         campaign=campaign, membership=membership, spends=spends, character=record.character
@@ -276,12 +278,12 @@ def answer_momenta(request, pk: int, cid: int):
     campaign, membership = player_at(request, pk)
     call = CalledTest.objects.filter(campaign=campaign, pk=cid).first()
     if call is None:
-        raise Http404("No such call.")
+        raise Http404(gettext("No such call."))
     characters = controllable(campaign, membership)
     raw = request.POST.get("character", "")
     character = next((c for c in characters if str(c.pk) == raw), None)
     if character is None:
-        raise Http404("No such character.")
+        raise Http404(gettext("No such character."))
     data = request.POST.copy()
     data["attribute"], data["kind"] = call.attribute, call.kind
     edges = called_edges(call)

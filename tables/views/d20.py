@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +32,7 @@ from tables.models import Campaign, D20Test, Membership
 from tables.policy.access import has_role
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
 from tables.presenters.scene_board import standing_for
+from tables.said import worded
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -47,7 +49,7 @@ CALL_ELSEWHERE = _("A called test is answered at its own address: reload the pag
 def _record_for(campaign: Campaign, membership: Membership, tid: int) -> D20Test:
     record = visible_tests(campaign, membership).filter(pk=tid).first()
     if record is None:
-        raise Http404("No such test.")
+        raise Http404(gettext("No such test."))
     return record
 
 
@@ -80,7 +82,7 @@ def odds_of(campaign: Campaign, form: D20RollForm) -> dict:
     """T-05: exact odds of what the composer describes, or what keeps it from rolling."""
     character = form.chosen
     if character is None:
-        return {"error": "Choose a character first."}
+        return {"error": gettext("Choose a character first.")}
     if form.is_bound and not form.is_valid():
         return {"error": form_errors(form)}
     params = form.service_kwargs() if form.is_bound else form.initial_params()
@@ -219,7 +221,7 @@ def d20_roll(request, pk: int):
                 roller = form.cleaned_data["character"]
                 record = services_d20.roll_d20_test(pk, request.user, roller, asked, loaded=rows)
     except Campaign.DoesNotExist:
-        raise Http404("No such campaign.") from None
+        raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
         if form is None:  # refused at the lock (a retried submission): read what to draw
             campaign, membership, _spends, form = _composed(request, pk, request.POST)
@@ -228,7 +230,7 @@ def d20_roll(request, pk: int):
     if record is None:
         return _play_refused(request, rows.campaign, rows.membership, form, form_errors(form))
     if not request.htmx:
-        return back_to_table(request, rows.campaign, notice=record.event.payload["summary"])
+        return back_to_table(request, rows.campaign, notice=worded(record.event.payload))
     campaign, membership, spends = record.campaign, rows.membership, rows.spends
     ledger, holder = services_d20.ledger_of(record), services_d20.holder_of(record)
     contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
@@ -281,9 +283,7 @@ def _panel_action(request, pk: int, tid: int, call, *, role="player"):
         context = panel_of(campaign, membership, record, error=error, notice=notice)
         return respond(request, membership, PANEL, {"panel": context}, events)
 
-    return command(
-        answer, lambda: call(campaign, record), notice=lambda e: e.payload.get("summary", "")
-    )
+    return command(answer, lambda: call(campaign, record), notice=lambda e: worded(e.payload))
 
 
 def _on_test(request, pk: int, tid: int, service, *args, role="player"):
@@ -303,7 +303,7 @@ def d20_reroll(request, pk: int, tid: int):
     def call(campaign, record):
         form = RerollForm(request.POST, faces=record.result.get("faces", []))
         if not form.is_valid():
-            raise ServiceError("Choose which of your dice to reroll.")
+            raise ServiceError(gettext("Choose which of your dice to reroll."))
         return services_d20.determination_reroll(
             campaign.pk, request.user, record.pk, form.cleaned_data["dice"]
         )

@@ -6,12 +6,14 @@ the event's live fragments (answers.respond); the socket brings them to everyone
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.forms.game_lines import ChallengeRollForm, NarrativeSpendForm, SceneComplicationForm
 from tables.presenters.game_lines import challenge_context, narrative_context
 from tables.presenters.gm import gm_panel_context
+from tables.said import worded
 from tables.services import game_lines as services
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
@@ -37,7 +39,9 @@ def challenge_roll(request, pk: int):
         except ServiceError as refusal:
             error = str(refusal)
     if not request.htmx:
-        return back_to_table(request, campaign, error=error, notice="" if error else "Rolled.")
+        return back_to_table(
+            request, campaign, error=error, notice="" if error else gettext("Rolled.")
+        )
     context = challenge_context(campaign, membership, form=form if error else None, error=error)
     return respond(request, membership, CHALLENGE, {"ch": context}, [event])
 
@@ -54,7 +58,7 @@ def scene_complication(request, pk: int):
     else:
         try:
             event = services.set_scene_complication_range(campaign.pk, request.user, form.value())
-            notice = "Complication range set for the scene."
+            notice = gettext("Complication range set for the scene.")
         except ServiceError as refusal:
             error = str(refusal)
     if not request.htmx:
@@ -97,7 +101,7 @@ def narrative_spend(request, pk: int):
     else:
         try:
             event = spend_narrative(campaign.pk, request.user, **form.service_kwargs())
-            notice = event.payload["summary"]
+            notice = worded(event.payload)
         except ServiceError as refusal:
             error = str(refusal)
     if not request.htmx:

@@ -11,12 +11,14 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
 from tables.forms.site import PoolAdjustForm
 from tables.models import D20Test
 from tables.presenters.gm import gm_panel_context
+from tables.said import worded
 from tables.services import corrections, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
@@ -39,7 +41,7 @@ def _gm(request, pk: int):
 
 
 # answers.command, answered with the panel; the notice defaults to the event's summary.
-_commands = commands(_done, notice=lambda event: event.payload["summary"])
+_commands = commands(_done, notice=lambda event: worded(event.payload))
 
 
 @login_required
@@ -75,7 +77,9 @@ def gm_threat_visible(request, pk: int):
     form = ThreatVisibleForm(request.POST)
     visible = form.is_valid() and form.cleaned_data["visible"]
     event = services_gm.set_threat_visible(campaign.pk, request.user, visible)
-    notice = "Players now see Threat." if visible else "Threat is hidden from players."
+    notice = (
+        gettext("Players now see Threat.") if visible else gettext("Threat is hidden from players.")
+    )
     return _done(request, campaign, membership, events=[event], notice=notice)
 
 
@@ -91,7 +95,7 @@ def gm_pool(request, pk: int):
     def call():
         return sessions.adjust_pool(campaign.pk, request.user, **form.service_kwargs())
 
-    return run(call, form=form, form_name="adjust_form", notice="Pool changed.")
+    return run(call, form=form, form_name="adjust_form", notice=gettext("Pool changed."))
 
 
 @login_required
@@ -101,7 +105,13 @@ def gm_session_start(request, pk: int):
     campaign, membership = _gm(request, pk)
     session = sessions.start_session(campaign.pk, request.user)
     event = campaign.events.order_by("-seq").first()
-    return _done(request, campaign, membership, events=[event], notice=f"{session} started.")
+    return _done(
+        request,
+        campaign,
+        membership,
+        events=[event],
+        notice=(gettext("%(session)s started.") % {"session": session}),
+    )
 
 
 @login_required
@@ -118,7 +128,7 @@ def gm_scene_end(request, pk: int):
     event = sessions.end_scene(
         campaign.pk, request.user, keep_traits=keep["keep_trait"], keep_assets=keep["keep_asset"]
     )
-    notice = f"Scene {event.payload['number']} ended."
+    notice = gettext("Scene %(number)s ended.") % {"number": event.payload["number"]}
     return _done(request, campaign, membership, events=[event], notice=notice)
 
 
@@ -162,7 +172,7 @@ def gm_reveal(request, pk: int, tid: int):
     campaign, membership = _gm(request, pk)
     run = _commands(request, campaign, membership)
     call = partial(services_gm.reveal_test, campaign.pk, request.user, tid)
-    return run(call, notice="Roll revealed.")
+    return run(call, notice=gettext("Roll revealed."))
 
 
 @login_required
@@ -177,7 +187,7 @@ def gm_spend_save(request, pk: int):
         return campaign.events.order_by("-seq").first()
 
     def notice(event):
-        return f"{event.payload['name']} added."
+        return gettext("%(payload)s added.") % {"payload": event.payload["name"]}
 
     run = _commands(request, campaign, membership)
     return run(call, form=form, form_name="spend_form", notice=notice)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from tables.live.render import base_context
 from tables.presenters.scene_board import board_context
+from tables.said import worded
 from tables.services import extended_tasks, harm
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
@@ -184,7 +185,7 @@ def harm_command(request, pk: int):
         return HttpResponseBadRequest(_("Fill in whole numbers for the track and the damage."))
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
-    message = error or (event.payload.get("summary", "") if event else "")
+    message = error or (worded(event.payload) if event else "")
     role = "alert" if error else "status"
     html = format_html('<p id="harm-answer" role="{}">{}</p>', role, message)
     return HttpResponse(html + event_fragments(membership, [event]))

@@ -7,6 +7,7 @@ import re
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.live import log_page as pages
@@ -27,10 +28,10 @@ def table_log(request, pk: int):
     campaign, membership = campaign_for(request, pk)
     show = pages.parse_show(request.GET.get("show"))
     if show is None:
-        return HttpResponseBadRequest("Show everything, rolls, pool changes or talk.")
+        return HttpResponseBadRequest(gettext("Show everything, rolls, pool changes or talk."))
     raw = request.GET.get("before", "").strip()
     if raw and not _SEQ.fullmatch(raw):
-        return HttpResponseBadRequest("Older entries are asked for by their number.")
+        return HttpResponseBadRequest(gettext("Older entries are asked for by their number."))
     audience = live.audience_for(membership)
     before = int(raw) if raw else None
     page = pages.log_page(campaign, audience, before=before, show=show, viewer=request.user.pk)

@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -200,7 +201,7 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 character = rows.character
                 made = momenta.roll_momenta(pk, request.user, character.pk, asked, loaded=rows)
     except Campaign.DoesNotExist:
-        raise Http404("No such campaign.") from None
+        raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
         # Rolled back: the composer is drawn again from fresh pools, with the choices kept.
         if rows is None:  # refused at the lock (a retried submission): read what to draw
@@ -256,7 +257,7 @@ def _rolled(
     }
     response = respond(request, membership, ROLLED, context, [made.event])
     response["HX-Retarget"] = "#momenta-roll"
-    response["HX-Reswap"] = "outerHTML"
+    response["HX-Reswap"] = gettext("outerHTML")
     return response
 
 
@@ -301,7 +302,7 @@ def assist_request(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ).event
 
     run = _commands(request, campaign, membership)
-    return run(call, form=form, form_name="assist_form", notice="Assist asked.")
+    return run(call, form=form, form_name="assist_form", notice=gettext("Assist asked."))
 
 
 @login_required
@@ -360,7 +361,7 @@ def template_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
 
     run = _commands(request, campaign, membership)
-    return run(call, form=form, form_name="template_form", notice="Roll template saved.")
+    return run(call, form=form, form_name="template_form", notice=gettext("Roll template saved."))
 
 
 @login_required
@@ -369,7 +370,7 @@ def template_delete(request: HtmxHttpRequest, pk: int, template_pk: int) -> Http
     campaign, membership = campaign_for(request, pk, role="gm")
     run = _commands(request, campaign, membership)
     call = partial(momenta.delete_roll_template, campaign.pk, request.user, template_pk)
-    return run(call, notice="Roll template removed.")
+    return run(call, notice=gettext("Roll template removed."))
 
 
 @login_required
@@ -392,4 +393,4 @@ def pattern_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
 
     run = _commands(request, campaign, membership)
-    return run(call, form=form, form_name="pattern_form", notice="Pattern saved.")
+    return run(call, form=form, form_name="pattern_form", notice=gettext("Pattern saved."))

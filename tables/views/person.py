@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from tables.forms.person import PersonSettingsForm
 from tables.models import PersonSettings
@@ -23,6 +24,6 @@ def person_settings(request: HtmxHttpRequest) -> HttpResponse:
     form = PersonSettingsForm(data, instance=PersonSettings.of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, gettext("Your settings are saved."))
         return redirect("person_settings")
     return render(request, "tables/person_settings.html", {"form": form})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.forms.momenta import AssistRequestForm, initial_from, roll_form
@@ -36,7 +37,7 @@ def d20_panel_current(request, pk: int):
     try:
         tid = int(request.GET.get("test", ""))
     except ValueError:
-        raise Http404("No such test.") from None
+        raise Http404(gettext("No such test.")) from None
     return d20_panel(request, pk, tid)
 
 

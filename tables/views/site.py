@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tables.forms.login import ThrottledAuthenticationForm
@@ -53,7 +54,9 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}.")
+        messages.success(
+            request, (gettext("Welcome, %(get_username)s.") % {"get_username": user.get_username()})
+        )
         # A URL, never a view name: redirect("foo") would try to reverse "foo".
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -92,7 +95,13 @@ def campaign_new(request: HtmxHttpRequest) -> HttpResponse:
         campaign = campaigns.create_campaign(
             request.user, form.cleaned_data["name"], form.cleaned_data["preset"]
         )
-        messages.success(request, f"{campaign.name} is ready. Share the invite link below.")
+        messages.success(
+            request,
+            (
+                gettext("%(campaign)s is ready. Share the invite link below.")
+                % {"campaign": campaign.name}
+            ),
+        )
         return redirect("campaign_detail", campaign.pk)
     return render(request, "tables/campaign_new.html", {"form": form})
 
@@ -166,7 +175,9 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         values = {name: form.cleaned_data[name] for name in form.changed_data}
         event = campaigns.update_campaign_settings(campaign.pk, request.user, values)
-        messages.success(request, "Settings saved." if event else "Nothing changed.")
+        messages.success(
+            request, gettext("Settings saved.") if event else gettext("Nothing changed.")
+        )
         return redirect("campaign_detail", campaign.pk)
     from tables.views.discord import discord_settings  # its own form, posted to its own URL
 
@@ -234,7 +245,7 @@ def invite_regenerate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # Shown on the full page next to its fields; the link is unchanged.
         context = _detail_context(request, campaign, membership, invite_form=form)
         return render(request, "tables/campaign_detail.html", context, status=400)
-    messages.success(request, "New invite link made; the old one no longer works.")
+    messages.success(request, gettext("New invite link made; the old one no longer works."))
     return redirect("campaign_detail", campaign.pk)
 
 
@@ -251,7 +262,9 @@ def member_remove(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResp
 @require_POST
 def member_promote(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request, pk, role="gm")
-    return _member_action(request, campaign, campaigns.promote_member, member_pk, "made co-GM")
+    return _member_action(
+        request, campaign, campaigns.promote_member, member_pk, gettext("made co-GM")
+    )
 
 
 def _member_action(request, campaign, service, member_pk: int, done: str) -> HttpResponse:
@@ -272,7 +285,12 @@ def _member_action(request, campaign, service, member_pk: int, done: str) -> Htt
 def session_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
     session = sessions.start_session(campaign.pk, request.user)
-    return _play_done(request, campaign.pk, membership, notice=f"{session} started.")
+    return _play_done(
+        request,
+        campaign.pk,
+        membership,
+        notice=(gettext("%(session)s started.") % {"session": session}),
+    )
 
 
 @login_required
@@ -286,7 +304,9 @@ def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         scene = sessions.start_scene(campaign.pk, request.user, form.cleaned_data["title"])
     except ServiceError as error:
         return _play_done(request, campaign.pk, membership, error=str(error))
-    return _play_done(request, campaign.pk, membership, notice=f"{scene} started.")
+    return _play_done(
+        request, campaign.pk, membership, notice=(gettext("%(scene)s started.") % {"scene": scene})
+    )
 
 
 @login_required
@@ -294,7 +314,7 @@ def scene_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def scene_end(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
     event = sessions.end_scene(campaign.pk, request.user)
-    notice = f"Scene {event.payload['number']} ended."
+    notice = gettext("Scene %(number)s ended.") % {"number": event.payload["number"]}
     return _play_done(request, campaign.pk, membership, notice=notice)
 
 
@@ -310,7 +330,7 @@ def pool_adjust(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, str(error))
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=409)
-    return _play_done(request, campaign.pk, membership, notice="Pool changed.")
+    return _play_done(request, campaign.pk, membership, notice=gettext("Pool changed."))
 
 
 def _play_done(request, campaign_pk, membership, *, notice="", error="", status=200, **extra):
@@ -350,7 +370,11 @@ def character_edit(request: HtmxHttpRequest, pk: int, cpk: int) -> HttpResponse:
 
 def _character_form(request, campaign: Campaign, character: Character, *, gm: bool) -> HttpResponse:
     """`gm`: a GM edits (pools included); a player's pools are read-only (PM-13)."""
-    title = f"Edit {character.name}" if character.pk else "New character"
+    title = (
+        (gettext("Edit %(character)s") % {"character": character.name})
+        if character.pk
+        else gettext("New character")
+    )
     data = request.POST if request.method == "POST" else None
     form = CharacterForm(data, instance=character, campaign=campaign, gm=gm)
     formsets = sheet_formsets(campaign, character, data)
@@ -362,7 +386,7 @@ def _character_form(request, campaign: Campaign, character: Character, *, gm: bo
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"{saved.name} saved.")
+            messages.success(request, (gettext("%(saved)s saved.") % {"saved": saved.name}))
             return redirect("campaign_detail", campaign.pk)
     context = {"campaign": campaign, "title": title, "form": form, "formsets": formsets}
     status = 400 if data is not None else 200

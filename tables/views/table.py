@@ -7,6 +7,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from rules import pools
@@ -96,7 +97,11 @@ def pool_ledger(request, pk: int):
     try:
         pool, character = _ledger_subject(request.GET, campaign, audience)
     except _Refused as refusal:
-        context = {"campaign": campaign, "title": "Pool history", "ledger_error": str(refusal)}
+        context = {
+            "campaign": campaign,
+            "title": gettext("Pool history"),
+            "ledger_error": str(refusal),
+        }
         return _ledger_answer(request, context, refusal.status)
     lines = PoolChange.objects.filter(campaign=campaign, pool=pool, character=character)
     if audience != live.GM:
@@ -124,22 +129,26 @@ def _ledger_subject(params, campaign, audience: str):
     """
     pool = params.get("pool", "")
     if pool not in PoolChange.Pool.values:
-        raise _Refused(f"There is no pool called “{pool[:40]}”.", 400)
-    label = PoolChange.Pool(pool).label
+        raise _Refused(gettext("There is no pool called “%(40)s”.") % {"40": pool[:40]}, 400)
+    label = str(PoolChange.Pool(pool).label)
     raw = params.get("character", "").strip()
     if pool in CAMPAIGN_POOLS:
         if raw:
-            raise _Refused(f"{label} is the table's, not a character's.", 400)
+            raise _Refused(
+                gettext("%(label)s is the table's, not a character's.") % {"label": label}, 400
+            )
         if pool == "threat" and not live.shows_threat(campaign, audience):
-            raise _Refused("Threat is the GM's pool; the GM has not shown it to players.", 403)
+            raise _Refused(
+                gettext("Threat is the GM's pool; the GM has not shown it to players."), 403
+            )
         return pool, None
     if not raw:
-        raise _Refused(f"Whose {label}? Name a character.", 400)
+        raise _Refused(gettext("Whose %(label)s? Name a character.") % {"label": label}, 400)
     if not _ID.fullmatch(raw):
-        raise _Refused("A character is named by its number.", 400)
+        raise _Refused(gettext("A character is named by its number."), 400)
     character = Character.objects.filter(campaign=campaign, pk=int(raw)).first()
     if character is None:
-        raise _Refused("That character is not in this campaign.", 404)
+        raise _Refused(gettext("That character is not in this campaign."), 404)
     return pool, character
 
 

@@ -14,6 +14,7 @@ from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEven
 from tables.services import calls
 from tables.services.core import ServiceError
 from tables.services.d20 import D20TestRequest
+from tables.services.momenta import SITUATIONAL
 from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -548,7 +549,7 @@ def test_pm_05_a_called_edge_is_the_players_to_take_and_pay_for(momenta_campaign
     """PM-05: the GM-called edge is Advantage for 1 Momentum; the player takes it on the
     call the GM made, where on a plain roll (or another call) it is refused."""
     plain = call_wits(momenta_campaign, gm, hero)
-    edge = calls.RollRequest(attribute="WITS", advantage_sources=[calls.SITUATIONAL])
+    edge = calls.RollRequest(attribute="WITS", advantage_sources=[SITUATIONAL])
     with pytest.raises(ServiceError, match="The GM called no edge"):
         calls.answer_momenta_call(
             momenta_campaign.pk, player, plain.pk, hero.pk, edge, rng=FixedDice([1] * 8)
@@ -700,9 +701,7 @@ def test_pm_05_the_gm_answering_for_an_npc_calls_its_own_edges(momenta_campaign,
     npc = Character.objects.create(campaign=momenta_campaign, owner=gm, name="Warden", is_npc=True)
     npc.attributes.create(name="WITS", value=2)
     call = calls.call_test(momenta_campaign.pk, gm, character_id=npc.pk, attribute="WITS")
-    asked = calls.RollRequest(
-        attribute="WITS", advantage_sources=[calls.SITUATIONAL], disadvantage=True
-    )
+    asked = calls.RollRequest(attribute="WITS", advantage_sources=[SITUATIONAL], disadvantage=True)
     roll, _ = calls.answer_momenta_call(
         momenta_campaign.pk, gm, call.pk, npc.pk, asked, rng=FixedDice([1] * 8)
     )

@@ -60,7 +60,7 @@ def test_the_schema_publishes_each_kinds_payload_and_reads_an_older_one_as_any_o
             assert "changes" in payload["required"], name
     spend = defs["D20SpendPayload"]["properties"]
     assert set(spend) == {"test_id", "character_id", "character", "spend", "ledger", "summary",
-                          "asset", "trait", "changes"}  # fmt: skip
+                          "asset", "trait", "changes", "summary_words"}  # fmt: skip
     # In the document a reference is a document id, or null where the row is gone.
     assert spend["character_id"]["anyOf"] == [{"type": "integer"}, {"type": "null"}]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.utils.translation import gettext
+
 from rules.errors import RulesError
 from rules.momentum import GM_SIDE, PLAYERS_SIDE, SpendKind, custom_spend, spend_catalogue
 from tables.models import Campaign, Character, D20Test, Membership
@@ -27,8 +29,10 @@ def require_d20(campaign: Campaign) -> None:
     """2d20 commands need the d20 dice and the group Momentum economy."""
     if campaign.dice_system != Campaign.DiceSystem.D20 or not campaign.uses_group_economy:
         raise ServiceError(
-            "2d20 tests need the d20 dice system and the group Momentum economy "
-            "(see the campaign settings)."
+            gettext(
+                "2d20 tests need the d20 dice system and the group Momentum economy "
+                "(see the campaign settings)."
+            )
         )
 
 
@@ -42,7 +46,7 @@ def visible_test_record(campaign: Campaign, membership: Membership, test_id) -> 
     tests = D20Test.objects.select_related("character", "contest", "contest__opposer")
     record = seen_by(membership, tests.filter(campaign=campaign)).filter(pk=test_id).first()
     if record is None:
-        raise ServiceError("There is no such test at this table.")
+        raise ServiceError(gettext("There is no such test at this table."))
     return record
 
 

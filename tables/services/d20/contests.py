@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from rules.contest import contest_difficulty
 from rules.d20 import roll_test
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
+from tables.said import said
 from tables.services.core import (
     Change,
     ServiceError,
@@ -94,17 +96,19 @@ def _contest_sides(
     opposer = character_in(campaign, opposer_id)
     active = character_in(campaign, active_id)
     if opposer.pk == active.pk:
-        raise ServiceError("A character cannot oppose themselves.")
+        raise ServiceError(gettext("A character cannot oppose themselves."))
     waiting = Contest.objects.filter(
         campaign=campaign, active=active, state=Contest.State.AWAITING
     ).first()
     if waiting is not None:
         raise ServiceError(
-            f"{active.name} already faces {waiting.opposer.name} in a contest; "
-            "finish or call it off first."
+            gettext(
+                "%(active)s already faces %(opposer)s in a contest; finish or call it off first."
+            )
+            % {"active": active.name, "opposer": waiting.opposer.name}
         )
     if isinstance(hindrances, bool) or not isinstance(hindrances, int) or hindrances < 0:
-        raise ServiceError("Factors hindering the opposer must be 0 or more.")
+        raise ServiceError(gettext("Factors hindering the opposer must be 0 or more."))
     return opposer, active
 
 
@@ -113,7 +117,12 @@ def _announce_contest(
 ) -> TableEvent:
     """The event that opens the contest: the opposer's roll and the Difficulty it sets."""
     opposer, active, hindrances = contest.opposer, contest.active, contest.hindrances
-    hindered = f", less {hindrances} for factors against {opposer.name}" if hindrances else ""
+    hindered = (
+        gettext(", less %(n)s for factors against %(opposer)s")
+        % {"n": hindrances, "opposer": opposer.name}
+        if hindrances
+        else ""
+    )
     return append_event(
         campaign,
         events.CONTEST_OPENED,
@@ -125,9 +134,17 @@ def _announce_contest(
             "contest": contest_view(contest),
             "spec": record.spec,
             "result": record.result,
-            "summary": f"{opposer.name} opposes {active.name}: "
-            f"{successes(record.result['successes'])}{hindered}. "
-            f"{active.name} needs Difficulty {contest.difficulty}.",
+            **said(
+                gettext_noop(
+                    "%(opposer)s opposes %(active)s: %(successes)s%(hindered)s. %(active)s needs "
+                    "Difficulty %(difficulty)s."
+                ),
+                opposer=opposer.name,
+                active=active.name,
+                successes=successes(record.result["successes"]),
+                hindered=hindered,
+                difficulty=contest.difficulty,
+            ),
         },
         changes=changes,
     )
@@ -140,7 +157,10 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
         require_gm(campaign, actor)
         contest = open_contest(campaign, contest_id)
         if contest.state != Contest.State.AWAITING:
-            raise ServiceError(f"{contest.active.name} has rolled: close their test instead.")
+            raise ServiceError(
+                gettext("%(active)s has rolled: close their test instead.")
+                % {"active": contest.active.name}
+            )
         contest.state = Contest.State.CANCELLED
         contest.save(update_fields=["state"])
         return append_event(
@@ -149,8 +169,11 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
             actor,
             {
                 "contest": contest_view(contest),
-                "summary": f"The contest between {contest.opposer.name} and "
-                f"{contest.active.name} is called off.",
+                **said(
+                    gettext_noop("The contest between %(opposer)s and %(active)s is called off."),
+                    opposer=contest.opposer.name,
+                    active=contest.active.name,
+                ),
             },
         )
 
@@ -163,9 +186,9 @@ def open_contest(campaign: Campaign, contest_id) -> Contest:
         .first()
     )
     if contest is None:
-        raise ServiceError("There is no such contest at this table.")
+        raise ServiceError(gettext("There is no such contest at this table."))
     if not contest.is_open:
-        raise ServiceError("That contest is over.")
+        raise ServiceError(gettext("That contest is over."))
     return contest
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
@@ -37,11 +37,15 @@ def keep_secret(campaign: Campaign, hidden: bool, changes: list[Change], instead
 
     Called inside the transaction after the changes are made: raising rolls them back.
     """
-    seen = sorted({PoolChange.Pool(c.pool).label for c in changes if players_see(campaign, c.pool)})
+    seen = sorted(
+        {str(PoolChange.Pool(c.pool).label) for c in changes if players_see(campaign, c.pool)}
+    )
     if hidden and seen:
         raise ServiceError(
-            f"A secret test cannot change {' or '.join(seen)}: every player would see it "
-            f"move. {instead}"
+            gettext(
+                "A secret test cannot change %(pools)s: every player would see it move. %(instead)s"
+            )
+            % {"pools": " or ".join(seen), "instead": instead}
         )
 
 
@@ -82,7 +86,7 @@ def apply_entries(
             fresh=fresh and owner is None,
         )
         if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
-            raise StaleState("The pools changed while this was worked out; try again.")
+            raise StaleState(gettext("The pools changed while this was worked out; try again."))
         changes.append(change)
     return changes
 
@@ -99,12 +103,12 @@ def buy_dice(
     pool and Threat; the GM pays an NPC's dice from Threat."""
     if not dice:
         if from_momentum:
-            raise ServiceError("No dice bought, so there is nothing to pay.")
+            raise ServiceError(gettext("No dice bought, so there is nothing to pay."))
         return dict(NOTHING_PAID), []
     with refused_by_rules():
         if character.is_npc:
             if not membership.is_gm:  # pragma: no cover - can_control already refused
-                raise PermissionDenied("Only the GM buys dice for NPCs.")
+                raise PermissionDenied(gettext("Only the GM buys dice for NPCs."))
             purchase = buy_d20s(
                 dice, actor=GM, threat=Threat(campaign.threat), from_momentum=from_momentum
             )
@@ -143,5 +147,8 @@ def determination_before_roll(campaign: Campaign, character: Character) -> Chang
         "what": BEFORE_ROLL_WORDS[line.personal_spend],
     }
     if character.determination < 1:
-        raise ServiceError(f"{character.name} has no {line.personal_pool} left to spend.")
+        raise ServiceError(
+            gettext("%(character)s has no %(personal_pool)s left to spend.")
+            % {"character": character.name, "personal_pool": line.personal_pool}
+        )
     return change_pool(campaign, DETERMINATION, -1, reason, character=character)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rules.d20 import determination_reroll as rules_determination_reroll
@@ -29,7 +30,11 @@ def determination_reroll(
         membership = require_playing(campaign, actor)
         record = visible_test_record(campaign, membership, test_id)
         character = record.character
-        require_control(membership, character, f"{character.name} is not yours to play.")
+        require_control(
+            membership,
+            character,
+            gettext("%(character)s is not yours to play.") % {"character": character.name},
+        )
         _check_rerollable(campaign, record)
         line = campaign.line
         character.refresh_from_db(fields=["determination"])
@@ -49,7 +54,7 @@ def determination_reroll(
                 pool_name=line.personal_pool,  # GL-01
             )
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
-        keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
+        keep_secret(campaign, record.hidden, changes, gettext("Reveal the test first."))
         record.result = result_json(reroll.result, record.spec)
         record.ledger = fresh_ledger(record, reroll.result)
         record.save(update_fields=["result", "ledger"])
@@ -79,7 +84,9 @@ def determination_reroll(
 def _check_rerollable(campaign: Campaign, record: D20Test) -> None:
     """T-04, GL-02: an own test, in a line that rerolls, before Momentum is spent."""
     if record.role == D20Test.Role.OPPOSER:
-        raise ServiceError("The opposer's roll has set the Difficulty; it is not rerolled.")
+        raise ServiceError(
+            gettext("The opposer's roll has set the Difficulty; it is not rerolled.")
+        )
     line = campaign.line
     if not line.rerolls_after:  # GL-02: that line spends it only as the test is rolled
         raise ServiceError(
@@ -88,5 +95,5 @@ def _check_rerollable(campaign: Campaign, record: D20Test) -> None:
         )
     if record.state != D20Test.State.ROLLED:
         raise ServiceError(
-            "Determination rerolls come before Momentum is spent; this test is past that."
+            gettext("Determination rerolls come before Momentum is spent; this test is past that.")
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rules.d20 import FACES, MAX_BOUGHT_DICE, Assistant, SkillOdds, SkillTest, skill_odds
@@ -78,12 +79,21 @@ def target(character: Character, attribute: str, skill: str) -> tuple[int, int, 
     """T-R1: (target = attribute + skill, the skill's value, the sheet's own names)."""
     attr = named(character.attributes.all(), attribute)
     if attr is None:
-        raise ServiceError(f"{character.name} has no attribute called “{attribute}”.")
+        raise ServiceError(
+            gettext("%(character)s has no attribute called “%(attribute)s”.")
+            % {"character": character.name, "attribute": attribute}
+        )
     row = named(character.skills.all(), skill)
     if row is None:
-        raise ServiceError(f"{character.name} has no skill called “{skill}”.")
+        raise ServiceError(
+            gettext("%(character)s has no skill called “%(skill)s”.")
+            % {"character": character.name, "skill": skill}
+        )
     if attr.value + row.value < 1:
-        raise ServiceError(f"{character.name}'s {attr.name} + {row.name} is 0: no target.")
+        raise ServiceError(
+            gettext("%(character)s's %(attr)s + %(row)s is 0: no target.")
+            % {"character": character.name, "attr": attr.name, "row": row.name}
+        )
     return attr.value + row.value, row.value, {"attribute": attr.name, "skill": row.name}
 
 
@@ -96,7 +106,10 @@ def focus(character: Character, focus_name: str, skill_value: int) -> tuple[int,
     focuses = [t for t in character.traits.all() if t.kind == Trait.Kind.FOCUS]
     trait = named(focuses, focus_name, "text")
     if trait is None:
-        raise ServiceError(f"{character.name} has no focus called “{focus_name}”.")
+        raise ServiceError(
+            gettext("%(character)s has no focus called “%(focus_name)s”.")
+            % {"character": character.name, "focus_name": focus_name}
+        )
     return max(1, min(20, skill_value)), trait.text
 
 
@@ -201,7 +214,7 @@ def _bonus_keys(campaign: Campaign, keys) -> list[str] | None:
     """MO-05: the spends bonus Momentum is kept for (None: any), each on the list."""
     restricted = sorted(set(keys)) if keys else None
     if restricted and any(k not in catalogue(campaign) for k in restricted):
-        raise ServiceError("Bonus Momentum can be kept only for spends on the list.")
+        raise ServiceError(gettext("Bonus Momentum can be kept only for spends on the list."))
     return restricted
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rules.ledger import GM, GROUP_MOMENTUM, THREAT
@@ -46,9 +47,11 @@ def open_for_spending(campaign: Campaign, membership: Membership, test_id) -> D2
     """A test the member sees whose Momentum is still to be spent."""
     record = visible_test_record(campaign, membership, test_id)
     if record.role == D20Test.Role.OPPOSER:
-        raise ServiceError("The opposer's roll only sets the Difficulty; it has no Momentum.")
+        raise ServiceError(
+            gettext("The opposer's roll only sets the Difficulty; it has no Momentum.")
+        )
     if record.state == D20Test.State.RESOLVED:
-        raise ServiceError("This test's Momentum has already been resolved.")
+        raise ServiceError(gettext("This test's Momentum has already been resolved."))
     return record
 
 
@@ -85,7 +88,8 @@ def spend_momentum(
         membership = require_playing(campaign, actor)
         record = open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
-        require_control(membership, holder, f"{holder.name} is not yours to play.")
+        not_yours = gettext("%(holder)s is not yours to play.") % {"holder": holder.name}
+        require_control(membership, holder, not_yours)
         kind = _kind_of(campaign, kind_key)
         # MO-10: the asset is named before any point moves; the note keeps its name.
         asset, note = _asset_for(holder, kind, note)
@@ -99,19 +103,27 @@ def spend_momentum(
             )  # fmt: skip
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
-        trait = None
-        if kind.key == CREATE_TRAIT.key:  # MO-09: the board changes as the spend is paid
-            trait = scene_board.apply_spend(
-                campaign, actor, record=record, spend_index=len(record.ledger["spends"]) - 1,
-                holder=holder, text=trait_text, trait_id=trait_id, remove=remove_trait,
-            )  # fmt: skip
+        trait = _board_change(
+            campaign, actor, record, holder, kind, (trait_text, trait_id, remove_trait)
+        )
         summary = _spend_summary(campaign.line, holder, outcome)
         payload = _spend_payload(record, holder, outcome.spend, summary)
         payload.update(_board_parts(trait, asset))
-        audience = audience_of(record)
         return append_event(
-            campaign, events.D20_SPEND, actor, payload, audience=audience, changes=changes
-        )
+            campaign, events.D20_SPEND, actor, payload, audience=audience_of(record),
+            changes=changes,
+        )  # fmt: skip
+
+
+def _board_change(campaign, actor, record, holder, kind, change):
+    """MO-09: a Create Trait spend changes the board as it is paid; other spends don't."""
+    if kind.key != CREATE_TRAIT.key:
+        return None
+    text, trait_id, remove = change
+    return scene_board.apply_spend(
+        campaign, actor, record=record, spend_index=len(record.ledger["spends"]) - 1,
+        holder=holder, text=text, trait_id=trait_id, remove=remove,
+    )  # fmt: skip
 
 
 def _pay(
@@ -129,7 +141,7 @@ def _pay(
         campaign,
         record.hidden,
         changes,
-        "Pay from the roll's own Momentum, or reveal the test first.",
+        gettext("Pay from the roll's own Momentum, or reveal the test first."),
     )
     record.ledger = ledger_json(outcome.ledger, record.ledger)
     record.state = D20Test.State.SPENDING
@@ -205,8 +217,11 @@ def _asset_for(holder: Character, kind: SpendKind, note: str) -> tuple[Asset | N
     if asset is None:
         named = f" named {note}" if note else ""
         raise ServiceError(
-            f"{holder.name} has no asset from this scene{named} to make permanent (MO-10). "
-            "Nothing was spent."
+            gettext(
+                "%(holder)s has no asset from this scene%(named)s to make permanent (MO-10). "
+                "Nothing was spent."
+            )
+            % {"holder": holder.name, "named": named}
         )
     return asset, asset.name
 
@@ -257,7 +272,7 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
                     index, pool, actor=GM, threat=Threat(campaign.threat)
                 )
         changes = apply_entries(campaign, outcome.entries, who=holder.name)
-        keep_secret(campaign, record.hidden, changes, "Reveal the test first.")
+        keep_secret(campaign, record.hidden, changes, gettext("Reveal the test first."))
         record.ledger = ledger_json(outcome.ledger, record.ledger)
         record.save(update_fields=["ledger"])
         spend = outcome.spend
@@ -328,7 +343,10 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
         record = open_for_spending(campaign, membership, test_id)
         holder = holder_of(record)
         if not can_control(membership, holder):
-            raise PermissionDenied(f"Only {holder.name}'s player or the GM can close this test.")
+            raise PermissionDenied(
+                gettext("Only %(holder)s's player or the GM can close this test.")
+                % {"holder": holder.name}
+            )
         ledger = ledger_of(record)
         with refused_by_rules():
             resolution = ledger.resolve(
@@ -343,7 +361,7 @@ def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:
             campaign,
             record.hidden,
             changes,
-            "Reveal the test before its unspent Momentum is saved, or spend it first.",
+            gettext("Reveal the test before its unspent Momentum is saved, or spend it first."),
         )
         data = ledger_json(resolution.ledger, record.ledger)
         data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)

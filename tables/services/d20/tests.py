@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_noop
 
 from rules import game_lines
 from rules.d20 import roll_test
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
+from tables.said import said
+from tables.said import successes as said_successes
 from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
@@ -26,7 +28,6 @@ from tables.services.d20.loader import D20Rows
 from tables.services.d20.pools import buy_dice, determination_before_roll, keep_secret
 from tables.services.d20.records import fresh_ledger, ledger_view, result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
-from tables.services.wording import successes
 
 # The roller with what the answer draws (the owner on the card); their sheet (T-R1: the
 # target comes from it) follows in one more statement (models/sheets.py).
@@ -110,11 +111,15 @@ def _roller(
     else:
         character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
     if character is None:
-        raise ServiceError("That character is not in this campaign.")
+        raise ServiceError(gettext("That character is not in this campaign."))
     prefetch_sheet(character)
-    require_control(membership, character, f"{character.name} is not yours to play.")
+    require_control(
+        membership,
+        character,
+        gettext("%(character)s is not yours to play.") % {"character": character.name},
+    )
     if secret and not membership.is_gm:
-        raise PermissionDenied("Only the GM can roll secretly.")
+        raise PermissionDenied(gettext("Only the GM can roll secretly."))
     return character
 
 
@@ -126,11 +131,16 @@ def _contest_answered(
         return None
     contest = open_contest(campaign, request.contest_id)
     if contest.state != Contest.State.AWAITING:
-        raise ServiceError(f"{contest.active.name} has already rolled in this contest.")
+        raise ServiceError(
+            gettext("%(active)s has already rolled in this contest.")
+            % {"active": contest.active.name}
+        )
     if contest.active_id != character.pk:
-        raise ServiceError(f"This contest is {contest.active.name}'s to roll.")
+        raise ServiceError(
+            gettext("This contest is %(active)s's to roll.") % {"active": contest.active.name}
+        )
     if request.secret:
-        raise ServiceError("A contest roll is everyone's business: it cannot be secret.")
+        raise ServiceError(gettext("A contest roll is everyone's business: it cannot be secret."))
     return contest
 
 
@@ -150,7 +160,10 @@ def _pay(
     if request.spend_determination:
         changes.append(determination_before_roll(campaign, character))
     keep_secret(
-        campaign, request.secret, changes, "Roll it openly, or buy its dice with hidden Threat."
+        campaign,
+        request.secret,
+        changes,
+        gettext("Roll it openly, or buy its dice with hidden Threat."),
     )
     return paid, changes
 
@@ -172,20 +185,49 @@ def _announce(campaign: Campaign, actor, record: D20Test, changes: list[Change])
     )
 
 
+# A whole sentence per case (passed, a focus, Momentum): translations order their own words.
+_ROLLED = {
+    (True, True, True): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s, focus %(focus)s): "
+        "%(successes)s against Difficulty %(difficulty)s, passes, %(n)s %(pool)s."
+    ),
+    (True, False, True): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s): "
+        "%(successes)s against Difficulty %(difficulty)s, passes, %(n)s %(pool)s."
+    ),
+    (True, True, False): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s, focus %(focus)s): "
+        "%(successes)s against Difficulty %(difficulty)s, passes."
+    ),
+    (True, False, False): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s): "
+        "%(successes)s against Difficulty %(difficulty)s, passes."
+    ),
+    (False, True, False): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s, focus %(focus)s): "
+        "%(successes)s against Difficulty %(difficulty)s, fails."
+    ),
+    (False, False, False): gettext_noop(
+        "%(who)s rolls %(attribute)s + %(skill)s (target %(target)s): "
+        "%(successes)s against Difficulty %(difficulty)s, fails."
+    ),
+}
+
+
 def roll_payload(record: D20Test, *, line=None, **extra) -> dict:
     """The event of a roll (or a reroll): the spec, the dice and what the ledger holds;
     `line` (the campaign's game line) names the pools (GL-01)."""
     line = line or game_lines.LINES[game_lines.DEFAULT]
     spec, result = record.spec, record.result
     character = record.character
-    verdict = "passes" if result["passed"] else "fails"
-    text = (
-        f"{character.name} rolls {spec['attribute']} + {spec['skill']} "
-        f"(target {spec['target']}{', focus ' + spec['focus_name'] if spec['focus_name'] else ''})"
-        f": {successes(result['successes'])} against Difficulty {result['difficulty']}, {verdict}"
-    )
-    if result["passed"] and result["momentum"]:
-        text += _(", {n} {pool}").format(n=result["momentum"], pool=line.group_pool)
+    focus = spec["focus_name"]
+    momentum = result["momentum"] if result["passed"] else 0
+    sentence = said(
+        _ROLLED[bool(result["passed"]), bool(focus), bool(momentum)],
+        who=character.name, attribute=spec["attribute"], skill=spec["skill"],
+        target=spec["target"], focus=focus or "", difficulty=result["difficulty"],
+        successes=said_successes(result["successes"]), n=momentum, pool=line.group_pool,
+    )  # fmt: skip
     payload = {
         "test_id": record.pk,
         "character_id": character.pk,
@@ -196,7 +238,7 @@ def roll_payload(record: D20Test, *, line=None, **extra) -> dict:
         "spec": spec,
         "result": result,
         "ledger": ledger_view(record),
-        "summary": text + ".",
+        **sentence,
     }
     payload.update(extra)
     return payload

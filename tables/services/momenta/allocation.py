@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from rules.d6 import AppliedRoll, IllegalRefund, RollResult, apply_allocation
 from rules.patterns import IllegalAllocation
 from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
+from tables.said import said
 from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
@@ -48,7 +50,7 @@ def choose_allocation(
         # Checked under the lock: a double click applies the patterns (and
         # refunds Resolve) once, the second sees the roll resolved.
         if not roll.awaiting:
-            raise ServiceError("The patterns of that roll are already chosen.")
+            raise ServiceError(gettext("The patterns of that roll are already chosen."))
         result = result_of(roll)
         applied = _apply(result, allocation, refund_to)
         changes = [
@@ -95,7 +97,12 @@ def _patterns_event(
             "overflow": result.overflow,
             "overflow_effect": result.overflow_effect,
             "harm": result.spec.template.harm,
-            "summary": f"{roll.character.name}: {triggered}; {applied.outcome}",
+            **said(
+                gettext_noop("%(character)s: %(triggered)s; %(outcome)s"),
+                character=roll.character.name,
+                triggered=triggered,
+                outcome=applied.outcome,
+            ),
         },
         audience=audience_of(roll),
         changes=changes,
@@ -111,7 +118,10 @@ def _apply(
     for who in refund_to or ():
         if who not in spent:
             name = Character.objects.filter(pk=who).values_list("name", flat=True).first()
-            raise ServiceError(f"{name or 'That character'} spent no Resolve on this roll.")
+            raise ServiceError(
+                gettext("%(character)s spent no Resolve on this roll.")
+                % {"character": name or "That character"}
+            )
     try:
         if allocation is not None:
             allocation = [(str(name), int(face)) for name, face in allocation]
@@ -123,5 +133,5 @@ def _apply(
     except (IllegalAllocation, IllegalRefund) as error:
         raise ServiceError(str(error)) from None
     except (TypeError, ValueError):
-        raise ServiceError("Choose one of the listed allocations.") from None
+        raise ServiceError(gettext("Choose one of the listed allocations.")) from None
     return applied

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from tables import events
 from tables.models import AssistRequest, Campaign, Character, Membership
+from tables.said import said
 from tables.services.access import can_control, has_role
 from tables.services.core import (
     ServiceError,
@@ -49,20 +51,7 @@ def request_assist(
         require_d6(campaign)
         roller = character_in(campaign, roller_id)
         helper = character_in(campaign, helper_id)
-        if not (can_control(membership, roller) or can_control(membership, helper)):
-            raise PermissionDenied("Ask for help for your own character, or offer your own.")
-        if roller.pk == helper.pk:
-            raise ServiceError("An Assist comes from another character, not the roller (PM-08).")
-        if roller.in_creation or helper.in_creation:
-            raise ServiceError("No Assists during character creation (PM-12).")
-        if AssistRequest.objects.filter(
-            campaign=campaign,
-            roller=roller,
-            state__in=[AssistRequest.State.REQUESTED, AssistRequest.State.ACCEPTED],
-        ).exists():
-            raise ServiceError(
-                f"{roller.name} already has an Assist open: one Assist per roll (PM-08)."
-            )
+        _check_asked(campaign, membership, roller, helper)
         agreed = speaks_for_helper(membership, helper)
         assist = AssistRequest.objects.create(
             campaign=campaign,
@@ -72,8 +61,6 @@ def request_assist(
             structured=bool(structured),
             helper_agreed=agreed,
         )
-        when = " in structured time: it will be the helper's action (PM-09)" if structured else ""
-        waits = "The GM decides." if agreed else f"{helper.name}'s player and the GM decide."
         assist.event = append_event(
             campaign,
             events.ASSIST_REQUESTED,
@@ -86,15 +73,57 @@ def request_assist(
                 "helper_id": helper.pk,
                 "structured": assist.structured,
                 "helper_agreed": agreed,
-                "summary": f"{helper.name} would Assist {roller.name}{when}. {waits}",
+                **_asked_words(helper, roller, bool(structured), agreed),
             },
         )
         return assist
 
 
+def _check_asked(campaign, membership, roller, helper) -> None:
+    """Why an Assist may not be asked for (PM-08, PM-12), under the lock."""
+    if not (can_control(membership, roller) or can_control(membership, helper)):
+        raise PermissionDenied(gettext("Ask for help for your own character, or offer your own."))
+    if roller.pk == helper.pk:
+        raise ServiceError(
+            gettext("An Assist comes from another character, not the roller (PM-08).")
+        )
+    if roller.in_creation or helper.in_creation:
+        raise ServiceError(gettext("No Assists during character creation (PM-12)."))
+    if AssistRequest.objects.filter(
+        campaign=campaign,
+        roller=roller,
+        state__in=[AssistRequest.State.REQUESTED, AssistRequest.State.ACCEPTED],
+    ).exists():
+        raise ServiceError(
+            gettext("%(roller)s already has an Assist open: one Assist per roll (PM-08).")
+            % {"roller": roller.name}
+        )
+
+
+# A whole sentence per case: a translation may order the words its own way (PM-08, PM-09).
+_ASKED = {
+    (False, True): gettext_noop("%(helper)s would Assist %(roller)s. The GM decides."),
+    (False, False): gettext_noop(
+        "%(helper)s would Assist %(roller)s. %(helper)s's player and the GM decide."
+    ),
+    (True, True): gettext_noop(
+        "%(helper)s would Assist %(roller)s in structured time: it will be the helper's "
+        "action (PM-09). The GM decides."
+    ),
+    (True, False): gettext_noop(
+        "%(helper)s would Assist %(roller)s in structured time: it will be the helper's "
+        "action (PM-09). %(helper)s's player and the GM decide."
+    ),
+}
+
+
+def _asked_words(helper, roller, structured: bool, agreed: bool) -> dict:
+    return said(_ASKED[structured, agreed], helper=helper.name, roller=roller.name)
+
+
 ASSIST_ANSWERS = {
-    "accept": "accepts",
-    "decline": "declines",
+    "accept": gettext_noop("accepts"),
+    "decline": gettext_noop("declines"),
     "call_test": "calls a test from the helper for",
     "test_passed": "records a passed test for",
     "test_failed": "records a failed test for",
@@ -110,13 +139,16 @@ def _assist_at(campaign: Campaign, assist_id: int) -> AssistRequest:
         .first()
     )
     if assist is None:
-        raise ServiceError("That Assist is not at this table.")
+        raise ServiceError(gettext("That Assist is not at this table."))
     return assist
 
 
 def _require_open(assist: AssistRequest) -> None:
     if not assist.is_open:
-        raise ServiceError(f"That Assist is already {assist.get_state_display().lower()}.")
+        raise ServiceError(
+            gettext("That Assist is already %(state)s.")
+            % {"state": assist.get_state_display().lower()}
+        )
 
 
 def _apply_answer(assist: AssistRequest, answer: str) -> None:
@@ -130,7 +162,7 @@ def _apply_answer(assist: AssistRequest, answer: str) -> None:
         assist.state, assist.uncertain, assist.test_passed = State.ACCEPTED, True, None
     else:
         if not (assist.state == State.ACCEPTED and assist.uncertain):
-            raise ServiceError("Call a test from the helper first (PM-10).")
+            raise ServiceError(gettext("Call a test from the helper first (PM-10)."))
         assist.test_passed = answer == "test_passed"
 
 
@@ -147,24 +179,26 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
     if answer in HELPER_ANSWERS:
         return answer_as_helper(campaign_id, actor, assist_id, answer == "agree")
     if answer not in ASSIST_ANSWERS:
-        raise ServiceError("Answer accept, decline, call a test, or record its result.")
+        raise ServiceError(gettext("Answer accept, decline, call a test, or record its result."))
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         assist = _assist_at(campaign, assist_id)
         withdraw = answer == "decline" and can_control(membership, assist.helper)
         if not (membership.is_gm or withdraw):
-            raise PermissionDenied("Only the GM can do that.")
+            raise PermissionDenied(gettext("Only the GM can do that."))
         _require_open(assist)
         _apply_answer(assist, answer)
         accepted = assist.state == AssistRequest.State.ACCEPTED
         if accepted and speaks_for_helper(membership, assist.helper):
             assist.helper_agreed = True  # the GM speaks for an NPC (PM-08)
         assist.save(update_fields=["state", "uncertain", "test_passed", "helper_agreed"])
-        who = "The GM" if membership.is_gm else assist.helper.name
+        who = gettext("The GM") if membership.is_gm else assist.helper.name
         waits = ""
         if accepted and not assist.helper_agreed:
-            waits = f" {assist.helper.name}'s player has yet to agree (PM-08)."
+            waits = gettext(" %(helper)s's player has yet to agree (PM-08).") % {
+                "helper": assist.helper.name
+            }
         assist.event = append_event(
             campaign,
             events.ASSIST_ANSWERED,
@@ -177,8 +211,14 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
                 "helper_id": assist.helper_id,
                 "answer": answer,
                 "state": assist.state,
-                "summary": f"{who} {ASSIST_ANSWERS[answer]} {assist.helper.name}'s Assist "
-                f"to {assist.roller.name}.{waits}",
+                **said(
+                    gettext_noop("%(who)s %(answer)s %(helper)s's Assist to %(roller)s.%(waits)s"),
+                    who=who,
+                    answer=gettext(ASSIST_ANSWERS[answer]),
+                    helper=assist.helper.name,
+                    roller=assist.roller.name,
+                    waits=waits,
+                ),
             },
         )
         return assist
@@ -197,10 +237,13 @@ def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> As
         helper = assist.helper
         if not speaks_for_helper(membership, helper):
             raise PermissionDenied(
-                f"Only {helper.name}'s player (the GM for an NPC) answers for {helper.name}."
+                gettext("Only %(helper)s's player (the GM for an NPC) answers for %(helper)s.")
+                % {"helper": helper.name}
             )
         if agree and assist.helper_agreed:
-            raise ServiceError(f"{helper.name} has already agreed to this Assist.")
+            raise ServiceError(
+                gettext("%(helper)s has already agreed to this Assist.") % {"helper": helper.name}
+            )
         if agree:
             assist.helper_agreed = True
             gm = "" if assist.state == AssistRequest.State.ACCEPTED else " The GM decides."

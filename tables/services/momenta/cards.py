@@ -3,8 +3,11 @@ names and the rules' own texts; tables/templatetags/momenta.py puts them into wo
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from rules.d6 import AppliedRoll, RollResult
 from tables.models import Campaign, Character, MomentaRoll
+from tables.said import said
 from tables.services.momenta.plans import RollPlan
 
 
@@ -42,7 +45,11 @@ def roll_card(
         "secret": roll.secret,
         "state": str(roll.state),
         "applied": applied_data(applied, campaign) if applied else None,
-        "summary": f"{plan.character.name}: {result.outcome}",
+        **said(
+            gettext_noop("%(character)s: %(outcome)s"),
+            character=plan.character.name,
+            outcome=result.outcome,
+        ),
     }
 
 

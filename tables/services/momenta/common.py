@@ -3,6 +3,8 @@ check of a pool the person's page showed."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from tables.models import Campaign, Character, Membership, MomentaRoll
 from tables.services.access import require_control, seen_by
 from tables.services.core import (
@@ -15,7 +17,7 @@ from tables.services.core import (
 
 def require_d6(campaign: Campaign) -> None:
     if not campaign.uses_d6:
-        raise ServiceError("This campaign rolls 2d20 skill tests, not Momenta dice pools.")
+        raise ServiceError(gettext("This campaign rolls 2d20 skill tests, not Momenta dice pools."))
 
 
 def lock_for_play(
@@ -35,7 +37,7 @@ def lock_for_play(
         Character.objects.select_related("owner").filter(campaign=campaign, pk=character_id).first()
     )
     if character is None:
-        raise ServiceError("That character is not in this campaign.")
+        raise ServiceError(gettext("That character is not in this campaign."))
     require_control(membership, character)
     return campaign, membership, character
 
@@ -62,5 +64,5 @@ def visible_roll(campaign: Campaign, membership: Membership, roll_id) -> Momenta
     rolls = MomentaRoll.objects.select_related("character", "event").filter(campaign=campaign)
     roll = seen_by(membership, rolls).filter(pk=roll_id).first()
     if roll is None:
-        raise ServiceError("That roll is not at this table.")
+        raise ServiceError(gettext("That roll is not at this table."))
     return roll

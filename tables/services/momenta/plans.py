@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from rules.d6 import InvalidRoll, RollSpec
 from rules.patterns import ROLL_KINDS, InvalidPattern
 from rules.personal import (
@@ -154,20 +156,25 @@ def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Att
     name = (request.attribute or "").strip().casefold()
     attribute = next((a for a in character.attributes.all() if a.name.casefold() == name), None)
     if attribute is None:
-        raise ServiceError(f"{character.name} has no attribute called {request.attribute!r}.")
+        raise ServiceError(
+            gettext("%(character)s has no attribute called %(attribute)r.")
+            % {"character": character.name, "attribute": request.attribute}
+        )
     kind = request.kind
     if attribute.is_luck:
         if kind == "attack":
             # An attack asked of LUCK is a mistake to say, not a luck roll to make quietly.
             raise ServiceError(
-                "LUCK makes luck rolls only, never an attack (D6-11): attack with another "
-                "attribute, or roll LUCK as a luck roll."
+                gettext(
+                    "LUCK makes luck rolls only, never an attack (D6-11): attack with another "
+                    "attribute, or roll LUCK as a luck roll."
+                )
             )
         kind = "luck"
     elif kind == "luck":
-        raise ServiceError("A luck roll uses the LUCK attribute (D6-11).")
+        raise ServiceError(gettext("A luck roll uses the LUCK attribute (D6-11)."))
     if kind not in ROLL_KINDS:
-        raise ServiceError("Choose an action roll, an attack or a luck roll.")
+        raise ServiceError(gettext("Choose an action roll, an attack or a luck roll."))
     extras = (
         any(request.modifiers),
         request.thread,
@@ -178,8 +185,10 @@ def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Att
     )
     if kind == "luck" and any(extras):
         raise ServiceError(
-            "A luck roll is a straight roll of LUCK: no modifiers, Thread, Advantage, "
-            "Disadvantage or Assist (D6-11)."
+            gettext(
+                "A luck roll is a straight roll of LUCK: no modifiers, Thread, Advantage, "
+                "Disadvantage or Assist (D6-11)."
+            )
         )
     return attribute, kind
 
@@ -191,7 +200,8 @@ def _check_modifiers(modifiers: tuple[int, ...]) -> None:
     )
     if len(modifiers) > MAX_MODIFIERS or not fits:
         raise ServiceError(
-            f"At most {MAX_MODIFIERS} modifiers, each of at most {MAX_MODIFIER} dice."
+            gettext("At most %(max_modifiers)s modifiers, each of at most %(max_modifier)s dice.")
+            % {"max_modifiers": MAX_MODIFIERS, "max_modifier": MAX_MODIFIER}
         )
 
 
@@ -204,7 +214,9 @@ def _thread(character: Character, thread_id: int | None) -> Trait | None:
         None,
     )
     if trait is None:
-        raise ServiceError(f"That Thread is not one of {character.name}'s.")
+        raise ServiceError(
+            gettext("That Thread is not one of %(character)s's.") % {"character": character.name}
+        )
     return trait
 
 
@@ -228,11 +240,20 @@ def _accepted_assist(
         .first()
     )
     if assist is None:
-        raise ServiceError(f"That Assist is not one offered to {character.name}.")
+        raise ServiceError(
+            gettext("That Assist is not one offered to %(character)s.")
+            % {"character": character.name}
+        )
     if assist.state != AssistRequest.State.ACCEPTED:
         raise ServiceError(
-            f"{assist.helper.name}'s Assist is {assist.get_state_display().lower()}: "
-            "only an Assist the GM accepted can be used (PM-08)."
+            gettext(
+                "%(helper)s's Assist is %(state)s: only an Assist the GM accepted can be used "
+                "(PM-08)."
+            )
+            % {
+                "helper": assist.helper.name,
+                "state": assist.get_state_display().lower(),
+            }
         )
     return assist
 
@@ -302,7 +323,9 @@ def _spec(
     except (InvalidRoll, InvalidPattern, InvalidTemplate) as error:
         raise ServiceError(str(error)) from None
     if spec.pool > MAX_POOL or spec.opposition_dice_rolled > MAX_POOL:
-        raise ServiceError(f"A pool holds at most {MAX_POOL} dice.")
+        raise ServiceError(
+            gettext("A pool holds at most %(max_pool)s dice.") % {"max_pool": MAX_POOL}
+        )
     return spec
 
 
@@ -314,13 +337,13 @@ def _template(
     if template_id:
         template = next((t for t in templates if t.pk == template_id), None)
         if template is None:
-            raise ServiceError("That roll template is not in this campaign.")
+            raise ServiceError(gettext("That roll template is not in this campaign."))
         return template
     for template in templates:
         if template.deals_harm == (kind == "attack"):
             return template
     if not templates:
-        raise ServiceError("This campaign has no roll templates yet.")
+        raise ServiceError(gettext("This campaign has no roll templates yet."))
     return templates[0]
 
 
@@ -338,13 +361,13 @@ def _resolve_spenders(
     wanted: dict[int, int] = {}
     for character_id, amount in resolve_spend:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise ServiceError("Resolve is spent in whole points, 0 or more.")
+            raise ServiceError(gettext("Resolve is spent in whole points, 0 or more."))
         if amount:
             wanted[int(character_id)] = wanted.get(int(character_id), 0) + amount
     if not wanted:
         return ()
     if kind != "action" or play != "narrative":
-        raise ServiceError("Resolve is spent on narrative action rolls only (RS-01).")
+        raise ServiceError(gettext("Resolve is spent on narrative action rolls only (RS-01)."))
     allowed = {roller.pk: roller}
     if helper is not None:
         allowed[helper.pk] = helper
@@ -353,15 +376,20 @@ def _resolve_spenders(
         spender = allowed.get(character_id)
         if spender is None:
             raise ServiceError(
-                "Only the roller and an ally whose Assist landed on this roll can spend "
-                "Resolve on it (RS-01)."
+                gettext(
+                    "Only the roller and an ally whose Assist landed on this roll can spend "
+                    "Resolve on it (RS-01)."
+                )
             )
         # Both were read in this command (under the lock, when rolling).
         current = spender.resolve
         if amount > current:
             raise ServiceError(
-                f"{spender.name} has {current} Resolve and cannot spend {amount}. "
-                "Nothing was rolled or spent."
+                gettext(
+                    "%(spender)s has %(current)s Resolve and cannot spend %(amount)s. Nothing was "
+                    "rolled or spent."
+                )
+                % {"spender": spender.name, "current": current, "amount": amount}
             )
         out.append((spender, amount))
     return tuple(out)

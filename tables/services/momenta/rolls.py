@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from rules.d6 import RollResult, RollSpec, apply_allocation, resolve_roll
 from rules.dice import RandomSource, system_random
@@ -25,6 +26,7 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
+from tables.said import said
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
 from tables.services.momenta.common import check_pool_seen, require_d6, visible_roll
@@ -100,9 +102,9 @@ def _check_asked(
     if membership.is_gm:
         return
     if request.secret:
-        raise PermissionDenied("Only the GM can roll in secret.")
+        raise PermissionDenied(gettext("Only the GM can roll in secret."))
     if request.sets_opposition and not gm_opposition:
-        raise PermissionDenied("Only the GM sets the opposition.")
+        raise PermissionDenied(gettext("Only the GM sets the opposition."))
     if not gm_opposition:  # a called test's edges are the GM's call (services/calls.py)
         _check_declared(campaign, request)
 
@@ -120,9 +122,9 @@ def _roller(rows: RollRows, character_id: int) -> Character:
     if rows.character is not None and rows.character.pk == character_id:
         return rows.character
     if not Character.objects.filter(campaign=rows.campaign, pk=character_id).exists():
-        raise ServiceError("That character is not in this campaign.")
+        raise ServiceError(gettext("That character is not in this campaign."))
     # load_roll read every character the actor may roll for: this one is not theirs.
-    raise PermissionDenied("That character is not yours.")
+    raise PermissionDenied(gettext("That character is not yours."))
 
 
 def _seeded(campaign: Campaign, templates: tuple[RollTemplate, ...]) -> tuple[RollTemplate, ...]:
@@ -148,8 +150,11 @@ def _check_declared(campaign: Campaign, request: RollRequest) -> None:
             w for w, on in zip(("a GM-called edge", "Disadvantage"), called, strict=True) if on
         )
         raise ServiceError(
-            f"At this table the GM calls {what}: ask the GM, who rolls it for your "
-            "character. Nothing was rolled or spent."
+            gettext(
+                "At this table the GM calls %(what)s: ask the GM, who rolls it for your "
+                "character. Nothing was rolled or spent."
+            )
+            % {"what": what}
         )
 
 
@@ -158,9 +163,11 @@ def _check_secret_moves_nothing(plan: RollPlan, secret: bool) -> None:
     a secret roll."""
     if secret and (plan.settlement.entries or plan.resolve):
         raise ServiceError(
-            "A secret roll cannot spend or gain Momentum or Resolve: every member sees "
-            "every pool (PM-13). Roll it openly, or without Advantage, Disadvantage, "
-            "Assist and Resolve."
+            gettext(
+                "A secret roll cannot spend or gain Momentum or Resolve: every member sees "
+                "every pool (PM-13). Roll it openly, or without Advantage, Disadvantage, "
+                "Assist and Resolve."
+            )
         )
 
 
@@ -262,7 +269,10 @@ def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:
         return dict(
             roll.card,
             revealed_seq=roll.event.seq if roll.event else None,
-            summary=f"The GM reveals a secret roll: {roll.card.get('summary', '')}",
+            **said(
+                gettext_noop("The GM reveals a secret roll: %(card)s"),
+                card=roll.card.get("summary", ""),
+            ),
         )
 
     return reveal(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from rules.patterns import BUILTIN_PATTERNS, InvalidPattern, Pattern
 from rules.templates import InvalidTemplate
 from rules.templates import RollTemplate as RulesTemplate
 from tables import events
 from tables.models import Campaign, CustomPattern, RollTemplate, TableEvent
+from tables.said import said
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.momenta.common import require_d6
 from tables.services.named import campaign_record, delete_named
@@ -33,7 +35,10 @@ def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: s
     if record is not None:
         clash = clash.exclude(pk=record.pk)
     if clash.exists():
-        raise ServiceError(f"This campaign already has a {what} named {name}.")
+        raise ServiceError(
+            gettext("This campaign already has a %(what)s named %(name)s.")
+            % {"what": what, "name": name}
+        )
     return record
 
 
@@ -56,7 +61,7 @@ def save_roll_template(
         raise ServiceError(str(error)) from None
     name = template.name.strip()
     if not name:
-        raise ServiceError("Give the template a name.")
+        raise ServiceError(gettext("Give the template a name."))
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -79,7 +84,12 @@ def save_roll_template(
                 "template_id": record.pk,
                 "name": name,
                 "created": creating,
-                "summary": f"Roll template {name} {'added' if creating else 'changed'}.",
+                **said(
+                    gettext_noop("Roll template %(name)s added.")
+                    if creating
+                    else gettext_noop("Roll template %(name)s changed."),
+                    name=name,
+                ),
             },
         )
 
@@ -89,7 +99,7 @@ def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEven
 
     def keep_one(campaign):
         if RollTemplate.objects.filter(campaign=campaign).count() == 1:
-            raise ServiceError("Keep at least one roll template.")
+            raise ServiceError(gettext("Keep at least one roll template."))
 
     return delete_named(
         campaign_id,
@@ -117,7 +127,10 @@ def save_custom_pattern(
         raise ServiceError(str(error)) from None
     name = pattern.name.strip()
     if any(p.name.casefold() == name.casefold() for p in BUILTIN_PATTERNS):
-        raise ServiceError(f"{name} is a pattern every character has; choose another name.")
+        raise ServiceError(
+            gettext("%(name)s is a pattern every character has; choose another name.")
+            % {"name": name}
+        )
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -138,7 +151,13 @@ def save_custom_pattern(
                 "pattern_id": record.pk,
                 "name": name,
                 "active": active,
-                "summary": f"Pattern {name}{state} {'added' if creating else 'changed'}: "
-                f"{pattern.description or pattern.effect}",
+                **said(
+                    gettext_noop("Pattern %(name)s%(state)s added: %(effect)s")
+                    if creating
+                    else gettext_noop("Pattern %(name)s%(state)s changed: %(effect)s"),
+                    name=name,
+                    state=state,
+                    effect=pattern.description or pattern.effect,
+                ),
             },
         )

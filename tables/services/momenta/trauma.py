@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from rules.errors import RulesError
 from rules.personal import PersonalMomentum, suffer_trauma
 from tables import events
 from tables.models import TableEvent
 from tables.models.limits import MAX_TRAUMA
+from tables.said import said
 from tables.services.core import ServiceError, append_event, change_pool
 from tables.services.momenta.common import check_pool_seen, lock_for_play
 
@@ -20,13 +22,18 @@ def record_trauma(
     loss logged (PM-04); none during character creation (PM-12). The GM, or the owner
     where the campaign lets players declare it (players_declare_edges)."""
     if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_TRAUMA:
-        raise ServiceError(f"Trauma is a whole number of points from 1 to {MAX_TRAUMA}.")
+        raise ServiceError(
+            gettext("Trauma is a whole number of points from 1 to %(max_trauma)s.")
+            % {"max_trauma": MAX_TRAUMA}
+        )
     with transaction.atomic():
         campaign, membership, character = lock_for_play(campaign_id, actor, character_id)
         if not (membership.is_gm or campaign.players_declare_edges):
             raise ServiceError(
-                "At this table the GM records trauma (it gains Momentum, PM-03): tell the GM. "
-                "Nothing was recorded."
+                gettext(
+                    "At this table the GM records trauma (it gains Momentum, PM-03): tell the GM. "
+                    "Nothing was recorded."
+                )
             )
         # Trauma gains Momentum (none in creation, PM-12): a move since matters only
         # if more of the gain is now lost beyond the cap (PM-04).
@@ -43,8 +50,9 @@ def record_trauma(
             change_pool(campaign, "momentum", e.delta + e.lost, e.reason, character=character)
             for e in entries
         ]
-        plural = "s" if points != 1 else ""
-        creation = " (character creation: no Momentum, PM-12)" if character.in_creation else ""
+        creation = (
+            gettext(" (character creation: no Momentum, PM-12)") if character.in_creation else ""
+        )
         return append_event(
             campaign,
             events.TRAUMA,
@@ -54,7 +62,12 @@ def record_trauma(
                 "character": character.name,
                 "points": points,
                 "creation": character.in_creation,
-                "summary": f"{character.name} suffers {points} trauma point{plural}{creation}.",
+                **said(
+                    gettext_noop("%(character)s suffers trauma: %(points)s%(creation)s."),
+                    character=character.name,
+                    points=points,
+                    creation=creation,
+                ),
             },
             changes=changes,
         )
