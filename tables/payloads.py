@@ -245,6 +245,13 @@ class Applied(Part):
     texts: list[str]
 
 
+class CallMark(Part):
+    """On a roll's payload: the called test it answered (issue 25), so its card says so."""
+
+    call_id: int
+    hidden: bool  # the Difficulty (or opposition) was the GM's until the dice landed
+
+
 class MomentaRoll(Payload):
     """The roll card (services/momenta.py _card), also stored as MomentaRoll.card."""
 
@@ -307,6 +314,7 @@ class MomentaRoll(Payload):
     target_id: int | None = None
     target: str | None = None
     hit_seq: int | None = None
+    call: CallMark | None = None  # the called test it answered (services/calls.py)
 
 
 class MomentaPatterns(Payload):
@@ -387,6 +395,7 @@ class D20Test(_Test):
     ledger: Json
     summary: str
     contest: Contest | None = None  # the active side's answer to a contest
+    call: CallMark | None = None  # the called test it answered (services/calls.py)
 
 
 class D20Reroll(D20Test):
@@ -511,6 +520,8 @@ class Call(Payload):
 class CallAnswered(Call):
     answered_by: str
     hidden: bool
+    # The roll's own card shows the answer (issue 25): this event draws no card of its own.
+    on_roll_card: bool | None = None
     # A 2d20 call's answer
     test_id: int | None = None
     difficulty: int | None = None

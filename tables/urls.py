@@ -104,6 +104,7 @@ momenta_patterns = [
     path(M + "rolls/<int:roll_pk>/reveal/", momenta.reveal, name="momenta_reveal"),
     path(M + "assists/", momenta.assist_request, name="momenta_assist_request"),
     path(M + "assists/mine/", regions.momenta_assists, name="momenta_assists"),
+    path(M + "assists/choice/", regions.momenta_assist_choice, name="momenta_assist_choice"),
     path(
         M + "assists/<int:assist_pk>/answer/", momenta.assist_answer, name="momenta_assist_answer"
     ),

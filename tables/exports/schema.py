@@ -327,6 +327,8 @@ class CalledTest(Strict):
     complication_range: Count | None
     kind: str
     opposition_pool: Count | None
+    disadvantage: bool = False  # the GM's Disadvantage and edge (PM-02, PM-05); older
+    edge: bool = False  # files have neither
     hidden: bool
     note: str
     state: str

@@ -36,6 +36,12 @@ class CallForm(forms.Form):
         required=False,
         label=gettext_lazy("Opposition dice (optional)"),
     )
+    # Momenta, the GM's call (PM-02, PM-05): the roll is made with Disadvantage; a
+    # situational edge is Advantage the roller may pay 1 Momentum for.
+    disadvantage = forms.BooleanField(required=False, label=gettext_lazy("With Disadvantage"))
+    edge = forms.BooleanField(
+        required=False, label=gettext_lazy("A GM-called edge (Advantage for 1 Momentum)")
+    )
     hidden = forms.BooleanField(required=False)
     note = forms.CharField(
         max_length=120, required=False, label=gettext_lazy("What for (optional)")
@@ -54,7 +60,7 @@ class CallForm(forms.Form):
             else gettext("Hide the opposition until the dice land")
         )
         if self.d20:
-            for name in ("kind", "opposition_pool"):
+            for name in ("kind", "opposition_pool", "disadvantage", "edge"):
                 del self.fields[name]
             self.fields["difficulty"].required = True
         else:

@@ -132,10 +132,12 @@ class MomentaRollForm(forms.Form):
         assists=None,
         board_traits=None,
         targets=None,
+        called_edges: tuple[bool, bool] | None = None,
         **kwargs,
     ):
         """`characters`: those the member controls, as the view read them (policy
-        `controllable`); `assists`: the roller's accepted ones, if read already."""
+        `controllable`); `assists`: the roller's accepted ones, if read already;
+        `called_edges`: (Disadvantage, edge) a called test answered here carries."""
         super().__init__(*args, **kwargs)
         self.campaign, self.membership, self.roller = campaign, membership, character
         self.is_gm = membership.is_gm
@@ -156,6 +158,8 @@ class MomentaRollForm(forms.Form):
             self._offer_roller(character, assists)
         if not self.is_gm:
             self._limit_player(campaign)
+        self.called_edges = called_edges or (False, False)
+        self._take_call(*self.called_edges)
         self.trait_rows = offer_traits(self, campaign, membership, board_traits)
         self._offer_targets(campaign, character, targets)
 
@@ -230,6 +234,18 @@ class MomentaRollForm(forms.Form):
                 c for c in ADVANTAGE_CHOICES if c[0] != AdvantageSource.SITUATIONAL
             ]
 
+    def _take_call(self, disadvantage: bool, edge: bool) -> None:
+        """A called test's Disadvantage is the GM's (PM-02): shown ticked, and not the
+        roller's to clear (a disabled field keeps its initial value, whatever is posted).
+        A called edge is offered even where the GM calls edges, for the roller to take
+        and pay for, or leave (PM-05)."""
+        if disadvantage:
+            field = self.fields["disadvantage"]
+            field.disabled, field.initial = True, True
+            field.label = _("Disadvantage (the GM calls it)")
+        if edge:
+            self.fields["advantage_sources"].widget.choices = ADVANTAGE_CHOICES
+
     def _value(self, name: str):
         if self.is_bound:
             return self.data.get(self.add_prefix(name))
@@ -240,9 +256,12 @@ class MomentaRollForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # What the GM called for this roll is theirs to ask (called_edges).
+        disadvantage_called, edge_called = self.called_edges
+        sources = data.get("advantage_sources") or ()
         called = [
-            AdvantageSource.SITUATIONAL in (data.get("advantage_sources") or ()),
-            bool(data.get("disadvantage")),
+            AdvantageSource.SITUATIONAL in sources and not edge_called,
+            bool(data.get("disadvantage")) and not disadvantage_called,
         ]
         if self.gm_calls and any(called):
             what = " and ".join(
@@ -592,6 +611,7 @@ def roll_form(
     assists=None,
     board_traits=None,
     targets=None,
+    called_edges: tuple[bool, bool] | None = None,
 ) -> MomentaRollForm:
     """The composer's form for the member's `characters`; what the caller read already
     (the RollRows templates, the roller's accepted Assists) is not read again. Its hidden
@@ -617,6 +637,7 @@ def roll_form(
         assists=assists,
         board_traits=board_traits,
         targets=targets,
+        called_edges=called_edges,
     )
 
 
@@ -654,6 +675,7 @@ def as_submitted(form: MomentaRollForm) -> MomentaRollForm:
         characters=form.characters,
         templates=form.templates,
         board_traits=form.board_traits,
+        called_edges=form.called_edges,
     )
 
 

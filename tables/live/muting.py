@@ -12,6 +12,9 @@ pages or a filter (log_page.py), nor in a push (push.html leaves the log fragmen
 The push still carries the pools and the cards, so they update live, and the pool
 ledger keeps every line (each pool's history dialog shows them). The setting is read
 when the log is drawn: turning it off shows the muted cards again.
+
+Also out of the log, whatever the setting: a called test's answer whose roll's card says
+it answered the call (on_roll_card), so an answer is one card, not two (issue 25).
 """
 
 from __future__ import annotations
@@ -28,7 +31,10 @@ SMALL = 1  # points: a change of at most this much is chatter
 
 
 def is_muted(event: TableEvent, campaign: Campaign) -> bool:
-    """Does the campaign's setting keep this event's card out of the log?"""
+    """Does the campaign's setting keep this event's card out of the log (or is it an
+    answer its roll's card shows)?"""
+    if on_roll_card(event):
+        return True
     if not campaign.mute_pool_chatter or event.kind not in MUTABLE_KINDS:
         return False
     changes = (event.payload or {}).get("changes") or []
@@ -42,8 +48,17 @@ def _small(change) -> bool:
         return False  # a change this module cannot read is shown, not hidden
 
 
+def on_roll_card(event: TableEvent) -> bool:
+    """A called test's answer that its roll's card shows (services/calls.py): one card for
+    the answer, the roll's, whatever the setting (issue 25). Older answers keep theirs."""
+    marked = bool((event.payload or {}).get("on_roll_card"))  # only ever written True
+    return marked and event.kind == kinds.CALL_ANSWERED.name
+
+
 def unmuted(events: QuerySet, campaign: Campaign) -> QuerySet:
     """`events` without those is_muted leaves out: the same test, in the database."""
+    # has_key, not =True: a key's absence is NULL in SQL, and NOT (… AND NULL) drops the row.
+    events = events.exclude(kind=kinds.CALL_ANSWERED.name, payload__has_key="on_roll_card")
     if not campaign.mute_pool_chatter:
         return events
     lines = PoolChange.objects.filter(event=OuterRef("pk"))

@@ -202,7 +202,8 @@ def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
 # Where each kind of play record is read (tables/events.py says which an event is about).
 RECORDS = {
     kinds.TEST: D20Test.objects.all(),
-    kinds.ROLL: MomentaRoll.objects.select_related("patterns_event", "assist"),
+    # The roller's owner: a roll made for another's character offers them its chooser.
+    kinds.ROLL: MomentaRoll.objects.select_related("patterns_event", "assist", "character"),
     kinds.ASSIST: AssistRequest.objects.all(),
 }
 
@@ -432,13 +433,18 @@ def _d20_sync_regions(regions, campaign: Campaign) -> list[str]:
     return [r for r in (kinds.OPEN_TESTS, kinds.SPEND_PANEL) if r in regions]
 
 
+# The composer's "Use an Assist" choice and Resolve fields (composer_momenta_assist.html).
+ASSIST_CHOICE = "assist_choice"
+
+
 def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) -> list[str]:
     """A player's Assist panel (their Accept/Decline as the helper, PM-08) is theirs alone:
     an event about an Assist, a roll that used one, or a new or renamed character (the
     panel names helpers and rollers, and offers every character as either) makes it fetch
-    itself again. GMs answer in the queue, which their
-    push carries whole."""
-    if audience == GM or kind is None or not campaign.uses_d6:
+    itself again. GMs answer in the queue, which their push carries whole. The same
+    events make anyone's composer fetch its Assist choice again (issue 25: an accepted
+    Assist is offered, a declined or used one goes), GMs' too: they roll for NPCs."""
+    if kind is None or not campaign.uses_d6:
         return []
     if kinds.ASSIST_QUEUE not in kind.regions:
         return []
@@ -447,7 +453,9 @@ def _assists_sync(kind, event: TableEvent, campaign: Campaign, audience: str) ->
     named = kind is kinds.CHARACTER_CREATED or (
         kind is kinds.CHARACTER_UPDATED and "renamed_from" in event.payload
     )
-    return [kinds.ASSIST_QUEUE] if about_assist or named or event.payload.get("helper") else []
+    if not (about_assist or named or event.payload.get("helper")):
+        return []
+    return [ASSIST_CHOICE] if audience == GM else [kinds.ASSIST_QUEUE, ASSIST_CHOICE]
 
 
 def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:

@@ -2,7 +2,8 @@
 
 Imported into tables.models, so this is an ordinary `tables` model. The call holds
 what the GM decided before the roll (2d20: attribute, skill, focus, Difficulty,
-complication range; Momenta: attribute, action or luck roll, opposition dice) and,
+complication range; Momenta: attribute, action or luck roll, opposition dice,
+Disadvantage and a situational edge) and,
 once answered, the roll that answered it. `hidden` keeps the Difficulty (2d20) or the
 opposition dice (Momenta) from players until the dice land
 (tables/services/calls.py, tables/presenters/calls.py).
@@ -52,6 +53,11 @@ class CalledTest(models.Model):
     complication_range = models.PositiveSmallIntegerField(null=True, blank=True)  # 2d20
     kind = models.CharField(max_length=8, choices=Kind.choices, blank=True)  # Momenta
     opposition_pool = models.PositiveSmallIntegerField(null=True, blank=True)  # Momenta
+    # Momenta: what the GM calls where players do not declare it (PM-02, PM-05): the roll
+    # is made with Disadvantage; a situational edge is the roller's Advantage to pay for.
+    # db_default: the previous release's INSERTs leave them out while an upgrade runs.
+    disadvantage = models.BooleanField(default=False, db_default=False)
+    edge = models.BooleanField(default=False, db_default=False)
     # The Difficulty (or opposition) is the GM's until the dice land.
     hidden = models.BooleanField(default=False)
     note = models.CharField(max_length=120, blank=True)

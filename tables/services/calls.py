@@ -30,6 +30,7 @@ from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
 from tables.said import said
+from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
 from tables.services.access import require_control
@@ -67,13 +68,19 @@ def call_test(
     complication_range: int | None = None,
     kind: str = CalledTest.Kind.ACTION,
     opposition_pool: int | None = None,
+    disadvantage: bool = False,
+    edge: bool = False,
     hidden: bool = False,
     note: str = "",
 ) -> CalledTest:
-    """The GM calls for a test (T-R1, T-R2 for 2d20; D6-08, D6-10, D6-11 for Momenta).
+    """The GM calls for a test (T-R1, T-R2 for 2d20; D6-08, D6-10, D6-11, PM-02, PM-05
+    for Momenta).
 
     `character_id` None calls everyone. A named character's sheet must have what is
-    asked; a call for everyone is checked against each sheet when answered.
+    asked; a call for everyone is checked against each sheet when answered. Momenta:
+    `disadvantage` makes the answer a roll with Disadvantage (PM-02), `edge` offers the
+    roller a GM-called situational edge, Advantage they may pay for (PM-05): both the
+    GM's call where players do not declare them (Campaign.players_declare_edges).
     """
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -89,9 +96,12 @@ def call_test(
             note=_note(note),
         )
         if call.system == CalledTest.System.D20:
+            if disadvantage or edge:
+                raise ServiceError(_("Disadvantage and edges are Momenta's (PM-02, PM-05)."))
             _d20_terms(campaign, call, character, skill, focus, difficulty, complication_range)
         else:
             _momenta_terms(call, character, kind, opposition_pool)
+            call_edges.momenta_edges(call, bool(disadvantage), bool(edge))
         call.save()
         call.event = append_event(campaign, events.TEST_CALLED, actor, _call_payload(call))
         call.save(update_fields=["event"])
@@ -174,12 +184,12 @@ def terms(call: CalledTest, *, reveal: bool) -> str:
         return text
     if call.kind == CalledTest.Kind.LUCK:
         return "a luck roll"
-    text = f"{call.attribute}"
+    edges = call_edges.edges_words(call)
     if call.hidden and not reveal:
-        return text + ", opposition hidden"
+        return f"{call.attribute}, opposition hidden{edges}"
     if call.opposition_pool:
-        return text + f" against {call.opposition_pool} opposition dice"
-    return text + ", unopposed"
+        return f"{call.attribute} against {call.opposition_pool} opposition dice{edges}"
+    return f"{call.attribute}, unopposed{edges}"
 
 
 def _call_payload(call: CalledTest) -> dict:
@@ -265,7 +275,18 @@ def _close(campaign: Campaign, actor, call: CalledTest, character: Character, **
     for name, value in record.items():
         setattr(call, name, value)
     call.save(update_fields=["state", "answered_by", *record])
+    _mark_roll_card((call.d20_test or call.momenta_roll).event, call)
     return append_event(campaign, events.CALL_ANSWERED, actor, _answer_payload(call, character))
+
+
+def _mark_roll_card(event: TableEvent, call: CalledTest) -> None:
+    """The roll's own card is the log's one entry for the answer (issue 25): its payload
+    names the call, so the card says what it answered, and the call_answered event after
+    it has no card of its own (live/muting.py). Written before commit, so no page, push
+    or export ever saw the roll without it; checked against the kind's model as any."""
+    marked = {**event.payload, "call": {"call_id": call.pk, "hidden": call.hidden}}
+    event.payload = events.get(event.kind).stored_payload(marked)
+    event.save(update_fields=["payload"])
 
 
 def _answer_payload(call: CalledTest, character: Character) -> dict:
@@ -274,6 +295,7 @@ def _answer_payload(call: CalledTest, character: Character) -> dict:
         "called": _who(call),
         "answered_by": character.name,
         "hidden": call.hidden,  # the card says the Difficulty was hidden until now
+        "on_roll_card": True,  # the roll's card shows the answer (_mark_roll_card)
     }
     revealed = gettext(" (hidden until the dice landed)") if call.hidden else ""
     if call.system == CalledTest.System.D20:
@@ -373,7 +395,9 @@ def answer_momenta_call(
 ):
     """Roll a called Momenta roll: the GM's attribute, kind and opposition dice (D6-10,
     D6-11) in place of the request's; the roller's own choices (template, Advantage,
-    Resolve…) stand. Never secret. Returns (roll, the answer's event)."""
+    Resolve…) stand. The GM's Disadvantage (PM-02) stands too, and a situational edge
+    is the roller's to take (and pay for, PM-05) only if the GM called it, unless
+    players declare them at this table. Never secret. Returns (roll, the answer's event)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         membership, call, character = _answering(
@@ -386,6 +410,7 @@ def answer_momenta_call(
             opposition_pool=call.opposition_pool,
             opposition_successes=None,
             secret=False,
+            **call_edges.called_edges(campaign, membership, call, request),
         )
         try:
             roll = services_momenta.roll_momenta(

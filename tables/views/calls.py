@@ -28,7 +28,7 @@ from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
 from tables.services.access import controllable
 from tables.services.core import ServiceError
-from tables.services.momenta import RollRequest
+from tables.services.momenta import SITUATIONAL, RollRequest
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
 from tables.views.d20 import composer_of, odds_of, panel_of
@@ -116,10 +116,39 @@ def call_composer(request, pk: int, cid: int):
         context["call"] = view
         context["odds"] = _d20_call_odds(campaign, call, form)
         return respond(request, membership, D20_PLAY, {"d20": context})
-    initial = {"attribute": call.attribute, "kind": call.kind}
-    context = composer_context(campaign, membership, character=character, initial=initial)
+    form = roll_form(
+        campaign,
+        membership,
+        character,
+        initial=_momenta_initial(call),
+        characters=characters,
+        called_edges=called_edges(call),
+    )
+    context = composer_context(campaign, membership, form=form)
     context["call"] = view
     return respond(request, membership, MOMENTA_COMPOSER, context)
+
+
+def called_edges(call: CalledTest) -> tuple[bool, bool]:
+    """(Disadvantage, edge) the GM called (PM-02, PM-05): the answering form takes them."""
+    return call.disadvantage, call.edge
+
+
+def called_edges_of(campaign: Campaign, membership: Membership, raw) -> tuple[bool, bool] | None:
+    """The edges of the call a composer answers (its `call` field), if it names one;
+    404 for a call the viewer may not answer."""
+    if raw in (None, ""):
+        return None
+    cid = int(raw) if str(raw).isascii() and str(raw).isdigit() else 0
+    return called_edges(_call_for(campaign, membership, cid))
+
+
+def _momenta_initial(call: CalledTest) -> dict:
+    # A called Disadvantage needs no initial: the form ticks it (MomentaRollForm._take_call).
+    initial = {"attribute": call.attribute, "kind": call.kind}
+    if call.edge:
+        initial["advantage_sources"] = [SITUATIONAL]
+    return initial
 
 
 def _d20_initial(call: CalledTest) -> dict:
@@ -257,15 +286,24 @@ def answer_momenta(request, pk: int, cid: int):
         raise Http404(gettext("No such character."))
     data = request.POST.copy()
     data["attribute"], data["kind"] = call.attribute, call.kind
-    form = roll_form(campaign, membership, character, data=data, characters=characters)
+    edges = called_edges(call)
+    form = roll_form(
+        campaign, membership, character, data=data, characters=characters, called_edges=edges
+    )
 
     def answer(error: str = "", events=()):
         if not request.htmx:
             return back_to_table(request, campaign, error=error)
         if error:
-            context = composer_context(
-                campaign, membership, character=character, initial=initial_from(data), error=error
+            kept = roll_form(
+                campaign,
+                membership,
+                character,
+                initial=_momenta_initial(call) | initial_from(data),
+                characters=characters,
+                called_edges=edges,
             )
+            context = composer_context(campaign, membership, form=kept, error=error)
             call.refresh_from_db()
             if call.is_open:
                 context["call"] = call_view(call, membership, characters)

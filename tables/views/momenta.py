@@ -47,6 +47,7 @@ from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for, posted_id
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
+from tables.views.calls import called_edges_of
 
 COMPOSER = "tables/partials/composer_momenta.html"
 ROLLED = "tables/partials/composer_momenta_rolled.html"
@@ -134,7 +135,11 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="player")
     character = _posted_character(request, campaign)
     characters = controllable(campaign, membership)
-    form = roll_form(campaign, membership, character, data=request.GET, characters=characters)
+    # A composer answering a call: the GM's Disadvantage and edge count (PM-02, PM-05).
+    edges = called_edges_of(campaign, membership, request.GET.get("call"))
+    form = roll_form(
+        campaign, membership, character, data=request.GET, characters=characters, called_edges=edges
+    )
     return render(request, "tables/partials/odds_preview.html", {"odds": preview(form)})
 
 

@@ -12,7 +12,7 @@ from django.http import Http404
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from tables.forms.momenta import AssistRequestForm
+from tables.forms.momenta import AssistRequestForm, initial_from, roll_form
 from tables.presenters.assists import player_assists
 from tables.presenters.d20 import open_tests
 from tables.services.access import controllable
@@ -53,3 +53,21 @@ def momenta_assists(request, pk: int):
         "assist_form": AssistRequestForm(campaign=campaign),
     }
     return respond(request, membership, "tables/partials/momenta_assists.html", context)
+
+
+@login_required
+@require_GET
+def momenta_assist_choice(request, pk: int):
+    """The composer's Assist choice and Resolve fields (composer_momenta_assist.html) for
+    the character it shows (?character=, one the viewer controls, else 404), keeping the
+    Assist and Resolve chosen (the rest of the form is the page's: never redrawn here)."""
+    campaign, membership = campaign_for(request, pk, role="player")
+    characters = controllable(campaign, membership)
+    wanted = request.GET.get("character", "")
+    character = next((c for c in characters if str(c.pk) == wanted), None)
+    if character is None or not campaign.uses_d6:
+        raise Http404("No such character.")
+    initial = initial_from(request.GET)
+    form = roll_form(campaign, membership, character, initial=initial, characters=characters)
+    context = {"f": form, "campaign": campaign}
+    return respond(request, membership, "tables/partials/composer_momenta_assist.html", context)

@@ -3,7 +3,8 @@
 The GM calls for Paul's Power + Athletics at Difficulty 2, hidden. On alice's screen,
 without a reload, the composer fills itself from the call, with no Difficulty in the
 page. She rolls; the server's d20s are fixed (2 then 15: one success against target 10),
-and both screens show the result against Difficulty 2, revealed, failed.
+and both screens show the result against Difficulty 2, revealed, failed, on the test's
+own card (one card per answer, issue 25).
 
 The dice are fixed in the server process by a sitecustomize module on its PYTHONPATH
 (test-only: it replaces rules.d20's random source with the faces in E2E_D20_FACES).
@@ -99,8 +100,10 @@ def test_a_hidden_difficulty_call_fills_the_composer_and_is_revealed_on_both_scr
 
         alice.locator("#roll-button").click()
         for page in (gm, alice):
-            card = page.locator("#roll-log > li[data-kind=call_answered]")
+            # One card for the answer (issue 25): the test's own, saying the verdict.
+            card = page.locator("#roll-log > li[data-kind=d20_test]")
             expect(card).to_have_count(1)
+            expect(page.locator("#roll-log > li[data-kind=call_answered]")).to_have_count(0)
             expect(card.locator(".call-difficulty")).to_have_text("Difficulty 2")
             expect(card.locator(".call-verdict")).to_contain_text("revealed")
             expect(card.locator(".call-verdict")).to_contain_text("1 success, failed")

@@ -14,6 +14,7 @@ from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEven
 from tables.services import calls
 from tables.services.core import ServiceError
 from tables.services.d20 import D20TestRequest
+from tables.services.momenta import SITUATIONAL
 from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -512,3 +513,196 @@ def test_a_garbled_call_is_refused_and_rolls_nothing(client_for, d20_campaign, k
     data = {"call": value, "character": kara.pk, "bought_dice": 0}
     assert player.post(reverse("d20_roll", args=[d20_campaign.pk]), data, **HX).status_code == 400
     assert not D20Test.objects.exists() and head(d20_campaign) == 0
+
+
+# --- Momenta: the GM calls Disadvantage and a situational edge (issue 25) ------------------
+
+
+def call_wits(campaign, gm, hero, **kw):
+    return calls.call_test(campaign.pk, gm, character_id=hero.pk, attribute="WITS", **kw)
+
+
+def test_pm_02_a_called_disadvantage_stands_though_the_player_sends_none(
+    momenta_campaign, gm, player, hero
+):
+    """PM-02: the GM calls the roll with Disadvantage where players may not declare it
+    (players_declare_edges off): the answer is made with it, whatever the composer says,
+    and the roller gains 1 Momentum after it."""
+    assert not momenta_campaign.players_declare_edges
+    call = call_wits(momenta_campaign, gm, hero, disadvantage=True)
+    assert "WITS, unopposed, with Disadvantage" in call.event.payload["summary"]
+    before = hero.momentum
+    roll, _ = calls.answer_momenta_call(
+        momenta_campaign.pk,
+        player,
+        call.pk,
+        hero.pk,
+        calls.RollRequest(attribute="WITS", disadvantage=False),
+        rng=FixedDice([1, 2, 3, 4, 6, 6]),
+    )
+    assert roll.card["disadvantage"] is True
+    hero.refresh_from_db()
+    assert hero.momentum == before + 1
+
+
+def test_pm_05_a_called_edge_is_the_players_to_take_and_pay_for(momenta_campaign, gm, player, hero):
+    """PM-05: the GM-called edge is Advantage for 1 Momentum; the player takes it on the
+    call the GM made, where on a plain roll (or another call) it is refused."""
+    plain = call_wits(momenta_campaign, gm, hero)
+    edge = calls.RollRequest(attribute="WITS", advantage_sources=[SITUATIONAL])
+    with pytest.raises(ServiceError, match="The GM called no edge"):
+        calls.answer_momenta_call(
+            momenta_campaign.pk, player, plain.pk, hero.pk, edge, rng=FixedDice([1] * 8)
+        )
+    with pytest.raises(ServiceError, match="The GM called no Disadvantage"):
+        calls.answer_momenta_call(
+            momenta_campaign.pk,
+            player,
+            plain.pk,
+            hero.pk,
+            calls.RollRequest(attribute="WITS", disadvantage=True),
+            rng=FixedDice([1] * 8),
+        )
+    assert not MomentaRoll.objects.exists()
+    calls.cancel_call(momenta_campaign.pk, gm, plain.pk)
+    call = call_wits(momenta_campaign, gm, hero, edge=True)
+    hero.refresh_from_db()
+    before = hero.momentum
+    roll, _ = calls.answer_momenta_call(
+        momenta_campaign.pk, player, call.pk, hero.pk, edge, rng=FixedDice([1, 2, 3, 4, 5, 6])
+    )
+    assert roll.card["advantage_source"] == "situational" and roll.card["paid"] == 1
+    hero.refresh_from_db()
+    assert hero.momentum == before - 1
+
+
+def test_disadvantage_and_edges_are_refused_where_the_rules_have_none(
+    momenta_campaign, d20_campaign, gm, hero, kara
+):
+    """D6-11: a luck roll is straight; 2d20 has no Disadvantage to call. Nothing written."""
+    before = (head(momenta_campaign), head(d20_campaign), CalledTest.objects.count())
+    for flag in ("disadvantage", "edge"):
+        with pytest.raises(ServiceError, match="luck roll is straight"):
+            calls.call_test(
+                momenta_campaign.pk,
+                gm,
+                character_id=hero.pk,
+                attribute="",
+                kind="luck",
+                **{flag: 1},
+            )
+        with pytest.raises(ServiceError, match="Momenta's"):
+            call_kara(d20_campaign, gm, kara, **{flag: True})
+    assert (head(momenta_campaign), head(d20_campaign), CalledTest.objects.count()) == before
+
+
+def test_only_the_gm_calls_disadvantage(client_for, momenta_campaign, hero):
+    data = {"character": hero.pk, "attribute": "WITS", "kind": "action", "disadvantage": "on"}
+    url = reverse("call_test", args=[momenta_campaign.pk])
+    for who in ("player", "observer", "outsider"):
+        assert client_for(who).post(url, data, **HX).status_code in (403, 404), who
+    assert not CalledTest.objects.exists()
+    client_for("gm").post(url, data | {"edge": "on"}, **HX)
+    call = CalledTest.objects.get()
+    assert (call.disadvantage, call.edge) == (True, True)
+
+
+def test_the_composer_answering_a_call_carries_its_disadvantage_and_edge(
+    client_for, momenta_campaign, gm, hero
+):
+    """The call fills the player's composer: Disadvantage ticked and not theirs to clear,
+    the edge offered and ticked; the odds count both; the answer keeps the Disadvantage
+    even if the browser sends none (a disabled box is never sent)."""
+    call = call_wits(momenta_campaign, gm, hero, disadvantage=True, edge=True)
+    player = client_for("player")
+    composer = text(player.get(reverse("call_composer", args=[momenta_campaign.pk, call.pk]), **HX))
+    box = re.search(r'<input type="checkbox" name="disadvantage"[^>]*>', composer).group(0)
+    assert "checked" in box and "disabled" in box
+    edge = re.search(
+        r'<input type="checkbox" name="advantage_sources" value="situational"[^>]*>', composer
+    )
+    assert edge and "checked" in edge.group(0)
+    assert "with Disadvantage, with a GM-called edge" in composer
+    answer = _momenta_answer(call, hero) | {"advantage_sources": "situational"}
+    odds = text(player.get(reverse("momenta_odds", args=[momenta_campaign.pk]), answer, **HX))
+    assert "At this table the GM calls" not in odds and "%" in odds
+    response = player.post(
+        reverse("call_answer_momenta", args=[momenta_campaign.pk, call.pk]), answer, **HX
+    )
+    assert response.status_code == 200 and "At this table" not in text(response)
+    roll = MomentaRoll.objects.get()
+    # Both asked: they cancel (PM-11), which only a roll with the called Disadvantage does.
+    assert roll.card["cancelled"] is True and roll.card["advantage_sources"] == ["situational"]
+
+
+# --- One log entry per answer (issue 25) ---------------------------------------------------
+
+
+def log_cards(client, campaign) -> list[str]:
+    """The kinds of the cards in the log a player's page shows, newest first."""
+    page = text(client.get(reverse("table", args=[campaign.pk])))
+    return re.findall(r'<li class="log-entry[^"]*" id="event-\d+"[^>]*data-kind="(\w+)"', page)
+
+
+def test_answering_a_2d20_call_makes_one_log_card_the_roll_saying_the_verdict(
+    client_for, d20_campaign, gm, player, kara
+):
+    """Two events (the test, the call closed), one card: the test's, with the verdict."""
+    call = call_kara(d20_campaign, gm, kara, difficulty=4, hidden=True)
+    test, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 2])
+    )
+    assert event.payload["on_roll_card"] is True
+    assert test.event.payload["call"] == {"call_id": call.pk, "hidden": True}
+    assert log_cards(client_for("player"), d20_campaign) == ["d20_test", "test_called"]
+    for audience in (live.ALL, live.GM):
+        roll_push = live.render_event_fragments(TableEvent.objects.get(pk=test.event.pk), audience)
+        verdict = re.search(r'<p class="call-verdict[^"]*".*?</p>', roll_push, re.S).group(0)
+        assert "Difficulty 4" in verdict and "revealed" in verdict
+        assert "3 successes" in verdict and "failed" in verdict
+        assert 'id="event-' not in live.render_event_fragments(event, audience)  # no card
+    # Still the call's event: the panels fetch themselves again.
+    assert 'id="live-sync-calls"' in live.render_event_fragments(event, live.ALL)
+
+
+def test_answering_a_momenta_call_makes_one_log_card(
+    client_for, momenta_campaign, gm, player, hero
+):
+    call = call_wits(momenta_campaign, gm, hero, opposition_pool=2, hidden=True)
+    roll, event = calls.answer_momenta_call(
+        momenta_campaign.pk,
+        player,
+        call.pk,
+        hero.pk,
+        calls.RollRequest(attribute="WITS"),
+        rng=FixedDice([6, 5, 3, 1, 5, 2]),
+    )
+    assert log_cards(client_for("player"), momenta_campaign) == ["momenta_roll", "test_called"]
+    card = live.render_event_fragments(TableEvent.objects.get(pk=roll.event.pk), live.ALL)
+    verdict = re.search(r'<p class="call-verdict".*?</p>', card, re.S).group(0)
+    assert "2 opposition dice" in verdict and "revealed" in verdict
+
+
+def test_an_older_answer_without_the_mark_keeps_its_card(
+    client_for, d20_campaign, gm, player, kara
+):
+    """Answers stored before issue 25 have no mark on the roll: their own card stays."""
+    call = call_kara(d20_campaign, gm, kara)
+    _, event = calls.answer_d20_call(
+        d20_campaign.pk, player, call.pk, kara.pk, rng=FixedDice([1, 1])
+    )
+    payload = {k: v for k, v in event.payload.items() if k != "on_roll_card"}
+    TableEvent.objects.filter(pk=event.pk).update(payload=payload)
+    assert log_cards(client_for("player"), d20_campaign)[:2] == ["call_answered", "d20_test"]
+
+
+def test_pm_05_the_gm_answering_for_an_npc_calls_its_own_edges(momenta_campaign, gm):
+    """The GM calls edges and Disadvantage: answering a call for an NPC, they are the GM's."""
+    npc = Character.objects.create(campaign=momenta_campaign, owner=gm, name="Warden", is_npc=True)
+    npc.attributes.create(name="WITS", value=2)
+    call = calls.call_test(momenta_campaign.pk, gm, character_id=npc.pk, attribute="WITS")
+    asked = calls.RollRequest(attribute="WITS", advantage_sources=[SITUATIONAL], disadvantage=True)
+    roll, _ = calls.answer_momenta_call(
+        momenta_campaign.pk, gm, call.pk, npc.pk, asked, rng=FixedDice([1] * 8)
+    )
+    assert roll.card["cancelled"] is True  # both asked, both counted (PM-11)

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tables.live import render as live
 from tables.models import (
     AssistRequest,
     Character,
@@ -593,6 +594,27 @@ def test_tb_03_a_secret_roll_is_shown_to_players_only_once_revealed(
     assert 'data-kind="roll_revealed"' in html
     player_page = client_for("player").get(table_url).content.decode()
     assert "now shown to everyone" in player_page and "Setback" in player_page
+
+
+def test_tb_03_a_revealed_roll_loses_its_secret_badge_on_every_card(
+    table, client_for, gm, hero, dice
+):
+    """Issue 25: once the GM reveals a secret roll, the players' card of it (and the GM's
+    card of the reveal) no longer says "secret"; before it, the GM's card does."""
+    dice([1, 2, 3, 4])
+    gm_client = client_for("gm")
+    html = gm_client.post(url("momenta_roll", table), roll_data(hero, secret="on"), **HX)
+    assert 'badge--gm">secret</span>' in html.content.decode()
+    made = MomentaRoll.objects.get()
+    gm_client.post(url("momenta_reveal", table, made.pk), **HX)
+    revealed = TableEvent.objects.get(kind="roll_revealed")
+    table_url = reverse("table", args=[table.pk])
+    for who in ("player", "gm"):
+        page = client_for(who).get(table_url).content.decode()
+        card = re.search(rf'<li [^>]*id="event-{revealed.seq}".*?</li>', page, re.S).group(0)
+        assert hero.name in card and 'badge--gm">secret</span>' not in card, who
+    push = live.render_event_fragments(revealed, live.ALL)
+    assert hero.name in push and 'badge--gm">secret</span>' not in push
 
 
 # --- Assists and trauma -----------------------------------------------------------------------

@@ -58,7 +58,8 @@ def roll_momenta(
     roll still goes through unless a spend is no longer covered (refused, nothing
     happens). Everything it decides from is read under the campaign lock (load_roll):
     the membership, the roller with its sheet, the templates, patterns and Assist.
-    `gm_opposition`: the GM set the opposition when calling the test (services/calls.py).
+    `gm_opposition`: the GM set the opposition, and any Disadvantage or edge, when calling
+    the test (services/calls.py).
     `loaded`: load_roll's rows, read by the caller in its own transaction, still open
     (the roll view checks its form against them); the roll then runs in that
     transaction, so a refusal rolls all of it back, and nothing is read again.
@@ -107,7 +108,8 @@ def _check_asked(
         raise PermissionDenied(gettext("Only the GM can roll in secret."))
     if request.sets_opposition and not gm_opposition:
         raise PermissionDenied(gettext("Only the GM sets the opposition."))
-    _check_declared(campaign, request)
+    if not gm_opposition:  # a called test's edges are the GM's call (services/calls.py)
+        _check_declared(campaign, request)
 
 
 def _check_roller_saw(character: Character, request: RollRequest) -> None:
