@@ -13,7 +13,6 @@ SOURCES = [ROOT / "momenta_site" / "settings.py", ROOT / "momenta_site" / "secre
 HELPERS = {"env_str", "env_bool", "env_int", "getenv"}  # settings.py's own, and os.getenv
 NOT_SETTINGS = {"PYTEST_VERSION"}  # set by pytest for its session (secret_key.py)
 # Added on another branch of issue 27 and listed already; drop once settings.py reads them.
-PENDING = {"EMAIL_URL", "REGISTRATION_OPEN"}
 
 
 def _is_environ(node: ast.AST) -> bool:
@@ -57,7 +56,7 @@ def test_every_variable_settings_reads_is_documented_and_nothing_more():
     read = set().union(*(variables_read(path) for path in SOURCES)) - NOT_SETTINGS
     listed = documented()
     assert read - listed == set(), "read by settings.py, missing from docs/settings.md"
-    assert listed - read - PENDING == set(), "in docs/settings.md, no longer read"
+    assert listed - read == set(), "in docs/settings.md, no longer read"
 
 
 def test_the_walk_finds_each_way_of_reading_the_environment(tmp_path):
