@@ -13,11 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from django.template.defaultfilters import pluralize
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from rules.patterns import KIND_LABELS, KIND_SIZES
 
@@ -150,8 +149,8 @@ def _d20_score(d: Any) -> tuple[str, str]:
     )
     comp = " d20-die--comp" if _get(d, "complication") else ""
     return state + comp, (
-        gettext("%(text)s success%(pluralize)s")
-        % {"text": _text(successes), "pluralize": pluralize(successes, "es")}
+        ngettext("%(text)s success", "%(text)s successes", successes or 0)
+        % {"text": _text(successes)}
     )
 
 

@@ -84,4 +84,8 @@ def test_what_came_of_a_post_is_worded_in_the_campaigns_language(settings):
     finally:
         worker.stop(1)
         fake.stop()
-    assert outcomes == ["HTTP 404: den Webhook gibt es nicht (gelöscht?); richte einen neuen ein"]
+    english = "the webhook does not exist (deleted?); set a new one"
+    with translation.override("de"):
+        german = translation.gettext(english)
+    assert german != english  # the catalogue has it: the check below can tell the two apart
+    assert outcomes == [f"HTTP 404: {german}"]
