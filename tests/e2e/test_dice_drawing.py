@@ -87,7 +87,7 @@ def roll(page, button: str) -> None:
 def set_animation(page, base: str, on: bool) -> None:
     page.goto(f"{base}/account/settings/")
     page.locator("#id_animate_dice").set_checked(on)
-    page.locator("main form button[type=submit]").click()
+    page.locator("main form:has(#id_animate_dice) button[type=submit]").click()
     page.wait_for_url(f"{base}/account/settings/")
     assert page.locator("#id_animate_dice").is_checked() == on
 

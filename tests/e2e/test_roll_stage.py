@@ -105,7 +105,7 @@ def test_not_at_all_for_a_person_who_turned_the_stage_off(table, app_server):  #
     bob.emulate_media(reduced_motion="reduce")
     bob.goto(app_server.base + "/account/settings/")
     bob.get_by_label("Show each roll large as it lands").uncheck()
-    bob.get_by_role("button", name="Save").click()
+    bob.get_by_role("button", name="Save", exact=True).click()
     expect(bob.get_by_label("Show each roll large as it lands")).not_to_be_checked()
     try:
         bob.goto(table_url)
@@ -127,5 +127,5 @@ def test_not_at_all_for_a_person_who_turned_the_stage_off(table, app_server):  #
         # The module's server is shared: bob's screen as the other tests expect it.
         bob.goto(app_server.base + "/account/settings/")
         bob.get_by_label("Show each roll large as it lands").check()
-        bob.get_by_role("button", name="Save").click()
+        bob.get_by_role("button", name="Save", exact=True).click()
         expect(bob.get_by_label("Show each roll large as it lands")).to_be_checked()
