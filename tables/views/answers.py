@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -98,3 +99,16 @@ def commands(answer, **defaults):
         return partial(command, partial(answer, request, campaign, membership), **defaults)
 
     return at
+
+
+def run_command(request, run, campaign):
+    """(event, error) of a command view's `run(action, campaign, user, post)`: a refusal
+    becomes the page's message; PermissionDenied goes up (403) unless htmx asked."""
+    try:
+        return run(request.POST.get("action", ""), campaign, request.user, request.POST), ""
+    except ServiceError as refusal:
+        return None, str(refusal)
+    except PermissionDenied as refusal:
+        if not request.htmx:
+            raise
+        return None, str(refusal)

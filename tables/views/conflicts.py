@@ -7,7 +7,6 @@ changed), then the event's live fragments, so the page updates without a socket.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBadRequest
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,9 +14,8 @@ from django.views.decorators.http import require_POST
 from tables.live.render import base_context
 from tables.presenters.conflicts import tracker_context
 from tables.services.conflicts import turns
-from tables.services.core import ServiceError
 from tables.views.access import campaign_for
-from tables.views.answers import back_to_table, respond
+from tables.views.answers import back_to_table, respond, run_command
 
 TRACKER = "tables/partials/turn_tracker.html"
 
@@ -78,15 +76,7 @@ def turn_command(request, pk: int):
     action = request.POST.get("action", "")
     if action not in ACTIONS:
         return HttpResponseBadRequest(_("Choose what to do with the turn order."))
-    event, error = None, ""
-    try:
-        event = _run(action, campaign, request.user, request.POST)
-    except ServiceError as refusal:
-        error = str(refusal)
-    except PermissionDenied as refusal:
-        if not request.htmx:
-            raise
-        error = str(refusal)
+    event, error = run_command(request, _run, campaign)
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()

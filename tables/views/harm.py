@@ -6,7 +6,6 @@ answered with its message (nothing changed), then the event's live fragments.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -18,7 +17,7 @@ from tables.said import worded
 from tables.services import extended_tasks, harm
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
-from tables.views.answers import back_to_table, event_fragments, respond
+from tables.views.answers import back_to_table, event_fragments, respond, run_command
 
 BOARD = "tables/partials/scene_board.html"
 
@@ -163,25 +162,13 @@ def _task(action: str, campaign, user, post):
     raise BadInput("action")
 
 
-def _run(request, run, campaign):
-    """(event, error); BadInput passes up for the 400."""
-    try:
-        return run(request.POST.get("action", ""), campaign, request.user, request.POST), ""
-    except ServiceError as refusal:
-        return None, str(refusal)
-    except PermissionDenied as refusal:
-        if not request.htmx:
-            raise
-        return None, str(refusal)
-
-
 @login_required
 @require_POST
 def harm_command(request, pk: int):
     """The GM sets a track, applies an attack's damage or records recovery (services/harm.py)."""
     campaign, membership = campaign_for(request, pk, role="gm")
     try:
-        event, error = _run(request, _harm, campaign)
+        event, error = run_command(request, _harm, campaign)
     except BadInput:
         return HttpResponseBadRequest(_("Fill in whole numbers for the track and the damage."))
     if not request.htmx:
@@ -201,7 +188,7 @@ def task_command(request, pk: int):
     """The GM opens an extended task; a roller links a test to it (services/extended_tasks)."""
     campaign, membership = campaign_for(request, pk, role="player")
     try:
-        event, error = _run(request, _task, campaign)
+        event, error = run_command(request, _task, campaign)
     except BadInput:
         return HttpResponseBadRequest(_("Fill in whole numbers for the task."))
     if not request.htmx:

@@ -7,7 +7,6 @@ nothing changed), then the event's live fragments, so the page updates without a
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -17,9 +16,8 @@ from tables.live.render import base_context
 from tables.presenters.scene_board import board_context
 from tables.presenters.spend_reference import spend_reference
 from tables.services import scene_board
-from tables.services.core import ServiceError
 from tables.views.access import campaign_for
-from tables.views.answers import back_to_table, respond
+from tables.views.answers import back_to_table, respond, run_command
 
 BOARD = "tables/partials/scene_board.html"
 
@@ -69,15 +67,7 @@ def board_command(request, pk: int):
     action = request.POST.get("action", "")
     if action not in ACTIONS:
         return HttpResponseBadRequest(_("Choose what to do with the trait."))
-    event, error = None, ""
-    try:
-        event = _run(action, campaign, request.user, request.POST)
-    except ServiceError as refusal:
-        error = str(refusal)
-    except PermissionDenied as refusal:
-        if not request.htmx:
-            raise
-        error = str(refusal)
+    event, error = run_command(request, _run, campaign)
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()

@@ -130,3 +130,21 @@ def test_a_momenta_table_shows_the_gms_order(client_for, momenta_campaign, gm, h
 
     tracker = tracker_of(html)
     assert f"Acting: {sidekick.name}" in tracker and "The GM&#x27;s order" in tracker
+
+
+def test_a_player_may_not_start_a_conflict_said_in_the_page_or_a_403_and_nothing_starts(
+    client_for, d20_campaign, kara, marcus
+):
+    """The command views' refusals (views/answers.run_command): htmx gets the message in
+    the tracker, a plain POST a 403; either way no conflict starts."""
+    url = reverse("turn_command", args=[d20_campaign.pk])
+    data = {"action": "start", "character": [kara.pk, marcus.pk]}
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+
+    htmx = client_for("player").post(url, data, HTTP_HX_REQUEST="true")
+    plain = client_for("player").post(url, data)
+
+    assert htmx.status_code == 200
+    assert "Only the GM can do that." in htmx.content.decode()
+    assert plain.status_code == 403
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
