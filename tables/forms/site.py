@@ -195,7 +195,7 @@ class CharacterForm(forms.ModelForm):
     POOL_HELP = gettext_lazy("Changes through play and the GM, not the sheet.")
     CREATION_HELP = BACK_INTO_CREATION  # PM-12 (policy/characters.py)
 
-    def __init__(self, *args, campaign: Campaign, gm: bool = True, **kwargs):
+    def __init__(self, *args, campaign: Campaign, gm: bool, **kwargs):
         """`gm`: the person editing is a GM. A player sees their pools read-only when
         editing and not at all when creating (they start as the rules say)."""
         super().__init__(*args, **kwargs)

@@ -262,9 +262,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.campaign_id,
                 cursor,
                 self.audience,
-                live.REPLAY_BATCH,
-                self.user.pk,
-                self.reader,
+                viewer=self.user.pk,
+                limit=live.REPLAY_BATCH,
+                reader=self.reader,
             )
             for seq, kind, html in batch:
                 cursor = seq

@@ -79,7 +79,7 @@ class Frame:
     private_to: int | None = None
 
     def for_audience(
-        self, audience: str, viewer: int | None = None, reader: Reader | None = None
+        self, audience: str, viewer: int | None, reader: Reader | None = None
     ) -> tuple[bool, str | None]:
         """(known, html): known is False when this view was not rendered."""
         view = audience if reader is None else (audience, reader)

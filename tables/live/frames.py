@@ -156,8 +156,9 @@ def events_after(
     campaign_id: int,
     after: int,
     audience: str,
+    *,
+    viewer: int | None,
     limit: int = render.REPLAY_BATCH,
-    viewer: int | None = None,
     reader: Reader | None = None,
 ):
     """The next events after seq `after`, in order, as (seq, kind, html-or-None), drawn

@@ -44,7 +44,7 @@ def log_page(
     before: int | None = None,
     show: str = DEFAULT_SHOW,
     limit: int = PAGE,
-    viewer: int | None = None,
+    viewer: int | None,
 ) -> LogPage:
     """Up to `limit` entries this audience (and `viewer`, a user id: their own private
     messages) may see, older than `before` if given; none the mute setting keeps out.

@@ -65,9 +65,9 @@ def audience_for(membership: Membership) -> str:
     return GM if membership.is_gm else ALL
 
 
-def visible(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
+def visible(event: TableEvent, audience: str, viewer: int | None) -> bool:
     """May this audience see the event? `viewer` (a user id) also lets the one person a
-    PRIVATE kind names see it (access.sees_event); without it, it is the GMs' alone."""
+    PRIVATE kind names see it (access.sees_event); None, it is the GMs' alone."""
     return sees_event(event, audience == GM, viewer)
 
 

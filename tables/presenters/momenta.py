@@ -454,7 +454,13 @@ def roll_request(form: MomentaRollForm) -> RollRequest:
 
 def plan_from_form(form: MomentaRollForm) -> RollPlan:
     """Plan the roll a valid form describes (no change is made)."""
-    return plan_roll(form.campaign, form.roller, roll_request(form), templates=form.templates)
+    return plan_roll(
+        form.campaign,
+        form.roller,
+        roll_request(form),
+        templates=form.templates,
+        sees_hidden=form.membership.is_gm,
+    )
 
 
 def preview(form: MomentaRollForm) -> Odds | None:

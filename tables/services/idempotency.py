@@ -66,7 +66,7 @@ def refuse_repeat(campaign_id: int) -> None:
     submission = _current.get()
     if submission is None or submission.used:
         return
-    seq = landed(campaign_id, submission.key)
+    seq = landed(campaign_id, submission.key, actor_id=None)
     if seq is not None:
         raise AlreadyApplied(seq)
 
@@ -80,8 +80,9 @@ def take() -> uuid.UUID | None:
     return submission.key
 
 
-def landed(campaign_id: int, key: uuid.UUID, actor_id: int | None = None) -> int | None:
-    """The seq of the event `key` made in the campaign (by `actor_id`, if given), or None."""
+def landed(campaign_id: int, key: uuid.UUID, *, actor_id: int | None) -> int | None:
+    """The seq of the event `key` made in the campaign by `actor_id` (None: by anyone,
+    for the server's own repeat check only; a person is told only of their own), or None."""
     found = TableEvent.objects.filter(campaign_id=campaign_id, idempotency_key=key)
     if actor_id is not None:
         found = found.filter(actor_id=actor_id)

@@ -47,7 +47,7 @@ def clean_text(text) -> str:
     return text
 
 
-def standing_trait(campaign: Campaign, trait_id, *, gm: bool = True) -> SceneTrait:
+def standing_trait(campaign: Campaign, trait_id, *, gm: bool) -> SceneTrait:
     """A trait still on this campaign's board, else a ServiceError saying why.
 
     `gm`: the asker sees hidden entries; a player asking for a hidden one is told it
@@ -183,7 +183,7 @@ def hide_trait(campaign_id: int, actor, trait_id) -> TableEvent:
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
-        trait = standing_trait(campaign, trait_id)
+        trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         if trait.hidden:
             raise ServiceError(_("That trait is already hidden."))
         trait.hidden = True
@@ -204,7 +204,7 @@ def reveal_trait(campaign_id: int, actor, trait_id) -> TableEvent:
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
-        trait = standing_trait(campaign, trait_id)
+        trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         if not trait.hidden:
             raise ServiceError(_("That trait is already on everyone's board."))
         trait.hidden = False
@@ -217,7 +217,7 @@ def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
-        trait = standing_trait(campaign, trait_id)
+        trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         trait.lasting = bool(lasting)
         trait.save(update_fields=["lasting"])
         verb = _("keeps past the scene") if trait.lasting else _("lets end with the scene")
@@ -240,7 +240,7 @@ def settle_test(
         require_role(campaign, actor, "gm")
         if campaign.uses_d6:
             raise ServiceError(_("In Momenta a trait is one die more or less, never the verdict."))
-        trait = standing_trait(campaign, trait_id)
+        trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         character = character_in(campaign, character_id)
         words = {
             "impossible": _("%(who)s's %(what)s is impossible: “%(text)s” (it fails, no roll)."),
@@ -268,7 +268,7 @@ def refuse_for_rolls(campaign_id: int, actor, trait_id, refused: bool = True) ->
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
-        trait = standing_trait(campaign, trait_id)
+        trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         trait.refused = bool(refused)
         trait.save(update_fields=["refused"])
         verb = _("does not let count for rolls") if trait.refused else _("lets count for rolls")

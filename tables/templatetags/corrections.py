@@ -19,6 +19,7 @@ def voided_target(event, campaign, audience):
         .select_related("actor", "voided_by__actor")
         .first()
     )
-    if target is None or not live.visible(target, audience):
+    # Drawn per audience, not per person: a private kind (never voided) stays the GMs'.
+    if target is None or not live.visible(target, audience, None):
         return None
     return live.log_entry(target, campaign, audience)

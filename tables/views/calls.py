@@ -200,7 +200,9 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
                 bonus_momentum=params["bonus_momentum"],
                 complication_range=call.complication_range,
             )
-            _, odds = services_d20.preview_odds(campaign, character, request)
+            _, odds = services_d20.preview_odds(
+                campaign, character, request, sees_hidden=form.membership.is_gm
+            )
             rows.append((difficulty, f"{float(odds.pass_chance) * 100:.1f}"))
     except ServiceError as error:
         return {"error": str(error), "hidden": True}

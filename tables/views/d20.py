@@ -235,7 +235,9 @@ def d20_roll(request, pk: int):
     ledger, holder = services_d20.ledger_of(record), services_d20.holder_of(record)
     contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
     next_request = services_d20.D20TestRequest(**following)
-    odds = services_d20.odds_or_refusal(campaign, record.character, next_request, contest=contest)
+    odds = services_d20.odds_or_refusal(
+        campaign, record.character, next_request, contest=contest, sees_hidden=membership.is_gm
+    )
     reset, forms = form.after_roll(record, spends), panel_forms(campaign, record, spends)
     if isinstance(odds, str):
         odds = {"error": odds}

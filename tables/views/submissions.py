@@ -45,4 +45,4 @@ def landed(request, pk: int):
         key = None
     if key is None:
         return HttpResponseBadRequest(gettext("The submission's key is not valid."))
-    return JsonResponse({"seq": idempotency.landed(campaign.pk, key, request.user.pk)})
+    return JsonResponse({"seq": idempotency.landed(campaign.pk, key, actor_id=request.user.pk)})

@@ -130,7 +130,9 @@ def test_tb_03_a_secret_tests_later_events_push_nothing_to_players(d20_campaign,
         rng=FixedDice([2, 5]),
     )
     spend = services_d20.spend_momentum(d20_campaign.pk, gm, test.pk, "obtain_information")
-    replay = {seq: html for seq, _, html in frames.events_after(d20_campaign.pk, 0, "all")}
+    replay = {
+        seq: html for seq, _, html in frames.events_after(d20_campaign.pk, 0, "all", viewer=None)
+    }
     assert replay[test.event.seq] is None and replay[spend.seq] is None
     revealed = services_gm.reveal_test(d20_campaign.pk, gm, test.pk)
     html = live.render_event_fragments(revealed, "all")

@@ -80,7 +80,7 @@ def test_gl_03_the_preview_shows_the_exact_odds_with_the_die_set(d20_campaign, k
     request = services_d20.D20TestRequest(
         "Power", "Communicate", difficulty=3, spend_determination=True
     )
-    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request, sees_hidden=False)
     expected = skill_odds(SkillTest(target=13, difficulty=3, ones=1))
     assert odds == expected
     assert odds.pass_chance != skill_odds(SkillTest(target=13, difficulty=3)).pass_chance
@@ -746,7 +746,7 @@ def test_gl_02_fallout_stacked_deck_odds_are_exact(d20_campaign, kara):
     request = services_d20.D20TestRequest(
         "Power", "Communicate", focus="Persuasion", difficulty=3, spend_determination=True
     )
-    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request, sees_hidden=False)
     test = SkillTest(target=15, difficulty=3, focus=6)
     pass_chance, momentum, complication = _brute(test)
     assert (odds.pass_chance, odds.momentum, odds.complication_chance) == (
@@ -755,7 +755,10 @@ def test_gl_02_fallout_stacked_deck_odds_are_exact(d20_campaign, kara):
         complication,
     )
     plain = services_d20.preview_odds(
-        d20_campaign, kara, dataclasses.replace(request, spend_determination=False)
+        d20_campaign,
+        kara,
+        dataclasses.replace(request, spend_determination=False),
+        sees_hidden=False,
     )[1]
     assert plain.pass_chance < odds.pass_chance
 

@@ -62,7 +62,7 @@ def test_sc_02_a_hidden_npcs_harm_never_reaches_players(sta, gm, player, kara, m
     test = passed_test(sta, player, kara)
     event = harm.apply_d20_hit(sta.pk, gm, test.pk, marcus.pk, track="stress", total=3)
     assert event.audience == "gm"
-    assert not live.visible(event, live.ALL)
+    assert not live.visible(event, live.ALL, None)
 
 
 def test_a_roll_without_a_target_or_task_pushes_no_harm_or_task(sta, player, kara):

@@ -826,7 +826,7 @@ def test_t_05_preview_odds_match_the_rules(d20_campaign, kara):
     from fractions import Fraction
 
     request = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1)
-    spec, odds = services_d20.preview_odds(d20_campaign, kara, request)
+    spec, odds = services_d20.preview_odds(d20_campaign, kara, request, sees_hidden=False)
     # target 13: P(no success on 2d20) = (7/20)^2
     assert odds.pass_chance == 1 - Fraction(7, 20) ** 2
     assert spec["target"] == 13

@@ -124,7 +124,9 @@ def test_pm_04_the_composer_warns_at_the_rules_cap(momenta_campaign, hero, monke
     monkeypatch.setitem(pools.CAPS, MOMENTUM, 4)
     Character.objects.filter(pk=hero.pk).update(momentum=4)
     hero.refresh_from_db()
-    plan = plan_roll(momenta_campaign, hero, RollRequest(attribute="GRIT", disadvantage=True))
+    plan = plan_roll(
+        momenta_campaign, hero, RollRequest(attribute="GRIT", disadvantage=True), sees_hidden=False
+    )
     assert any("(at the cap of 4: it will be lost, PM-04)" in line for line in cost_lines(plan))
 
 

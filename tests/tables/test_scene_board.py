@@ -341,12 +341,14 @@ def test_mo_09b_the_odds_follow_the_traits_marked(d20_campaign, gm, kara):
         request = services_d20.D20TestRequest(
             attribute="Power", skill="Communicate", difficulty=1, traits=traits
         )
-        return services_d20.preview_odds(d20_campaign, kara, request)[1].pass_chance
+        return services_d20.preview_odds(d20_campaign, kara, request, sees_hidden=False)[
+            1
+        ].pass_chance
 
     plain = services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=2)
     assert (
         pass_chance([(fog, 1)])
-        == services_d20.preview_odds(d20_campaign, kara, plain)[1].pass_chance
+        == services_d20.preview_odds(d20_campaign, kara, plain, sees_hidden=False)[1].pass_chance
     )
     assert pass_chance([(fog, 1)]) < pass_chance([]) < pass_chance([(fog, -1)])
 

@@ -272,10 +272,10 @@ def test_a_push_of_a_private_message_is_for_the_gm_audience_or_its_sender(
     momenta_campaign, player, player2
 ):
     event = say(momenta_campaign, player, talk.TO_GM, "hush")
-    assert live.visible(event, live.GM)
+    assert live.visible(event, live.GM, None)
     assert live.visible(event, live.ALL, player.pk)
     assert not live.visible(event, live.ALL, player2.pk)
-    assert not live.visible(event, live.ALL)  # a path that does not know the viewer: GMs only
+    assert not live.visible(event, live.ALL, None)  # a path that does not know the viewer: GMs only
     batch = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player2.pk)
     assert batch == [(event.seq, "talk_private", None)]
     [(_, _, html)] = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player.pk)

@@ -59,7 +59,9 @@ def contest_opposer_roll(
         require_d20(campaign)
         opposer, active = _contest_sides(campaign, opposer_id, active_id, hindrances)
         # CT-01, CT-05: bought dice and assistants, no Difficulty.
-        spec, test = build_spec(campaign, opposer, request, opposer=True)
+        spec, test = build_spec(
+            campaign, opposer, request, opposer=True, sees_hidden=membership.is_gm
+        )
         pay = (bought_dice, buy_from_momentum, expected_momentum, len(spec["assistants"]))
         spec["paid"], changes = buy_dice(campaign, opposer, membership, *pay)  # MO-08, GL-06
         with refused_by_rules():

@@ -227,7 +227,7 @@ def build_spec(
     *,
     contest: Contest | None = None,
     opposer: bool = False,
-    sees_hidden: bool = True,
+    sees_hidden: bool,
 ) -> tuple[dict, SkillTest]:
     """Everything decided before the roll, as plain values, and the rules' SkillTest.
 
@@ -287,7 +287,7 @@ def preview_odds(
     request: D20TestRequest,
     *,
     contest: Contest | None = None,
-    sees_hidden: bool = True,
+    sees_hidden: bool,
 ) -> tuple[dict, SkillOdds]:
     """T-05: the exact odds of the test the composer describes; changes nothing."""
     spec, test = build_spec(campaign, character, request, contest=contest, sees_hidden=sees_hidden)
@@ -300,7 +300,7 @@ def odds_or_refusal(
     request: D20TestRequest,
     *,
     contest: Contest | None = None,
-    sees_hidden: bool = True,
+    sees_hidden: bool,
 ) -> tuple[dict, SkillOdds] | str:
     """preview_odds (T-05), or what keeps the test from being rolled, in a player's
     words: a composer shows either."""

@@ -96,7 +96,7 @@ def plan_roll(
     request: RollRequest,
     *,
     templates: Sequence[RollTemplate] | None = None,
-    sees_hidden: bool = True,
+    sees_hidden: bool,
     assists: Sequence[AssistRequest] = (),
 ) -> RollPlan:
     """Decide a roll before it is made, without changing anything (D6-06..D6-11,
