@@ -4,8 +4,8 @@ sockets' copy in tests/live/test_deny_by_default.py).
 
 A hidden board trait on each table, a secret Momenta roll and a secret 2d20 test (for
 the player's *own* characters, so nothing but secrecy keeps them from that player), a
-GM-only note, another player's message to the GM, and called tests whose Difficulty
-and opposition the GM hides. The secrets' ids are made distinctive (far above any other
+GM-only note, another player's message to the GM, called tests whose Difficulty
+and opposition the GM hides, and a Threat the GM does not show. The secrets' ids are made distinctive (far above any other
 id, seq or number these small tables draw), so an id is found as surely as a text.
 """
 
@@ -19,6 +19,7 @@ from rules.dice import FixedDice
 from tables import events
 from tables.models import (
     AssistRequest,
+    Campaign,
     CustomSpend,
     D20Test,
     MomentaRoll,
@@ -38,6 +39,8 @@ HIDDEN_TERMS = [
     re.compile(r"Difficulty\W*(?:<[^>]*>\W*)*5(?!\d)"),
     re.compile(r"(?<!\d)7\W*(?:<[^>]*>\W*)*opposition"),
 ]
+# The 2d20 table's Threat, which the GM has not shown to players (MO-13).
+THREAT = 4321
 SECRET_IDS = {SceneTrait: 910_000, MomentaRoll: 920_000, D20Test: 930_000}
 
 
@@ -105,6 +108,7 @@ def put_secrets_in_play(momenta_campaign, d20_campaign, *, gm, player2, hero, si
         campaign=momenta_campaign, roller=hero, helper=sidekick, requested_by=player2
     )
     CustomSpend.objects.create(campaign=d20_campaign, name="Favour", cost=1)
+    Campaign.objects.filter(pk=d20_campaign.pk, threat_visible=False).update(threat=THREAT)
     ids = {"trait": trait_ids, "roll": roll.pk, "test": test.pk, "call": d20_call.pk}
     assert trait_ids == [SECRET_IDS[SceneTrait], SECRET_IDS[SceneTrait] + 1]
     assert ids["roll"] == SECRET_IDS[MomentaRoll] and ids["test"] == SECRET_IDS[D20Test]
@@ -114,7 +118,7 @@ def put_secrets_in_play(momenta_campaign, d20_campaign, *, gm, player2, hero, si
 def needles(ids) -> list[tuple[str, re.Pattern]]:
     """(label, pattern) of every secret's text and id, as a reader must never meet them."""
     texts = [TRAIT_TEXT, NOTE_TEXT, WHISPER_TEXT]
-    numbers = [*ids["trait"], ids["roll"], ids["test"]]
+    numbers = [*ids["trait"], ids["roll"], ids["test"], THREAT]
     found = [(t, re.compile(re.escape(t), re.IGNORECASE)) for t in texts]
     found += [(p.pattern, p) for p in HIDDEN_TERMS]
     return found + [(str(n), re.compile(rf"(?<![0-9A-Za-z]){n}(?![0-9A-Za-z])")) for n in numbers]
