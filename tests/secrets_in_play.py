@@ -5,8 +5,9 @@ sockets' copy in tests/live/test_deny_by_default.py).
 A hidden board trait on each table, a secret Momenta roll and a secret 2d20 test (for
 the player's *own* characters, so nothing but secrecy keeps them from that player), a
 GM-only note, another player's message to the GM, called tests whose Difficulty
-and opposition the GM hides, and a Threat the GM does not show. The secrets' ids are made distinctive (far above any other
-id, seq or number these small tables draw), so an id is found as surely as a text.
+and opposition the GM hides, and a Threat the GM does not show. The secrets' ids are
+made distinctive (far above any other id, seq or number these small tables draw), so
+an id is found as surely as a text.
 """
 
 from __future__ import annotations
