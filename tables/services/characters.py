@@ -65,6 +65,7 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         character, before = _sheet_character(campaign, membership, actor, sheet, character_id)
         old_name = character.name
         gm = membership.is_gm
+        held = {name: getattr(character, name) for name in sheet.fields}
         if not gm and not creating:
             _refuse_pool_changes(character, sheet)
             if sheet.fields.get("in_creation") and not character.in_creation:
@@ -77,6 +78,12 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
                 setattr(character, name, value)
         if creating and not gm:
             character.resolve = character.resolve_max  # a new character's Resolve is full
+        if not creating and _unchanged(character, held, sheet.rows):
+            # A save of the sheet as it stands (a second press too) writes no event.
+            raise ServiceError(
+                gettext("Nothing to save: %(character)s's sheet is as it was.")
+                % {"character": character.name}
+            )
         _check_sheet(campaign, character)
         character.save()
         for rows in sheet.rows:
@@ -168,6 +175,26 @@ def _check_sheet(campaign, character: Character) -> None:
             gettext("This campaign already has a character named %(character)s.")
             % {"character": character.name}
         )
+
+
+def _unchanged(character: Character, held: dict, rows: tuple[SheetRows, ...]) -> bool:
+    """The sheet's fields still hold what they `held`, and no row would be added,
+    removed or given other values."""
+    if any(getattr(character, name) != value for name, value in held.items()):
+        return False
+    for kind in rows:
+        if kind.kind not in ROW_KINDS:
+            return False  # _save_rows refuses it
+        own = getattr(character, kind.kind)
+        if kind.delete and own.filter(pk__in=kind.delete).exists():
+            return False
+        for row_id, values in kind.save:
+            if row_id is None:
+                return False
+            stored = own.filter(pk=row_id).values(*values).first()
+            if stored is not None and stored != values:
+                return False
+    return True
 
 
 def _save_rows(character: Character, rows: SheetRows) -> None:

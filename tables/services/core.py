@@ -75,7 +75,7 @@ def change_pool(
     conditional update below still refuses if it was not current).
     """
     model, pk, current, own_cap = _read_pool(campaign, pool, character, fresh)
-    label = _pool_label(pool, character)
+    label = pool_label(pool, character)
     check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)
     step = _rules_step(pool, current, delta, own_cap, label)
     # Conditional update: a concurrent writer that slipped past the lock
@@ -202,7 +202,7 @@ def players_see(campaign: Campaign, pool: str) -> bool:
     return pool != "threat" or campaign.threat_visible
 
 
-def _pool_label(pool: str, character: Character | None) -> str:
+def pool_label(pool: str, character: Character | None) -> str:
     label = str(PoolChange.Pool(pool).label)
     return f"{character.name}'s {label}" if character is not None else label
 

@@ -222,6 +222,7 @@ def save_custom_spend(
                 gettext("There is already a spend called “%(name)s”.") % {"name": name}
             )
         creating = spend.pk is None
+        _refuse_unchanged(spend, name, cost, bool(repeatable), description)
         spend.name, spend.cost = name, cost
         spend.repeatable, spend.description = bool(repeatable), description
         spend.save()
@@ -242,6 +243,15 @@ def save_custom_spend(
             },
         )
     return spend
+
+
+def _refuse_unchanged(spend: CustomSpend, name, cost, repeatable, description) -> None:
+    """An edit that saves the spend as it stands writes no event (issue 34)."""
+    held = (spend.name, spend.cost, spend.repeatable, spend.description)
+    if spend.pk is not None and held == (name, cost, repeatable, description):
+        raise ServiceError(
+            gettext("“%(name)s” already reads like this. Nothing was changed.") % {"name": name}
+        )
 
 
 def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:

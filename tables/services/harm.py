@@ -100,9 +100,16 @@ def set_track(
                 _("%(who)s has taken %(taken)d %(track)s: recover it before lowering the track.")
                 % {"who": character.name, "taken": row.taken, "track": kind.label}
             )
+        hidden = bool(hidden) and character.is_npc
+        if row is not None and (row.maximum, row.hidden) == (maximum, hidden):
+            # Under the lock: a second press of the same setting writes no event.
+            raise ServiceError(
+                _("%(who)s's %(track)s is already set to %(max)d. Nothing was changed.")
+                % {"who": character.name, "track": kind.label, "max": maximum}
+            )
         if row is None:
             row = HarmTrack(campaign=campaign, character=character, track=kind.key, taken=0)
-        row.maximum, row.hidden = maximum, bool(hidden) and character.is_npc
+        row.maximum, row.hidden = maximum, hidden
         row.save()
         return append_event(
             campaign,
@@ -343,6 +350,12 @@ def recover(
         kind = _kind(campaign, track)
         target = _target(campaign, character_id)
         row = _track(target, kind)
+        if row.taken == 0:
+            # Read under the lock: of many presses at once, only those that heal write.
+            raise ServiceError(
+                _("%(who)s has taken no %(track)s: there is nothing to recover.")
+                % {"who": target.name, "track": kind.label}
+            )
         step = _move(row, -amount)
         return _write(
             campaign,

@@ -154,6 +154,8 @@ def edit_trait(campaign_id: int, actor, trait_id, text: str) -> TableEvent:
         membership = require_role(campaign, actor, "player")
         trait = standing_trait(campaign, trait_id, gm=membership.is_gm)
         _may_change(membership, trait)
+        if trait.text == text:
+            raise ServiceError(_("The trait already reads “%(text)s”.") % {"text": text})
         before, trait.text = trait.text, text
         trait.save(update_fields=["text"])
         summary = _("%(who)s changes “%(before)s” to “%(text)s”.") % {
@@ -218,6 +220,15 @@ def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
         trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
+        if trait.lasting == bool(lasting):
+            raise ServiceError(
+                (
+                    _("“%(text)s” is already kept past the scene.")
+                    if trait.lasting
+                    else _("“%(text)s” already ends with the scene.")
+                )
+                % {"text": trait.text}
+            )
         trait.lasting = bool(lasting)
         trait.save(update_fields=["lasting"])
         verb = _("keeps past the scene") if trait.lasting else _("lets end with the scene")
@@ -269,6 +280,15 @@ def refuse_for_rolls(campaign_id: int, actor, trait_id, refused: bool = True) ->
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
         trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
+        if trait.refused == bool(refused):
+            raise ServiceError(
+                (
+                    _("“%(text)s” already does not count for rolls.")
+                    if trait.refused
+                    else _("“%(text)s” already counts for rolls.")
+                )
+                % {"text": trait.text}
+            )
         trait.refused = bool(refused)
         trait.save(update_fields=["refused"])
         verb = _("does not let count for rolls") if trait.refused else _("lets count for rolls")

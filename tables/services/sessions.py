@@ -29,6 +29,7 @@ from tables.services.core import (
     change_pool,
     character_in,
     lock_campaign,
+    pool_label,
     require_gm,
 )
 from tables.services.d20.refills import refill_personal_pools
@@ -186,6 +187,13 @@ def adjust_pool(
                 gettext("%(pool)r is not one of %(whose)s pools.") % {"pool": pool, "whose": whose}
             )
         change = change_pool(campaign, pool, delta, reason, character=character, expected=expected)
+        if change.delta == 0:
+            # A gain the cap takes whole changes nothing (raising rolls the +0 back): the
+            # ledger records what a rule's gain lost, not a hand change that did nothing.
+            raise ServiceError(
+                gettext("%(label)s is already at its cap of %(after)s. Nothing was changed.")
+                % {"label": pool_label(pool, character), "after": change.after}
+            )
         secret = pool == "threat" and not campaign.threat_visible
         return append_event(
             campaign,

@@ -292,7 +292,6 @@ def test_the_gm_skips_inserts_and_ends(d20_campaign, fight, gm, player, kara, le
 
 def test_momenta_runs_the_gms_order_each_once_a_round(momenta_campaign, gm, player, hero, sidekick):
     turns.start_conflict(momenta_campaign.pk, gm, [sidekick.pk, hero.pk])
-    turns.reorder(momenta_campaign.pk, gm, [sidekick.pk, hero.pk])
     assert acting(momenta_campaign) == sidekick.name
 
     turns.end_turn(momenta_campaign.pk, gm, sidekick.pk)

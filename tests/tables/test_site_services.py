@@ -365,6 +365,7 @@ def test_a_sheet_edit_cannot_touch_another_characters_rows(
 ):
     theirs = sidekick.attributes.create(name="GRIT", value=2)
     rows = SheetRows("attributes", save=((theirs.pk, {"value": 9}),), delete=(theirs.pk,))
-    save_character(momenta_campaign.pk, player, Sheet(_sheet("Ash").fields, rows=(rows,)), hero.pk)
+    fields = _sheet("Ash", notes="Limps").fields  # a real edit: an unchanged sheet is refused
+    save_character(momenta_campaign.pk, player, Sheet(fields, rows=(rows,)), hero.pk)
     theirs.refresh_from_db()
     assert theirs.value == 2

@@ -257,6 +257,9 @@ def reorder(campaign_id: int, actor, character_ids) -> TableEvent:
             ids = []
         if sorted(ids) != sorted(by_character):
             raise ServiceError(_("Give the new order with every participant once."))
+        if ids == list(conflict.participants.values_list("character_id", flat=True)):
+            # Moving the first one up, or a second press: the order stays, no event.
+            raise ServiceError(_("The conflict is already in that order."))
         for i, pk in enumerate(ids):
             by_character[pk].position = i
         Participant.objects.bulk_update(by_character.values(), ["position"])

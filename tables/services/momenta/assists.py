@@ -128,6 +128,14 @@ ASSIST_ANSWERS = {
     "test_passed": "records a passed test for",
     "test_failed": "records a failed test for",
 }
+# The refusal of a GM's answer that would leave the Assist as it stands ("decline" always
+# changes an open one).
+_SAME_ANSWER = {
+    "accept": gettext_noop("%(helper)s's Assist is already accepted."),
+    "call_test": gettext_noop("A test from %(helper)s is already called for this Assist."),
+    "test_passed": gettext_noop("That result is already recorded for %(helper)s's Assist."),
+    "test_failed": gettext_noop("That result is already recorded for %(helper)s's Assist."),
+}
 # The helper's own answers (answer_as_helper).
 HELPER_ANSWERS = ("agree", "refuse")
 
@@ -166,6 +174,11 @@ def _apply_answer(assist: AssistRequest, answer: str) -> None:
         assist.test_passed = answer == "test_passed"
 
 
+def _answer_fields(assist: AssistRequest) -> tuple:
+    """What the GM's answer may change (saved by answer_assist)."""
+    return (assist.state, assist.uncertain, assist.test_passed, assist.helper_agreed)
+
+
 def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> AssistRequest:
     """The GM answers an Assist (PM-08, PM-10).
 
@@ -188,10 +201,14 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
         if not (membership.is_gm or withdraw):
             raise PermissionDenied(gettext("Only the GM can do that."))
         _require_open(assist)
+        before = _answer_fields(assist)
         _apply_answer(assist, answer)
         accepted = assist.state == AssistRequest.State.ACCEPTED
         if accepted and speaks_for_helper(membership, assist.helper):
             assist.helper_agreed = True  # the GM speaks for an NPC (PM-08)
+        if _answer_fields(assist) == before:
+            # Accepting an accepted Assist, or recording the same result again: no event.
+            raise ServiceError(gettext(_SAME_ANSWER[answer]) % {"helper": assist.helper.name})
         assist.save(update_fields=["state", "uncertain", "test_passed", "helper_agreed"])
         who = gettext("The GM") if membership.is_gm else assist.helper.name
         waits = ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
@@ -42,6 +44,19 @@ def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: s
     return record
 
 
+def _same(record, data: dict, **fields) -> bool:
+    """The edit would store what the record holds (its data as the JSON column reads it)."""
+    stored = json.loads(json.dumps(data))
+    return record.data == stored and all(getattr(record, k) == v for k, v in fields.items())
+
+
+def _unchanged(name: str) -> ServiceError:
+    """An edit that saves what is already there: refused, so it writes no event."""
+    return ServiceError(
+        gettext("“%(name)s” already reads like this. Nothing was changed.") % {"name": name}
+    )
+
+
 def save_roll_template(
     campaign_id: int,
     actor,
@@ -72,9 +87,10 @@ def save_roll_template(
         if creating:
             last = RollTemplate.objects.filter(campaign=campaign).count()
             record = RollTemplate(campaign=campaign, position=last)
-        record.name = name
-        record.data = template.to_dict() | {"name": name}
-        record.campaign_labels = campaign_labels
+        data = template.to_dict() | {"name": name}
+        if not creating and _same(record, data, name=name, campaign_labels=bool(campaign_labels)):
+            raise _unchanged(name)
+        record.name, record.data, record.campaign_labels = name, data, campaign_labels
         record.save()
         return append_event(
             campaign,
@@ -137,10 +153,11 @@ def save_custom_pattern(
         require_d6(campaign)
         record = _edited(CustomPattern, campaign, pattern_id, name, "pattern")
         creating = record is None
+        data = pattern.to_dict() | {"name": name}
+        if not creating and _same(record, data, name=name, active=bool(active)):
+            raise _unchanged(name)
         record = record or CustomPattern(campaign=campaign)
-        record.name = name
-        record.data = pattern.to_dict() | {"name": name}
-        record.active = active
+        record.name, record.data, record.active = name, data, active
         record.save()
         state = "" if active else " (inactive)"
         return append_event(
