@@ -20,13 +20,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
+from momenta_site.mail import SendAfterAnswer  # noqa: E402
 from momenta_site.origin import SameOriginValidator  # noqa: E402
 from momenta_site.request_log import SocketLogMiddleware  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        # A request's mail goes out after its answer (momenta_site/mail.py).
+        "http": SendAfterAnswer(http_app),
         # Websockets skip CSRF, so the Origin check is what stops other sites.
         "websocket": AllowedHostsOriginValidator(
             SameOriginValidator(

@@ -11,7 +11,9 @@
 - `dummy://`: thrown away.
 
 Parsed once when the settings load; a URL this cannot read stops the server
-with the reason, rather than losing every reset mail later.
+with the reason, rather than losing every reset mail later. settings.py makes the
+URL's backend EMAIL_DELIVERY_BACKEND: a page's mail is sent through it after the
+answer (momenta_site/mail.py).
 """
 
 from __future__ import annotations

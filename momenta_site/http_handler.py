@@ -34,9 +34,10 @@ from django.db import connections
 from django.http import FileResponse
 from django.urls import reverse
 
-# URL names whose requests hash a password (a login, a new account's password), or
-# wait on the mail server (a password reset's mail: up to EMAIL_TIMEOUT).
-OWN_THREAD_VIEWS = ("login", "admin:login", "signup", "password_reset")
+# URL names whose requests hash a password (a login, a new account's password). A
+# password reset's mail no longer waits on the mail server inside its request: it is
+# sent after the answer (momenta_site/mail.py).
+OWN_THREAD_VIEWS = ("login", "admin:login", "signup")
 
 
 class OwnThreadASGIHandler(ASGIHandler):

@@ -76,9 +76,14 @@ LOGIN_CHECKS_AT_ONCE = env_int("LOGIN_CHECKS_AT_ONCE", 1)
 # Who may make an account at /signup/ (tables/views/site.py): everyone, or with 0 only
 # someone holding a campaign's working invite link; the operator can add anyone in /admin/.
 REGISTRATION_OPEN = env_bool("REGISTRATION_OPEN", True)
-# Mail, for password resets: EMAIL_BACKEND, EMAIL_HOST… from one URL
+# Mail, for password resets: the backend, EMAIL_HOST… from one URL
 # (momenta_site/email_url.py). The default prints each message to the server's log.
-globals().update(email_settings(env_str("EMAIL_URL", "console://")))
+_mail = email_settings(env_str("EMAIL_URL", "console://"))
+# A request's mail is held until its answer has gone out, then sent through the URL's
+# backend (momenta_site/mail.py): the answer's time must not tell who has an account.
+EMAIL_DELIVERY_BACKEND = _mail.pop("EMAIL_BACKEND")
+EMAIL_BACKEND = "momenta_site.mail.HoldingBackend"
+globals().update(_mail)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 INSTALLED_APPS = [

@@ -1,5 +1,7 @@
 """EMAIL_URL (issue 27): one setting says how password-reset mail leaves the site;
-the console is the default, a URL that cannot be read stops the server at start."""
+the console is the default, a URL that cannot be read stops the server at start.
+Django's EMAIL_BACKEND holds a request's mail until its answer is sent, then hands it
+to the URL's backend, EMAIL_DELIVERY_BACKEND (issue 34, momenta_site/mail.py)."""
 
 from __future__ import annotations
 
@@ -16,13 +18,15 @@ from momenta_site.email_url import email_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
+HOLDING = "momenta_site.mail.HoldingBackend"
 
 SHOW = """
 import json
 import django
 django.setup()
 from django.conf import settings
-names = ["EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL"]
+names = ["EMAIL_BACKEND", "EMAIL_DELIVERY_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS"]
+names.append("DEFAULT_FROM_EMAIL")
 print(json.dumps({name: getattr(settings, name) for name in names}))
 """
 
@@ -39,7 +43,9 @@ def started_with(**env: str) -> subprocess.CompletedProcess:
 def test_without_email_url_mail_is_printed_to_the_console():
     done = started_with()
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    shown = json.loads(done.stdout)
+    assert shown["EMAIL_BACKEND"] == HOLDING
+    assert shown["EMAIL_DELIVERY_BACKEND"].endswith("console.EmailBackend")
 
 
 def test_an_smtp_url_sets_djangos_mail_settings():
@@ -48,7 +54,8 @@ def test_an_smtp_url_sets_djangos_mail_settings():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
-        "EMAIL_BACKEND": SMTP,
+        "EMAIL_BACKEND": HOLDING,
+        "EMAIL_DELIVERY_BACKEND": SMTP,
         "EMAIL_HOST": "mail.example.org",
         "EMAIL_PORT": 2525,
         "EMAIL_USE_TLS": True,

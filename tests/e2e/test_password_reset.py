@@ -5,6 +5,7 @@ link to logging in with the new password. The server sends mail to files
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -37,7 +38,16 @@ def mail_server(tmp_path_factory, inbox):
 
 
 def _only_mail(inbox) -> str:
-    (message,) = inbox.iterdir()  # the done page is drawn after the mail is written
+    """The one mail, once written whole: it goes out after the done page's answer
+    (issue 34), so it may still be on its way when the page shows."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        files = list(inbox.iterdir())
+        # The file backend ends each message with a line of 79 dashes.
+        if len(files) == 1 and files[0].read_text().endswith("-" * 79 + "\n"):
+            break
+        time.sleep(0.05)
+    (message,) = inbox.iterdir()
     return message.read_text()
 
 
