@@ -234,21 +234,29 @@ def d20_roll(request, pk: int):
     campaign, membership, spends = record.campaign, rows.membership, rows.spends
     ledger, holder = services_d20.ledger_of(record), services_d20.holder_of(record)
     contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
-    next_request = services_d20.D20TestRequest(**following)
-    odds = services_d20.odds_or_refusal(
-        campaign, record.character, next_request, contest=contest, sees_hidden=membership.is_gm
-    )
+    odds = _next_odds(record, following, contest, membership)
     reset, forms = form.after_roll(record, spends), panel_forms(campaign, record, spends)
-    if isinstance(odds, str):
-        odds = {"error": odds}
-    else:
-        odds = odds_view(*odds, following, record.character, contest, campaign.line)
     panel = panel_context(
         campaign, membership, record, ledger=ledger, holder=holder, spends=spends, forms=forms
     )
     panel["board_traits"] = form.board_traits  # MO-09: a Create Trait may change one
     context = play_context(campaign, membership, form=reset, odds=odds, panel=panel)
     return respond(request, membership, PLAY, {"d20": context}, [record.event])
+
+
+def _next_odds(record, following: dict, contest, membership) -> dict:
+    """The odds of the composer reset after a roll (T-05), as this member may see them."""
+    campaign, character = record.campaign, record.character
+    found = services_d20.odds_or_refusal(
+        campaign,
+        character,
+        services_d20.D20TestRequest(**following),
+        contest=contest,
+        sees_hidden=membership.is_gm,
+    )
+    if isinstance(found, str):
+        return {"error": found}
+    return odds_view(*found, following, character, contest, campaign.line)
 
 
 def _play_refused(request, campaign, membership, form, error: str):
