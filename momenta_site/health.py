@@ -12,6 +12,9 @@ Answers within a few seconds:
   `deploy/restart` makes it before stopping the instance, so the proxy stops
   sending it new requests while it finishes those in flight.
 
+A line is logged when the answer changes, not at each probe (and no ERROR for a 503
+the probe asked for: log_filters.HealthProbeAnswers).
+
 It is a middleware placed first, not a view: the proxy and monitors address a
 worker by its own address (`127.0.0.1:8001`), which is not in ALLOWED_HOSTS, and
 over plain HTTP, which HTTPS=1 would redirect. The answer carries nothing but
@@ -124,6 +127,21 @@ def draining() -> bool:
     return bool(settings.DRAIN_FILE) and os.path.exists(settings.DRAIN_FILE)
 
 
+_was_draining = False  # what this process's previous probe found
+
+
+def _tell_draining(now: bool) -> None:
+    """A line when draining starts or ends (the probes' 503s are not logged: each
+    would be an ERROR, log_filters.HealthProbeAnswers)."""
+    global _was_draining
+    if now != _was_draining:
+        _was_draining = now
+        if now:
+            logger.info("healthz: draining (%s exists): answering 503", settings.DRAIN_FILE)
+        else:
+            logger.info("healthz: no longer draining")
+
+
 def drain_answer() -> HttpResponse:
     # Read by the proxy's health check, not by people: plain words like `ok`.
     response = HttpResponse("draining\n", status=503, content_type="text/plain; charset=utf-8")
@@ -143,7 +161,9 @@ class HealthCheckMiddleware:
 
     def __call__(self, request):
         if request.path == PATH and request.method in ("GET", "HEAD"):
-            if draining():
+            now_draining = draining()
+            _tell_draining(now_draining)
+            if now_draining:
                 return drain_answer()
             return answer(async_to_sync(failures)())
         return self.get_response(request)

@@ -17,6 +17,33 @@ class RefusalsWithoutTraceback(logging.Filter):
         return True
 
 
+class HealthProbeAnswers(logging.Filter):
+    """Drop Django's ERROR line for each 503 `/healthz` gives (draining, the database away).
+
+    The proxy probes every few seconds: a restart's drain logged "ERROR Service
+    Unavailable" at each probe, though it is the answer asked for. health.py says once
+    when its answer changes instead. Every other request's 5xx keeps its line.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from momenta_site.health import PATH
+
+        if getattr(record, "status_code", None) != 503:
+            return True
+        return getattr(getattr(record, "request", None), "path", None) != PATH
+
+
+class AnsweredForTheDatabase(logging.Filter):
+    """Drop Django's ERROR line and traceback for the 500 it made of a database error
+    a middleware raised: that 500 is never sent. DatabaseUnavailableMiddleware answers
+    instead (a second run, or 503) and logs the error in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        replaced = getattr(request, "database_failure", None) is not None
+        return not (replaced and getattr(record, "status_code", None) == 500)
+
+
 def _unreachable(record: logging.LogRecord) -> BaseException | None:
     """The Redis-unreachable error a record carries (its traceback or an argument)."""
     from momenta_site.channel_layer import UNREACHABLE

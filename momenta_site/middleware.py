@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
+import time
 
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
@@ -126,14 +129,28 @@ class DatabaseUnavailableMiddleware:
     connection, when it had committed nothing: its transaction was rolled back
     with the connection, so running it again cannot apply it twice. Otherwise,
     or when the second run dies too, it answers 503 with Retry-After, never 500.
+
+    Wherever the error is raised inside it: in the view (process_exception), or in a
+    middleware after it (the session and user a middleware reads, the session
+    SessionMiddleware saves), which Django answers with a 500 before any outer
+    middleware sees the error; _failed_in_middleware marks that request instead.
+
+    Fast: once a request found no free pooled connection in time (settings'
+    DB_POOL_TIMEOUT), the requests of the next BUSY_SECONDS answer 503 without
+    waiting for one. They run one after another on the process's one thread (one-hop),
+    so each wait would have delayed every request behind it by as much.
     """
 
     RETRY_AFTER_SECONDS = 5
+    BUSY_SECONDS = 1.0
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self._busy_until = float("-inf")
 
     def __call__(self, request):
+        if time.monotonic() < self._busy_until:
+            return self._unavailable(committed=False)
         for attempt in (1, 2):
             request.database_failure = None
             with CommitWatch() as watch:
@@ -141,17 +158,18 @@ class DatabaseUnavailableMiddleware:
             if request.database_failure is None:
                 return response
             _close_connections()
-            if watch.committed or _pool_exhausted(request.database_failure):
+            if _pool_exhausted(request.database_failure):
+                self._busy_until = time.monotonic() + self.BUSY_SECONDS
+                break
+            if watch.committed:
                 break
             if attempt == 1:
                 logger.warning("database connection lost; running %s once more", request.path)
         return self._unavailable(committed=watch.committed)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError | InterfaceError):
+        if not _note_failure(request, exception):
             return None
-        logger.warning("database unavailable for %s: %s", request.path, exception)
-        request.database_failure = exception
         # A placeholder: __call__ runs the request again or answers for it.
         return HttpResponse(status=503)
 
@@ -161,6 +179,26 @@ class DatabaseUnavailableMiddleware:
         response = HttpResponse(html, status=503)
         response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
         return response
+
+
+def _note_failure(request, error: BaseException | None) -> bool:
+    """Mark a database error on a request DatabaseUnavailableMiddleware runs."""
+    if not isinstance(error, OperationalError | InterfaceError):
+        return False
+    if not hasattr(request, "database_failure"):
+        return False  # not inside the middleware (a test's own handler, a management call)
+    logger.warning("database unavailable for %s: %s", request.path, error)
+    request.database_failure = error
+    return True
+
+
+def _failed_in_middleware(sender, request=None, **kwargs) -> None:
+    # Sent by Django as it turns an exception a middleware raised into a 500 (the
+    # exception is the one being handled); the 500 is then replaced by __call__.
+    _note_failure(request, sys.exc_info()[1])
+
+
+got_request_exception.connect(_failed_in_middleware, dispatch_uid="database-unavailable")
 
 
 def _pool_exhausted(error: Exception) -> bool:

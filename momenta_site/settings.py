@@ -212,7 +212,10 @@ if DATABASE_URL:
             "min_size": env_int("DB_POOL_MIN_SIZE", 2),
             "max_size": env_int("DB_POOL_MAX_SIZE", 10),
             # Waiting longer for a free connection than this answers 503 (middleware).
-            "timeout": env_int("DB_POOL_TIMEOUT", 10),
+            # Short: the process's requests and sockets share one thread (one-hop), so
+            # each one waiting holds up all the others, and a wait this long means
+            # PostgreSQL is not handing out connections (a restart, a connection storm).
+            "timeout": env_int("DB_POOL_TIMEOUT", 2),
         }
 else:
     DATABASES = {
@@ -393,6 +396,8 @@ LOGGING = {
     "formatters": {"site": {"()": "momenta_site.logs.Formatter", "json": LOG_FORMAT == "json"}},
     "filters": {
         "refusals": {"()": "momenta_site.log_filters.RefusalsWithoutTraceback"},
+        "health_probes": {"()": "momenta_site.log_filters.HealthProbeAnswers"},
+        "database_answered": {"()": "momenta_site.log_filters.AnsweredForTheDatabase"},
         "redis_outage": {"()": "momenta_site.log_filters.RedisOutage"},
     },
     "handlers": {
@@ -404,5 +409,5 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.request": {"filters": ["refusals"]}},
+    "loggers": {"django.request": {"filters": ["refusals", "health_probes", "database_answered"]}},
 }

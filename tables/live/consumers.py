@@ -19,6 +19,10 @@ Everything a socket sends goes through its own bounded queue and one sender
 task, in order; a socket whose queue fills (a stalled client) is closed with
 TOO_SLOW, which the page answers by reconnecting and replaying from its cursor.
 
+However a socket ends (closed by us, by the client, by the client vanishing while
+a reply is sent, or by an error in the consumer), nothing is sent after its close
+and its consumer leaves the hub, the session's group and presence (issue 41).
+
 Messages to the page (JSON):
   {"type": "event", "seq": N, "prev": P, "html": "<hx-swap-oob fragments>"}
                                        events P+1..N-1 are not for this viewer
@@ -81,14 +85,40 @@ def _layer_away(campaign_id: int):
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
-    audience: str | None = None  # set once the socket is accepted
+    audience: str | None = None  # set once the socket is accepted; None: sends nothing
     reader: Reader | None = None  # its person's language and time zone (issue 28)
     last_seq = 0
     shown_seq = 0
     hub: fanout.TableHub | None = None
     _sender: asyncio.Task | None = None
+    _closing: asyncio.Task | None = None  # a close begun outside a handler (TOO_SLOW)
+    _closed = False  # the close is sent or the client is gone: nothing more goes out
     _left = False
     session_group: str | None = None
+
+    async def __call__(self, scope, receive, send):
+        async def send_until_closed(message):
+            if self._closed:
+                return  # a close went out: a server raises for anything after it
+            if message["type"] == "websocket.close":
+                self._closed = True
+                self._stop()
+            try:
+                await send(message)
+            except (OSError, RuntimeError) as error:
+                # The client left: servers raise an OSError (ASGI; uvicorn's
+                # ClientDisconnected), or uvicorn a RuntimeError when it closed the socket
+                # itself (a keepalive timeout) before telling us. Not an error of ours.
+                self._closed = True
+                self._stop()
+                table = getattr(self, "campaign_id", None)
+                log.debug("table %s: the client left before %s (%r)", table, message["type"], error)
+
+        try:
+            await super().__call__(scope, receive, send_until_closed)
+        finally:
+            # However the socket ended (an exception in a handler skips disconnect()).
+            await self._leave()
 
     async def connect(self):
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -125,11 +155,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
 
     async def disconnect(self, code):
-        if self.hub is None or self._left:
-            return  # refused before accept, or already left
-        self._left = True
+        await self._leave()
+
+    def _stop(self) -> None:
+        """Offer and queue nothing more: out of the hub at once (no await)."""
         self.audience = None
-        fanout.leave(self.campaign_id, self)
+        if self.hub is not None:
+            fanout.leave(self.campaign_id, self)
+
+    async def _leave(self) -> None:
+        """Undo what connect() did, once: the hub, the session's group, presence."""
+        if self.hub is None or self._left:
+            return  # refused before accept (or failed before the hub), or already left
+        self._left = True
+        self._stop()
         if self._sender is not None and self._sender is not asyncio.current_task():
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -203,9 +242,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except asyncio.QueueFull:
             # A stalled client must not hold frames for everyone else: drop it;
             # the page reconnects with its cursor and replays from the database.
-            self.audience = None
-            fanout.leave(self.campaign_id, self)
-            asyncio.get_running_loop().create_task(self.close(code=TOO_SLOW))
+            self._stop()
+            # Kept: the loop holds tasks weakly.
+            self._closing = asyncio.get_running_loop().create_task(self.close(code=TOO_SLOW))
 
     # --- the one sender -----------------------------------------------------
 

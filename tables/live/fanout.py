@@ -335,8 +335,8 @@ async def join(campaign_id: int, socket: Subscriber, layer=None) -> TableHub:
 
 def leave(campaign_id: int, socket: Subscriber) -> None:
     hub = _hubs.get(campaign_id)
-    if hub is None:
-        return
+    if hub is None or socket not in hub.sockets:
+        return  # left already (a socket may say so more than once)
     hub.sockets.discard(socket)
     if not hub.sockets:
         # Nobody local is watching: the next socket starts from the database head.

@@ -21,8 +21,10 @@ present while they have at least one live entry; two tabs are two entries.
   Redis away: joins, heartbeats and leaves are skipped (logged) and the roster
   is None, "not known"; the sockets stay open. A process also keeps its own
   entries in memory: when its lease was gone at a renewal (Redis restarted
-  empty, or the process was stalled so long that others swept it), it writes
-  them again, so presence is whole again within LEASE_RENEW_S of Redis's return.
+  empty, or the process was stalled so long that others swept it), or a join or
+  heartbeat was skipped, it writes them again; and it remembers the entries whose
+  removal was skipped (Redis kept its data: a blip, a pause) and removes them. So
+  presence is whole again within LEASE_RENEW_S of Redis's return (issue 41).
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ LEASE_TTL_S = 3
 LEASE_RENEW_S = 1
 # Half a second to connect to Redis, two to answer: presence is never worth a page's wait.
 CONNECT_TIMEOUT_S, ANSWER_TIMEOUT_S = 0.5, 2
+# Removals skipped while Redis was away, remembered at most (each lapses within TTL).
+UNREMOVED_MAX = 10_000
 # This process, as presence entries name it: unique across hosts and restarts.
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 log = logging.getLogger(__name__)
@@ -100,6 +104,10 @@ class RedisPresence:
         # This process's own entries, {campaign: {channel: user id}}: written again
         # when Redis has lost them (see _renew).
         self._mine: dict[int, dict[str, int]] = {}
+        self._unwritten = False  # a join or heartbeat was skipped: write _mine again
+        # Entries whose removal was skipped, {(campaign, member): their expiry}: removed
+        # when Redis answers again; past its expiry, an entry no longer counts anyway.
+        self._unremoved: dict[tuple[int, str], float] = {}
         self._away = False  # Redis did not answer the last command (logged once)
 
     def _client(self):
@@ -147,13 +155,17 @@ class RedisPresence:
                 held = await self._client().set(
                     self._lease(self.process), 1, ex=LEASE_TTL_S, get=True
                 )
-                if held is None:  # lapsed: our entries may be gone or swept
+                # The lease lapsed (ours may be gone or swept), or a write was skipped.
+                if held is None or self._unwritten:
                     await self._rewrite()
+                if self._unremoved:
+                    await self._remove_unremoved()
                 self._answered()
             except UNREACHABLE as error:  # Redis away: try again next round
                 self._unanswered(error)
 
     async def _rewrite(self) -> None:
+        self._unwritten = False  # set again by a join that fails from here on
         r = self._client()
         expires = time.time() + TTL
         for campaign_id, sockets in list(self._mine.items()):
@@ -162,6 +174,13 @@ class RedisPresence:
                 entries = {self._member(user, ch): expires for ch, user in sockets.items()}
                 await r.zadd(key, entries)
                 await r.expire(key, int(TTL * 2))
+
+    async def _remove_unremoved(self) -> None:
+        r, now = self._client(), time.time()
+        for (campaign_id, member), expires in list(self._unremoved.items()):
+            if expires > now:
+                await r.zrem(self._key(campaign_id), member)
+            del self._unremoved[(campaign_id, member)]
 
     def _member(self, user_id: int, channel: str) -> str:
         return f"{user_id}:{self.process}:{channel}"
@@ -186,9 +205,13 @@ class RedisPresence:
             await self._hold_lease()
             key = self._key(campaign_id)
             r = self._client()
-            await r.zadd(key, {self._member(user_id, channel): time.time() + TTL})
+            member = self._member(user_id, channel)
+            await r.zadd(key, {member: time.time() + TTL})
             await r.expire(key, int(TTL * 2))
+            if channel not in self._mine.get(campaign_id, {}):
+                await r.zrem(key, member)  # the socket left while this was written
         except UNREACHABLE as error:  # written again when Redis is back (_renew)
+            self._unwritten = True
             self._unanswered(error)
         else:
             self._answered()
@@ -200,9 +223,17 @@ class RedisPresence:
         mine.pop(channel, None)
         if not mine:
             self._mine.pop(campaign_id, None)
+        member = self._member(user_id, channel)
         try:
-            await self._client().zrem(self._key(campaign_id), self._member(user_id, channel))
-        except UNREACHABLE as error:  # the entry expires by itself (TTL)
+            await self._client().zrem(self._key(campaign_id), member)
+        except UNREACHABLE as error:
+            # Redis may have kept the entry (and may have taken this zrem or not):
+            # removed again when it answers (_renew), else it expires by itself (TTL).
+            now = time.time()
+            if len(self._unremoved) >= UNREMOVED_MAX:  # a long outage: drop the expired
+                self._unremoved = {k: t for k, t in self._unremoved.items() if t > now}
+            if len(self._unremoved) < UNREMOVED_MAX:
+                self._unremoved[(campaign_id, member)] = now + TTL
             self._unanswered(error)
 
     async def roster(self, campaign_id: int) -> dict[int, int] | None:
@@ -228,6 +259,7 @@ class RedisPresence:
         return dict(Counter(int(m.split(":", 1)[0]) for m in members if m not in gone))
 
     async def clear(self, campaign_id: int) -> None:
+        self._mine.pop(campaign_id, None)  # not written again either
         await self._client().delete(self._key(campaign_id))
 
 

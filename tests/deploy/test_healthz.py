@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError, connection
 
+from momenta_site import health
 from tables.devtools.server import free_port
+from tests.site_log import site_log  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +117,28 @@ def test_healthz_is_503_draining_while_the_drain_file_exists(client, settings, t
     assert client.get("/login/").status_code == 200
     (tmp_path / "drain-8001").unlink()
     assert client.get("/healthz").status_code == 200
+
+
+def test_a_drain_is_two_lines_in_the_log_not_an_error_at_each_probe(
+    client,
+    settings,
+    tmp_path,
+    monkeypatch,
+    site_log,  # noqa: F811
+):
+    """A restart drains every instance: its 503s are the answer asked for (issue 41)."""
+    monkeypatch.setattr(health, "_last_failed", set())
+    monkeypatch.setattr(health, "_was_draining", False)
+    log = site_log(json_lines=True)
+    settings.DRAIN_FILE = str(tmp_path / "drain-8001")
+    (tmp_path / "drain-8001").touch()
+    for _ in range(3):
+        assert client.get("/healthz").status_code == 503
+    (tmp_path / "drain-8001").unlink()
+    assert client.get("/healthz").status_code == 200
+
+    assert [r for r in log.records() if r["level"] in ("ERROR", "CRITICAL")] == []
+    assert [r["message"] for r in log.records()] == [
+        f"healthz: draining ({settings.DRAIN_FILE} exists): answering 503",
+        "healthz: no longer draining",
+    ]

@@ -41,7 +41,7 @@ def settings_with(**env: str) -> dict:
 
 def test_postgresql_gets_a_connection_pool_and_no_persistent_connections():
     shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL_MAX_SIZE="7")
-    assert shown["pool"] == {"min_size": 2, "max_size": 7, "timeout": 10}
+    assert shown["pool"] == {"min_size": 2, "max_size": 7, "timeout": 2}
     assert shown["conn_max_age"] == 0  # Django refuses a pool with persistent connections
 
 

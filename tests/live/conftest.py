@@ -70,6 +70,7 @@ class Socket:
         self.html: dict[int, str] = {}
         self.presence: list[str] = []
         self.closed = False
+        self.session_key: str | None = None  # its login's session (None: anonymous)
 
     async def receive(self, timeout: float = TIMEOUT) -> dict:
         message = await self.communicator.receive_json_from(timeout=timeout)
@@ -121,11 +122,13 @@ class Socket:
 
 @pytest.fixture
 async def connect():
-    """connect(user, campaign, after=None, origin=ORIGIN) -> (Socket, accepted, code)."""
+    """connect(user, campaign, after=None, origin=ORIGIN, app=application)
+    -> (Socket, accepted, code)."""
     opened: list[Socket] = []
 
-    async def _connect(user, campaign, after=None, origin=ORIGIN, name=""):
+    async def _connect(user, campaign, after=None, origin=ORIGIN, name="", app=application):
         headers = [(b"origin", origin)] if origin else []
+        cookie = None
         if user is not None:
             cookie = await sync_to_async(session_cookie)(user)
             headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
@@ -133,9 +136,10 @@ async def connect():
         path = f"/ws/campaigns/{campaign_id}/"
         if after is not None:
             path += f"?after={after}"
-        communicator = WebsocketCommunicator(application, path, headers=headers)
+        communicator = WebsocketCommunicator(app, path, headers=headers)
         accepted, code = await communicator.connect(timeout=TIMEOUT)
         socket = Socket(communicator, name or getattr(user, "username", "anonymous"))
+        socket.session_key = cookie
         opened.append(socket)
         return socket, accepted, code
 

@@ -1,6 +1,9 @@
 """The presence store of the configured stack (a dict, or Redis with REDIS_URL)."""
 
+import asyncio
+
 import pytest
+from redis import exceptions as redis_errors
 
 from tables.live import presence
 
@@ -70,3 +73,21 @@ async def test_a_crowd_of_sockets_joining_at_once_all_count(store):
 
     await asyncio.gather(*(store.join(CAMPAIGN, f"tab-{i}", i) for i in range(200)))
     assert len(await store.roster(CAMPAIGN)) == 200
+
+
+@needs_redis
+async def test_a_heartbeat_redis_did_not_take_is_written_once_it_answers(store, monkeypatch):
+    """A blip shorter than the lease: the socket counts again at the next renewal, not at
+    its next heartbeat 25 s later (issue 41)."""
+    await store.join(CAMPAIGN, "tab-1", 7)  # the lease is held from here on
+    client = store._client()
+
+    async def connection_lost(*args, **kwargs):
+        raise redis_errors.ConnectionError("Connection lost")
+
+    monkeypatch.setattr(client, "zadd", connection_lost)
+    await store.join(CAMPAIGN, "tab-2", 8)
+    monkeypatch.undo()
+    async with asyncio.timeout(10):
+        while await store.roster(CAMPAIGN) != {7: 1, 8: 1}:
+            await asyncio.sleep(0.1)

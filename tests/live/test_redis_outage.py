@@ -327,3 +327,25 @@ async def test_presence_is_not_known_while_redis_is_away_and_whole_again_after_i
     async with asyncio.timeout(30):
         while await store.roster(CAMPAIGN) != {7: 1, 9: 1}:
             await asyncio.sleep(0.2)
+
+
+@needs_stack
+async def test_a_socket_that_leaves_while_redis_stalls_stops_counting_once_it_answers(
+    own_redis,
+):
+    """A paused Redis keeps its data, and the removal it did not take: the entry is
+    removed once Redis answers, not counted for its TTL (75 s) after (issue 41)."""
+    store = presence.RedisPresence(own_redis.url, prefix="stall:presence:")
+    await store.join(CAMPAIGN, "tab-1", 7)
+    await store.join(CAMPAIGN, "tab-2", 8)
+    admin = redis.asyncio.Redis(port=own_redis.port)
+    try:
+        # For 4 s nothing answers: the leave gives up after its 2 s answer timeout.
+        await admin.execute_command("CLIENT", "PAUSE", 4_000, "ALL")
+        await store.leave(CAMPAIGN, "tab-2", 8)
+        await admin.ping()  # answered once the pause is over
+        async with asyncio.timeout(30):
+            while await store.roster(CAMPAIGN) != {7: 1}:
+                await asyncio.sleep(0.2)
+    finally:
+        await admin.aclose()
