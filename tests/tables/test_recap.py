@@ -1,0 +1,157 @@
+"""The session recap (issue 40): the pools over a session, each character's tally and the
+dice's luck against each roll's own exact odds, the moments, and what a player may not
+see left out (TB-03, MO-09b, MO-13)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from rules import odds
+from rules.d20 import SkillTest, expected_successes
+from rules.dice import FixedDice
+from tables.models import PoolChange
+from tables.recap.facts import recap_of
+from tables.recap.spans import outline
+from tables.services import d20 as services_d20
+from tables.services import momenta, scene_board, sessions
+from tables.services.momenta import RollRequest
+
+HIDDEN_TRAIT = "Sandworm-sign-beneath"
+
+
+def _roll(campaign, actor, character, faces, **kw):
+    params = {"attribute": "Power", "skill": "Communicate"} | kw
+    return services_d20.roll_d20_test(
+        campaign.pk, actor, character.pk, services_d20.D20TestRequest(**params),
+        rng=FixedDice(faces),
+    )  # fmt: skip
+
+
+@pytest.fixture
+def d20_session(d20_campaign, gm, player, kara):
+    """A short 2d20 session: a critical, a spend, a complication, a secret test, a hidden
+    trait, a scene's end."""
+    campaign = d20_campaign
+    sessions.start_session(campaign.pk, gm)
+    sessions.start_scene(campaign.pk, gm, "Arrival")
+    first = _roll(campaign, player, kara, [1, 3], difficulty=1)  # 2 + 1 = 3: 2 Momentum
+    services_d20.spend_momentum(campaign.pk, player, first.pk, "obtain_information")
+    services_d20.resolve_test(campaign.pk, player, first.pk)  # the rest to the group pool
+    second = _roll(campaign, player, kara, [20, 15], difficulty=2)  # a complication, failed
+    services_d20.resolve_test(campaign.pk, player, second.pk)
+    _roll(campaign, gm, kara, [2, 2], secret=True)
+    scene_board.add_trait(campaign.pk, gm, HIDDEN_TRAIT, hidden=True)
+    sessions.end_scene(campaign.pk, gm)
+    campaign.refresh_from_db()
+    return campaign, first, second
+
+
+def _facts(campaign, *, is_gm, viewer_id):
+    span = outline(campaign).session(None)
+    return recap_of(campaign, span, is_gm=is_gm, viewer_id=viewer_id)
+
+
+def test_the_chart_points_are_the_ledgers_values_after_each_change(d20_session, gm):
+    campaign, *_ = d20_session
+    facts = _facts(campaign, is_gm=True, viewer_id=gm.pk)
+    group = next(s for s in facts.series if s.pool == "group_momentum")
+    ledger = PoolChange.objects.filter(campaign=campaign, pool="group_momentum")
+    expected = [(c.event.seq, c.after) for c in ledger.order_by("event__seq", "id")]
+    assert [(p.seq, p.value) for p in group.points] == expected
+    assert group.points[-1].value == campaign.group_momentum
+
+
+def test_luck_is_each_rolls_successes_against_its_own_exact_expectation(d20_session, gm):
+    """T-05: the expectation of Power 7 + Communicate 6 (target 13, focus 1) on 2d20 is
+    2 × (12/20 · 1 + 1/20 · 2) = 7/5; the secret roll counts too, for the GM."""
+    campaign, *_ = d20_session
+    kara = next(t for t in _facts(campaign, is_gm=True, viewer_id=gm.pk).characters)
+    one_roll = expected_successes(SkillTest(target=13, difficulty=1))
+    assert one_roll == Fraction(7, 5)
+    assert kara.tests == 3
+    assert kara.expected == 3 * one_roll
+    assert kara.observed == 3 + 0 + 2  # [1, 3]: 2 + 1; [20, 15]: 0; [2, 2]: 1 + 1
+
+
+def test_a_player_never_meets_the_secret_roll_or_the_hidden_trait(d20_session, gm, player):
+    campaign, *_ = d20_session
+    facts = _facts(campaign, is_gm=False, viewer_id=player.pk)
+    kara = facts.characters[0]
+    assert kara.tests == 2 and kara.observed == 3
+    assert not any(m.kind == "trait" for m in facts.moments)
+    gm_facts = _facts(campaign, is_gm=True, viewer_id=gm.pk)
+    assert any(m.kind == "trait" and m.name == HIDDEN_TRAIT for m in gm_facts.moments)
+
+
+def test_the_moments_and_marks_of_a_session(d20_session, gm):
+    campaign, first, second = d20_session
+    facts = _facts(campaign, is_gm=True, viewer_id=gm.pk)
+    kinds = {(m.kind, m.seq) for m in facts.moments}
+    assert ("critical", first.event.seq) in kinds
+    assert ("complication", second.event.seq) in kinds
+    marks = {m.kind for m in facts.marks}
+    assert {"scene_start", "scene_end", "complication"} <= marks
+    tally = facts.characters[0]
+    assert tally.momentum_generated == 2 + 0 + 1  # the secret [2, 2] at Difficulty 1: 1
+    assert tally.spent_on == {"obtain_information": 1}
+
+
+def test_the_recap_reads_in_few_queries_however_long(d20_session, gm):
+    campaign, *_ = d20_session
+    span = outline(campaign).session(None)
+    with CaptureQueriesContext(connection) as queries:
+        recap_of(campaign, span, is_gm=True, viewer_id=gm.pk)
+    assert len(queries) <= 4
+
+
+@pytest.mark.parametrize("role", ["gm", "player", "observer"])
+def test_members_see_the_recap_page_and_its_markdown(d20_session, client_for, role):
+    campaign, *_ = d20_session
+    client = client_for(role)
+    page = client.get(f"/campaigns/{campaign.pk}/recap/").content.decode()
+    markdown = client.get(f"/campaigns/{campaign.pk}/recap.md")
+    assert "<svg" in page and "Kara" in page
+    assert markdown["Content-Type"].startswith("text/markdown")
+    text = markdown.content.decode()
+    assert text.startswith("# Arrakis")
+    assert (HIDDEN_TRAIT in page) == (role == "gm")
+    assert (HIDDEN_TRAIT in text) == (role == "gm")
+
+
+def test_outsiders_get_no_recap(d20_session, client_for):
+    campaign, *_ = d20_session
+    assert client_for("outsider").get(f"/campaigns/{campaign.pk}/recap/").status_code == 403
+
+
+def test_a_scene_recap_holds_only_that_scenes_events(d20_session, client_for, gm):
+    campaign, *_ = d20_session
+    sessions.start_scene(campaign.pk, gm, "Departure")
+    found = outline(campaign)
+    assert [s.scene for s in found.scenes] == [1, 2]
+    arrival = found.scene(1)
+    client = client_for("gm")
+    page = client.get(f"/campaigns/{campaign.pk}/recap/?scene=1").content.decode()
+    assert "Arrival" in page
+    seqs = {int(s) for s in re.findall(r'data-seq="(\d+)"', page)}
+    assert seqs and all(arrival.first <= s <= arrival.last for s in seqs)
+    assert client.get(f"/campaigns/{campaign.pk}/recap/?scene=9").status_code == 404
+
+
+def test_momenta_luck_uses_the_pools_exact_odds(momenta_campaign, gm, player, hero):
+    """D6-01: a pool of n dice expects n/3 successes."""
+    sessions.start_session(momenta_campaign.pk, gm)
+    momenta.roll_momenta(
+        momenta_campaign.pk, player, hero.pk, RollRequest(attribute="WITS"),
+        rng=FixedDice([5, 6, 6, 1]),
+    )  # fmt: skip
+    momenta_campaign.refresh_from_db()
+    facts = _facts(momenta_campaign, is_gm=False, viewer_id=player.pk)
+    ash = facts.characters[0]
+    assert ash.rolls[0].observed == 3
+    assert ash.expected == odds.expected_successes(4) == Fraction(4, 3)
+    assert any(m.kind == "critical" for m in facts.moments)  # 3 successes: band 3
