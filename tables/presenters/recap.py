@@ -144,7 +144,7 @@ def chart_context(campaign: Campaign, recap: Recap, names: dict[int, str]) -> di
 
 
 def recap_context(campaign: Campaign, recap: Recap, outline: Outline) -> dict:
-    """Everything templates/tables/recap.html (and recap.md) draw."""
+    """Everything templates/tables/recap.html (and recap_markdown.txt) draw."""
     names = {t.character_id: t.name for t in recap.characters}
     names.update(dict(campaign.characters.values_list("pk", "name")))
     span = recap.span

@@ -70,7 +70,7 @@ def recap_markdown(request, pk: int):
     """The same recap as Markdown, for the group's notes or a Discord channel."""
     response = render(
         request,
-        "tables/recap.md",
+        "tables/recap_markdown.txt",
         _context(request, pk),
         content_type="text/markdown; charset=utf-8",
     )
