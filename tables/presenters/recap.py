@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -39,8 +40,10 @@ def mark_words(campaign: Campaign, mark: Mark, names: dict[int, str]) -> str:
     if mark.kind == "complication":
         return _("Complication: %(who)s") % {"who": who}
     if mark.kind == "keep_initiative":
-        return _("Keep the Initiative") + (f": {who}" if who else "")
-    return _("Big spend: %(n)s points") % {"n": mark.number} + (f" ({who})" if who else "")
+        return _("Keep the Initiative: %(who)s") % {"who": who} if who else _("Keep the Initiative")
+    if who:
+        return _("Big spend by %(who)s: %(n)s points") % {"who": who, "n": mark.number}
+    return _("Big spend: %(n)s points") % {"n": mark.number}
 
 
 def moment_words(moment: Moment, names: dict[int, str]) -> str:
@@ -70,12 +73,15 @@ class Luck:
     expected: Fraction
 
     @property
-    def difference(self) -> float:
-        return round(float(self.observed - self.expected), 2)
+    def difference(self) -> str:
+        """Successes over (+) or under (−) the expectation, in the reader's numbers."""
+        value = round(float(self.observed - self.expected), 2)
+        sign = "+" if value > 0 else "−" if value < 0 else "±"
+        return sign + number_format(abs(value), 2)
 
     @property
-    def expected_decimal(self) -> float:
-        return round(float(self.expected), 2)
+    def expected_decimal(self) -> str:
+        return number_format(round(float(self.expected), 2), 2)
 
     @property
     def exact(self) -> str:
@@ -165,6 +171,14 @@ def recap_context(campaign: Campaign, recap: Recap, outline: Outline) -> dict:
         ),
         **chart_context(campaign, recap, names),
     }
+
+
+def momentum_name(campaign: Campaign) -> str:
+    """What a test generates and spends: the line's group pool (GL-01), or Momenta's own
+    personal Momentum."""
+    if campaign.uses_group_economy:
+        return campaign.line.group_pool
+    return str(PoolChange.Pool.MOMENTUM.label)
 
 
 def heading(span: Span) -> str:

@@ -14,6 +14,7 @@ from tables.recap.facts import Mark, Series
 WIDTH, HEIGHT = 720, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28
 LUCK_HEIGHT = 120
+LIFT = 2  # each further line drawn this far above the one before (no two hide each other)
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,14 @@ def chart(series: tuple[Series, ...], marks: tuple[Mark, ...], first: int, last:
     """The lines of `series` and the `marks` over events first … last."""
     top = max([s.start for s in series] + [p.value for s in series for p in s.points] + [1])
     lines = []
-    for s in series:
+    for index, s in enumerate(series):
+        # Lines at one value would hide each other: each sits LIFT units above the last.
+        lift = index * LIFT
         dots = tuple(
-            Dot(_x(p.seq, first, last), _y(p.value, top), p.seq, p.value, p.delta, p.kind)
+            Dot(_x(p.seq, first, last), _y(p.value, top) - lift, p.seq, p.value, p.delta, p.kind)
             for p in s.points
         )
-        path = [(_x(first, first, last), _y(s.start, top))]
+        path = [(_x(first, first, last), _y(s.start, top) - lift)]
         for dot in dots:
             path += [(dot.x, path[-1][1]), (dot.x, dot.y)]  # a step: hold, then move
         path.append((_x(last, first, last), path[-1][1]))
