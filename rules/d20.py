@@ -446,6 +446,7 @@ class SkillOdds:
     complication_chance: Fraction
 
 
+@lru_cache(maxsize=1024)  # a session rolls a few tests over and over (its recap asks each)
 def success_totals(test: SkillTest) -> tuple[Fraction, ...]:
     """T-03, T-05: exact chance of each total of successes that counts against the
     Difficulty (own dice, plus the assistants' where they count), k = 0, 1, 2 …

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -106,33 +108,60 @@ def character_rows(campaign: Campaign, recap: Recap) -> list[dict]:
             "tally": tally,
             "spent_on": spent_on(campaign, tally, recap.spend_names),
             "luck": Luck(tally.observed, tally.expected),
-            "bars": charts.luck_bars(tally.rolls, first, last),
+            "line": charts.luck_line(tally.rolls, first, last),
+            "seqs": " ".join(str(r.seq) for r in tally.rolls),
         }
         for tally in recap.characters
     ]
 
 
-def _line(campaign: Campaign, line: charts.Line, index: int, names: dict[int, str]) -> dict:
-    """A pool's line, and each point's words: what it shows on hover and focus."""
+def _line(campaign: Campaign, line: charts.Line, index: int, names: dict[int, str], at) -> dict:
+    """A pool's line: its dots (each a link to its log entry, its words on hover and focus)
+    and its rows of the table beside the chart. Joined here with format_html_join, not
+    looped in the template: a long session has thousands of them (bench/recap_bench.py)."""
     name = series_name(campaign, line.series, names)
     labels: dict[str, str] = {}
-    dots = []
     for dot in line.dots:
         if dot.kind not in labels:
             labels[dot.kind] = kind_label(dot.kind, campaign.line)
-        words = _("%(pool)s: %(value)s after entry %(seq)s (%(delta)+d, %(what)s)") % {
-            "pool": name,
-            "value": dot.value,
-            "seq": dot.seq,
-            "delta": dot.delta,
+    words = _("%(pool)s: %(value)s after entry %(seq)s (%(delta)+d, %(what)s)")
+
+    def title(dot):
+        return words % {
+            "pool": name, "value": dot.value, "seq": dot.seq, "delta": dot.delta,
             "what": labels[dot.kind],
-        }
-        dots.append({"dot": dot, "words": words, "kind": labels[dot.kind]})
-    return {"line": line, "name": name, "tone": index % 6, "dots": dots}
+        }  # fmt: skip
+
+    dots = format_html_join(
+        "",
+        '<a class="recap-dot" href="{}" data-seq="{}" data-value="{}" data-delta="{}">'
+        '<title>{}</title><circle cx="{}" cy="{}" r="4"/>'
+        '<text x="{}" y="{}" text-anchor="middle" aria-hidden="true">{}</text></a>',
+        (
+            (at(d.seq), d.seq, d.value, d.delta, title(d), d.x, d.y, d.x, d.label_y, d.value)
+            for d in line.drawn
+        ),
+    )
+    rows = format_html_join(
+        "",
+        '<tr data-pool="{}" data-character="{}"><th scope="row">{}</th><td><a href="{}">#{}</a>'
+        '</td><td>{}</td><td class="recap-after">{}</td><td>{}</td></tr>',
+        (
+            (line.series.pool, line.series.character_id or "", name, at(d.seq), d.seq,
+             f"{d.delta:+d}", d.value, labels[d.kind])
+            for d in line.dots
+        ),
+    )  # fmt: skip
+    return {"line": line, "name": name, "tone": index % 6, "dots": dots, "rows": rows}
 
 
 def chart_context(campaign: Campaign, recap: Recap, names: dict[int, str]) -> dict:
     """The group pools' chart and the personal pools' chart, each with its table."""
+    table = reverse("table", args=[campaign.pk])
+
+    def at(seq: int) -> str:
+        return f"{table}?at={seq}#event-{seq}"
+
     group = tuple(s for s in recap.series if s.character_id is None)
     personal = tuple(s for s in recap.series if s.character_id is not None)
     out = []
@@ -143,7 +172,7 @@ def chart_context(campaign: Campaign, recap: Recap, names: dict[int, str]) -> di
         if not series:
             continue
         drawn = charts.chart(series, recap.marks, recap.span.first, recap.span.last)
-        lines = [_line(campaign, line, i, names) for i, line in enumerate(drawn.lines)]
+        lines = [_line(campaign, line, i, names, at) for i, line in enumerate(drawn.lines)]
         rules = [{"rule": r, "words": mark_words(campaign, r.mark, names)} for r in drawn.rules]
         out.append({"key": key, "title": title, "chart": drawn, "lines": lines, "rules": rules})
     return {"charts": out}
@@ -166,9 +195,7 @@ def recap_context(campaign: Campaign, recap: Recap, outline: Outline) -> dict:
         "marks": [{"mark": m, "words": mark_words(campaign, m, names)} for m in recap.marks],
         "tasks": recap.tasks,
         "threat_name": pool_name(campaign, "threat", str(PoolChange.Pool.THREAT.label)),
-        "group_name": pool_name(
-            campaign, "group_momentum", str(PoolChange.Pool.GROUP_MOMENTUM.label)
-        ),
+        "momentum_name": momentum_name(campaign),
         **chart_context(campaign, recap, names),
     }
 

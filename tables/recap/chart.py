@@ -8,6 +8,7 @@ the next ledger line moves it. Numbers only; the template draws and words them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from tables.recap.facts import Mark, Series
 
@@ -15,6 +16,11 @@ WIDTH, HEIGHT = 720, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28
 LUCK_HEIGHT = 120
 LIFT = 2  # each further line drawn this far above the one before (no two hide each other)
+# A line's points drawn as dots (each a link with its numbers on hover and focus): past
+# this many, every n-th and the last, so a long session's chart stays a few hundred
+# links, not thousands a keyboard must cross. The line itself and the table below the
+# chart keep every change.
+MAX_DOTS = 120
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,15 @@ class Dot:
 class Line:
     series: Series
     path: str  # the polyline's points
-    dots: tuple[Dot, ...]
+    dots: tuple[Dot, ...]  # every change
+    drawn: tuple[Dot, ...]  # those drawn as dots (all, up to MAX_DOTS)
+
+
+def drawn_dots(dots: tuple[Dot, ...]) -> tuple[Dot, ...]:
+    if len(dots) <= MAX_DOTS:
+        return dots
+    step = -(-len(dots) // MAX_DOTS)
+    return dots[::step] + (() if (len(dots) - 1) % step == 0 else dots[-1:])
 
 
 @dataclass(frozen=True)
@@ -82,7 +96,7 @@ def chart(series: tuple[Series, ...], marks: tuple[Mark, ...], first: int, last:
         for dot in dots:
             path += [(dot.x, path[-1][1]), (dot.x, dot.y)]  # a step: hold, then move
         path.append((_x(last, first, last), path[-1][1]))
-        lines.append(Line(s, " ".join(f"{x},{y}" for x, y in path), dots))
+        lines.append(Line(s, " ".join(f"{x},{y}" for x, y in path), dots, drawn_dots(dots)))
     step = max(1, -(-top // 4))
     ticks = tuple((_y(v, top), v) for v in range(0, top + 1, step))
     rules = tuple(Rule(_x(m.seq, first, last), m) for m in marks)
@@ -90,35 +104,27 @@ def chart(series: tuple[Series, ...], marks: tuple[Mark, ...], first: int, last:
 
 
 @dataclass(frozen=True)
-class LuckBar:
-    """One roll's successes over (or under) its expectation, as a bar from the middle."""
+class LuckLine:
+    """A character's luck over the session: the running sum of each roll's successes less
+    their exact expectation, as a line about the middle (above: luckier than expected)."""
 
-    x: float
-    y: float
-    height: float
-    above: bool
-    seq: int
-    observed: int
-    expected: float
-
-    @property
-    def left(self) -> float:
-        return round(self.x - 3, 1)
+    path: str
+    middle: float
+    scale: float  # the largest distance from the middle, in successes
+    width: int = WIDTH
+    height: int = LUCK_HEIGHT
+    left: int = LEFT
 
 
-def luck_bars(rolls, first: int, last: int) -> tuple[LuckBar, ...]:
-    """Each roll's luck (successes less their exact expectation) as a bar, ±3 full scale."""
+def luck_line(rolls, first: int, last: int) -> LuckLine:
     middle = LUCK_HEIGHT / 2
-    bars = []
+    running, points = Fraction(0), [(_x(first, first, last), 0.0)]
     for roll in rolls:
-        luck = float(roll.observed - roll.expected)
-        size = round(min(3.0, abs(luck)) * (middle - 6) / 3, 1)
-        above = luck >= 0
+        running += roll.observed - roll.expected
         x = _x(roll.seq, first, last)
-        bars.append(
-            LuckBar(
-                x, middle - size if above else middle, size, above, roll.seq, roll.observed,
-                float(roll.expected),
-            )
-        )  # fmt: skip
-    return tuple(bars)
+        points += [(x, points[-1][1]), (x, float(running))]  # a step at each roll
+    points.append((_x(last, first, last), points[-1][1]))
+    scale = max([1.0] + [abs(v) for _, v in points])
+    ys = [(x, round(middle - v * (middle - 6) / scale, 1)) for x, v in points]
+    path = " ".join(f"{x},{y}" for x, y in ys)
+    return LuckLine(path, middle, round(scale, 2))

@@ -13,10 +13,14 @@ successes and Momentum below), not what the dice were expected to do.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.db.models import Count, Max, Min, TextField
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from pydantic import ValidationError
 
 from rules import odds
@@ -141,20 +145,16 @@ def recap_of(campaign: Campaign, span: Span, *, is_gm: bool, viewer_id: int | No
     rows = TableEvent.objects.filter(campaign=campaign, seq__gte=span.first, seq__lte=span.last)
     if not is_gm:
         rows = rows.filter(events_seen_q(viewer_id))
-    seen = list(
-        rows.order_by("seq").values(
-            "id", "seq", "kind", "payload", "created_at", "voided_by_id", "actor_id"
-        )
-    )
     shows_threat = is_gm or campaign.threat_visible
-    ledger = _ledger(campaign, [e["id"] for e in seen], shows_threat)
+    ledger = _ledger(campaign, rows, shows_threat)
     reader = _Reader(campaign)
-    for event in seen:
+    for event in _read(rows):
         reader.read(event)
-    reader.read_ledger(ledger, {e["id"]: e for e in seen})
+    reader.read_ledger(ledger)
+    when = rows.aggregate(n=Count("id"), started=Min("created_at"), ended=Max("created_at"))
     return Recap(
         span=span,
-        events=len(seen),
+        events=when["n"],
         series=_series(ledger),
         marks=tuple(sorted(reader.marks, key=lambda m: m.seq)),
         characters=tuple(sorted(reader.tallies.values(), key=lambda t: t.name.casefold())),
@@ -162,26 +162,42 @@ def recap_of(campaign: Campaign, span: Span, *, is_gm: bool, viewer_id: int | No
         tasks=tuple(reader.tasks.values()),
         shows_threat=shows_threat,
         spend_names=reader.spend_names,
-        started_at=seen[0]["created_at"] if seen else None,
-        ended_at=seen[-1]["created_at"] if seen else None,
+        started_at=when["started"],
+        ended_at=when["ended"],
     )
 
 
-def _ledger(campaign: Campaign, event_ids: list[int], shows_threat: bool) -> list[dict]:
-    """The ledger lines of the events read, oldest first. By the campaign and the span's
-    seqs, not a list of ids: one query a long session's thousands of ids would not fit."""
-    if not event_ids:
-        return []
-    lines = PoolChange.objects.filter(
-        campaign=campaign, event_id__gte=min(event_ids), event_id__lte=max(event_ids)
+def _read(rows):
+    """(seq, kind, payload, voided) of the events a handler reads, oldest first. Only
+    those kinds' payloads are read, as text decoded here: a long session's payloads are
+    most of the recap's time (bench/recap_bench.py)."""
+    found = (
+        rows.filter(kind__in=tuple(_HANDLERS))
+        .annotate(text=Cast("payload", TextField()))
+        .order_by("seq")
+        .values_list("seq", "kind", "text", "voided_by_id")
     )
+    for seq, kind, text, voided in found.iterator(chunk_size=500):
+        yield seq, kind, json.loads(text) if text else {}, voided is not None
+
+
+def _ledger(campaign: Campaign, rows, shows_threat: bool) -> list[dict]:
+    """The ledger lines of the events read (a subquery: one statement), oldest first,
+    each with the character its event is about (whose test added the Threat)."""
+    lines = PoolChange.objects.filter(campaign=campaign, event__in=rows.values("id"))
     if not shows_threat:
         lines = lines.exclude(pool="threat")
-    wanted = set(event_ids)
-    rows = lines.order_by("event__seq", "id").values(
-        "event_id", "event__seq", "event__kind", "pool", "character_id", "delta", "after"
+    return list(
+        lines.order_by("event__seq", "id").values(
+            "event__seq",
+            "event__kind",
+            "pool",
+            "character_id",
+            "delta",
+            "after",
+            about=KT("event__payload__character_id"),
+        )
     )
-    return [r for r in rows if r["event_id"] in wanted]
 
 
 def _series(ledger: list[dict]) -> tuple[Series, ...]:
@@ -199,6 +215,11 @@ def _series(ledger: list[dict]) -> tuple[Series, ...]:
     return tuple(sorted(out, key=lambda s: (order.get(s.pool, 9), s.character_id or 0, s.pool)))
 
 
+def _id(value) -> int | None:
+    """A character id from a payload key read as text (KT), or None."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
 class _Reader:
     """Reads the span's events one by one, by kind; keeps the tallies and the moments."""
 
@@ -211,7 +232,6 @@ class _Reader:
         self.tasks: dict[int, TaskRun] = {}
         self.rolled: set[tuple[str, int]] = set()  # a revealed secret roll counts once
         self.roller: dict[tuple[str, int], int] = {}  # a record's character, for harm dealt
-        self.event_character: dict[int, int] = {}  # event id -> the character it is about
         self.spend_names: dict[str, str] = {}  # a 2d20 spend's key -> its name as stored
 
     def tally(self, character_id: int | None) -> CharacterTally | None:
@@ -221,28 +241,25 @@ class _Reader:
             self.tallies[character_id] = CharacterTally(character_id, self.characters[character_id])
         return self.tallies[character_id]
 
-    def read(self, event: dict) -> None:
-        if event["voided_by_id"] is not None:
-            return  # struck out: its ledger lines and their reversal still draw the chart
-        p = event["payload"] or {}
-        if isinstance(p.get("character_id"), int):
-            self.event_character[event["id"]] = p["character_id"]
-        handler = _HANDLERS.get(event["kind"])
-        if handler is not None:
-            handler(self, event["seq"], p)
+    def read(self, event: tuple) -> None:
+        seq, kind, payload, voided = event
+        if not voided:  # struck out: its ledger lines and their reversal still draw
+            _HANDLERS[kind](self, seq, payload)
 
-    def read_ledger(self, ledger: list[dict], seen: dict[int, dict]) -> None:
+    def read_ledger(self, ledger: list[dict]) -> None:
         """Threat each character added (the events about their tests), the personal pools'
         spends and gains (Momenta), and the big spends marked on the chart."""
         for line in ledger:
             delta, pool, seq = line["delta"], line["pool"], line["event__seq"]
-            if delta <= -BIG_SPEND and seen[line["event_id"]]["kind"] != "session_started":
+            if line["event__kind"] == "session_started":
+                continue  # the new session's refill or reset: no spend, no gain
+            if delta <= -BIG_SPEND:
                 self.marks.append(Mark(seq, "big_spend", -delta, line["character_id"]))
             if pool == "threat" and delta > 0:
-                tally = self.tally(self.event_character.get(line["event_id"]))
+                tally = self.tally(_id(line["about"]))
                 if tally is not None:
                     tally.threat_added += delta
-            if pool == "momentum" and line["event__kind"] != "session_started":
+            if pool == "momentum":
                 self._personal_momentum(line)
 
     def _personal_momentum(self, line: dict) -> None:

@@ -198,7 +198,8 @@ def test_the_recap_draws_the_ledger_and_weighs_the_luck_exactly(
     html = page.content()
     luck = page.eval_on_selector_all(
         "li.recap-luck-row",
-        "rows => rows.map(r => [r.dataset.character, r.dataset.expected, r.dataset.observed])",
+        "rows => rows.map(r => [r.dataset.character, r.dataset.expected, r.dataset.observed,"
+        " r.dataset.rolls])",
     )
     assert luck, "the recap weighs no luck"
     for line in lines:
@@ -207,13 +208,12 @@ def test_the_recap_draws_the_ledger_and_weighs_the_luck_exactly(
         assert line["points"] == session, line["pool"]
     done = app_server.manage("shell", "-c", EXPECTED, capture_output=True, text=True)
     expected = json.loads(done.stdout.split("EXPECTED=", 1)[1])["gm" if who == "gm" else "player"]
-    for character, exact, observed in luck:
+    for character, exact, observed, _ in luck:
         want_exact, want_observed = expected[character]
         assert Fraction(exact) == Fraction(want_exact)
         assert int(observed) == want_observed
-    secret_seq = played[f"{table}_secret_seq"]
-    secret_shown = f'data-seq="{secret_seq}"' in html
-    assert secret_shown == (who == "gm")
+    rolls = {int(seq) for _, _, _, seqs in luck for seq in seqs.split()}
+    assert (played[f"{table}_secret_seq"] in rolls) == (who == "gm")
     assert (HIDDEN_TRAIT in html) == (who == "gm")
 
 

@@ -106,7 +106,7 @@ def test_the_recap_reads_in_few_queries_however_long(d20_session, gm):
     span = outline(campaign).session(None)
     with CaptureQueriesContext(connection) as queries:
         recap_of(campaign, span, is_gm=True, viewer_id=gm.pk)
-    assert len(queries) <= 4
+    assert len(queries) <= 5
 
 
 @pytest.mark.parametrize("role", ["gm", "player", "observer"])
@@ -155,3 +155,27 @@ def test_momenta_luck_uses_the_pools_exact_odds(momenta_campaign, gm, player, he
     assert ash.rolls[0].observed == 3
     assert ash.expected == odds.expected_successes(4) == Fraction(4, 3)
     assert any(m.kind == "critical" for m in facts.moments)  # 3 successes: band 3
+
+
+def test_a_long_lines_dots_are_thinned_but_its_line_and_table_keep_every_change():
+    from tables.recap import chart
+    from tables.recap.facts import Point, Series
+
+    points = tuple(Point(seq, seq % 7, 1, "d20_resolved") for seq in range(1, 500))
+    drawn = chart.chart((Series("group_momentum", None, 0, points),), (), 1, 499).lines[0]
+    assert len(drawn.dots) == 499
+    assert len(drawn.drawn) <= chart.MAX_DOTS + 1
+    assert drawn.drawn[-1] == drawn.dots[-1]  # the last value is always a dot
+    assert drawn.path.count(",") == 2 * 499 + 2  # a step (two corners) per change, both ends
+
+
+def test_the_luck_line_ends_at_the_sessions_luck():
+    from tables.recap import chart
+    from tables.recap.facts import Roll
+
+    rolls = [Roll(2, 3, Fraction(7, 5)), Roll(5, 0, Fraction(7, 5))]  # +8/5, then -7/5
+    line = chart.luck_line(rolls, 1, 9)
+    last_y = float(line.path.split()[-1].split(",")[1])
+    luck = float(sum(r.observed - r.expected for r in rolls))  # 1/5 above the middle
+    assert line.scale == 1.6
+    assert last_y == round(line.middle - luck * (line.middle - 6) / line.scale, 1)
