@@ -54,9 +54,12 @@ def play_momenta(site, events: int) -> None:
     turn = 0
     while _events(campaign) < events:
         turn += 1
-        edge = ("boon",) if turn % 3 == 0 else ()
-        request = RollRequest(attribute="WITS", advantage_sources=edge, secret=turn % 17 == 0)
-        momenta.roll_momenta(campaign.pk, gm if turn % 17 == 0 else player, ash.pk, request)
+        secret = turn % 17 == 0  # a secret roll moves no pool (TB-03)
+        edge = ("boon",) if turn % 3 == 0 and not secret else ()
+        request = RollRequest(attribute="WITS", advantage_sources=edge, secret=secret)
+        event = momenta.roll_momenta(campaign.pk, gm if secret else player, ash.pk, request)
+        if event.state == "awaiting_allocation":  # the patterns chosen, as players do
+            momenta.choose_allocation(campaign.pk, gm if secret else player, event.pk, None)
         if turn % 4 == 0:
             sessions.adjust_pool(campaign.pk, gm, "momentum", 1, "A good idea", character_id=ash.pk)
         if turn % 40 == 0:

@@ -468,6 +468,7 @@ def success_totals(test: SkillTest) -> tuple[Fraction, ...]:
     return tuple(total)
 
 
+@lru_cache(maxsize=1024)
 def expected_successes(test: SkillTest) -> Fraction:
     """T-05: the exact expected total of successes of `test`, from its own odds: what a
     session's luck measures each roll's successes against."""

@@ -38,6 +38,7 @@ def success_distribution(pool: int) -> dict[int, Fraction]:
     return {k: Fraction(w, denominator) for k, w in enumerate(weights)}
 
 
+@lru_cache(maxsize=256)  # a session rolls the same pools over and over (its recap asks each)
 def expected_successes(pool: int) -> Fraction:
     """The exact expected successes of a pool before opposition (D6-01, D6-07): what a
     session's luck measures each roll's successes against."""

@@ -12,7 +12,8 @@ from fractions import Fraction
 
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.html import format_html_join
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -52,8 +53,8 @@ def moment_words(moment: Moment, names: dict[int, str]) -> str:
     who = names.get(moment.character_id, "")
     if moment.kind == "critical":
         return _("Critical success: %(who)s") % {"who": who}
-    if moment.kind == "complication":
-        return _("Complication: %(who)s") % {"who": who}
+    if moment.kind == "complication":  # a die's (whose roll), or the board's (its text)
+        return _("Complication: %(who)s") % {"who": moment.name or who}
     if moment.kind == "task_finished":
         return _("Task finished: %(task)s") % {"task": moment.name}
     if moment.kind == "round":
@@ -115,53 +116,65 @@ def character_rows(campaign: Campaign, recap: Recap) -> list[dict]:
     ]
 
 
-def _line(campaign: Campaign, line: charts.Line, index: int, names: dict[int, str], at) -> dict:
+def _line(campaign: Campaign, line: charts.Line, index: int, names: dict[int, str], table) -> dict:
     """A pool's line: its dots (each a link to its log entry, its words on hover and focus)
-    and its rows of the table beside the chart. Joined here with format_html_join, not
-    looped in the template: a long session has thousands of them (bench/recap_bench.py)."""
+    and its rows of the table beside the chart."""
     name = series_name(campaign, line.series, names)
     labels: dict[str, str] = {}
     for dot in line.dots:
         if dot.kind not in labels:
             labels[dot.kind] = kind_label(dot.kind, campaign.line)
+    return {
+        "line": line,
+        "name": name,
+        "tone": index % 6,
+        "dots": _dots(line, name, labels, table),
+        "rows": _rows(line, labels, table),
+    }
+
+
+# The dots and the rows are joined here, not looped in the template: a long session has
+# thousands (bench/recap_bench.py). Every text in them is escaped once, here (the names,
+# the labels, the words); the rest are numbers and the table's own URL.
+
+
+def _dots(line: charts.Line, name: str, labels: dict[str, str], table: str) -> str:
     words = _("%(pool)s: %(value)s after entry %(seq)s (%(delta)+d, %(what)s)")
-
-    def title(dot):
-        return words % {
-            "pool": name, "value": dot.value, "seq": dot.seq, "delta": dot.delta,
-            "what": labels[dot.kind],
-        }  # fmt: skip
-
-    dots = format_html_join(
-        "",
-        '<a class="recap-dot" href="{}" data-seq="{}" data-value="{}" data-delta="{}">'
-        '<title>{}</title><circle cx="{}" cy="{}" r="4"/>'
-        '<text x="{}" y="{}" text-anchor="middle" aria-hidden="true">{}</text></a>',
-        (
-            (at(d.seq), d.seq, d.value, d.delta, title(d), d.x, d.y, d.x, d.label_y, d.value)
+    href = escape(table)
+    return mark_safe(
+        "".join(
+            f'<a class="recap-dot" href="{href}?at={d.seq}#event-{d.seq}" data-seq="{d.seq}" '
+            f'data-value="{d.value}" data-delta="{d.delta}"><title>'
+            + escape(
+                words
+                % {
+                    "pool": name, "value": d.value, "seq": d.seq, "delta": d.delta,
+                    "what": labels[d.kind],
+                }
+            )
+            + f'</title><circle cx="{d.x}" cy="{d.y}" r="4"/><text x="{d.x}" y="{d.label_y}" '
+            f'text-anchor="middle" aria-hidden="true">{d.value}</text></a>'
             for d in line.drawn
-        ),
-    )
-    rows = format_html_join(
-        "",
-        '<tr data-pool="{}" data-character="{}"><th scope="row">{}</th><td><a href="{}">#{}</a>'
-        '</td><td>{}</td><td class="recap-after">{}</td><td>{}</td></tr>',
-        (
-            (line.series.pool, line.series.character_id or "", name, at(d.seq), d.seq,
-             f"{d.delta:+d}", d.value, labels[d.kind])
-            for d in line.dots
-        ),
+        )
     )  # fmt: skip
-    return {"line": line, "name": name, "tone": index % 6, "dots": dots, "rows": rows}
+
+
+def _rows(line: charts.Line, labels: dict[str, str], table: str) -> str:
+    href = escape(table)
+    said = {kind: escape(label) for kind, label in labels.items()}
+    return mark_safe(
+        "".join(
+            f'<tr><td><a href="{href}?at={d.seq}#event-{d.seq}">#{d.seq}</a></td>'
+            f'<td>{d.delta:+d}</td><td class="recap-after">{d.value}</td>'
+            f"<td>{said[d.kind]}</td></tr>"
+            for d in line.dots
+        )
+    )
 
 
 def chart_context(campaign: Campaign, recap: Recap, names: dict[int, str]) -> dict:
     """The group pools' chart and the personal pools' chart, each with its table."""
     table = reverse("table", args=[campaign.pk])
-
-    def at(seq: int) -> str:
-        return f"{table}?at={seq}#event-{seq}"
-
     group = tuple(s for s in recap.series if s.character_id is None)
     personal = tuple(s for s in recap.series if s.character_id is not None)
     out = []
@@ -172,7 +185,7 @@ def chart_context(campaign: Campaign, recap: Recap, names: dict[int, str]) -> di
         if not series:
             continue
         drawn = charts.chart(series, recap.marks, recap.span.first, recap.span.last)
-        lines = [_line(campaign, line, i, names, at) for i, line in enumerate(drawn.lines)]
+        lines = [_line(campaign, line, i, names, table) for i, line in enumerate(drawn.lines)]
         rules = [{"rule": r, "words": mark_words(campaign, r.mark, names)} for r in drawn.rules]
         out.append({"key": key, "title": title, "chart": drawn, "lines": lines, "rules": rules})
     return {"charts": out}

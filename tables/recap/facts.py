@@ -332,11 +332,8 @@ class _Reader:
         if helper is not None:
             helper.assists_given += 1
         band = p.get("band")
-        if band is not None and band >= 3:
+        if band is not None and band >= 3:  # Success with a Bonus (PAT-R2's band 3+)
             self.moments.append(Moment(seq, "critical", tally.character_id, number=band))
-        elif band == 0:  # a Setback: the Momenta roll's complication
-            self.moments.append(Moment(seq, "complication", tally.character_id, number=band))
-            self.marks.append(Mark(seq, "complication", 0, tally.character_id))
 
     def roll_revealed(self, seq: int, p: dict) -> None:
         if p.get("system") == "momenta":
@@ -392,9 +389,14 @@ class _Reader:
             self.moments.append(Moment(seq, "task_finished", name=run.name, number=tests))
 
     def board_trait(self, seq: int, p: dict) -> None:
-        if p.get("action") in ("added", "changed", "removed", "revealed", "hidden", "kept"):
-            name = p.get("text") or ""
-            self.moments.append(Moment(seq, "trait", name=name, action=p["action"]))
+        """A change on the board; a complication put on it (the one a Momenta roll gets,
+        MO-09b, or any the GM records) is a complication of the session too."""
+        action, name = p.get("action"), p.get("text") or ""
+        if action == "added" and p.get("trait_kind") == "complication":
+            self.moments.append(Moment(seq, "complication", p.get("character_id"), name=name))
+            self.marks.append(Mark(seq, "complication", None, p.get("character_id")))
+        elif action in ("added", "changed", "removed", "revealed", "hidden", "kept"):
+            self.moments.append(Moment(seq, "trait", name=name, action=action))
 
     def scene_started(self, seq: int, p: dict) -> None:
         self.marks.append(Mark(seq, "scene_start", p.get("number")))

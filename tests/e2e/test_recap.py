@@ -43,13 +43,14 @@ sessions.start_session(m.pk, gm)
 sessions.start_scene(m.pk, gm, "The Toll Bridge")
 edge = RollRequest(attribute="WITS", advantage_sources=["characteristic"])  # pays 2 Momentum
 momenta.roll_momenta(m.pk, alice, iska.pk, edge, rng=FixedDice([5, 6, 6, 2, 1]))
-setback = FixedDice([1, 2, 3, 4])  # no success: a Setback
-momenta.roll_momenta(m.pk, bob, dorran.pk, RollRequest(attribute="WITS"), rng=setback)
+plain = RollRequest(attribute="WITS")
+momenta.roll_momenta(m.pk, bob, dorran.pk, plain, rng=FixedDice([1, 2, 3, 4]))  # a Setback
 secret = momenta.roll_momenta(
     m.pk, gm, toll.pk, RollRequest(attribute="WITS", secret=True), rng=FixedDice([5, 5, 1, 2])
 )
 played["momenta_secret_seq"] = secret.event.seq
 scene_board.add_trait(m.pk, gm, "HIDDEN_TRAIT", hidden=True)
+scene_board.add_trait(m.pk, gm, "The bridge is giving way", kind="complication")
 
 c = Campaign.objects.get(name="E2E Intrigue")
 c.game_line = "dune"
@@ -218,8 +219,8 @@ def test_the_recap_draws_the_ledger_and_weighs_the_luck_exactly(
 
 
 def _check_moments(page, table: str) -> None:
-    """The scene's end marked on the line; the complication (a Setback in Momenta) and,
-    on the 2d20 table, the finished task among the moments. (Alice's roll from the page
+    """The scene's end marked on the line; the complication (a 20 on 2d20, the one the GM
+    put on the Momenta board) and, on the 2d20 table, the finished task among the moments. (Alice's roll from the page
     has the server's own dice: it may add a complication of its own.)"""
     from playwright.sync_api import expect
 

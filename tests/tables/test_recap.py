@@ -179,3 +179,28 @@ def test_the_luck_line_ends_at_the_sessions_luck():
     luck = float(sum(r.observed - r.expected for r in rolls))  # 1/5 above the middle
     assert line.scale == 1.6
     assert last_y == round(line.middle - luck * (line.middle - 6) / line.scale, 1)
+
+
+def test_names_typed_at_the_table_are_escaped_in_the_chart(d20_session, client_for, kara):
+    campaign, *_ = d20_session
+    kara.name = 'Kara <img src=x onerror="alert(1)">'
+    kara.save(update_fields=["name"])
+    sessions.adjust_pool(campaign.pk, campaign.owner, "determination", 1, "A vow", kara.pk)
+    page = client_for("gm").get(f"/campaigns/{campaign.pk}/recap/").content.decode()
+    assert "<img src=x" not in page
+    assert "Kara &lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
+
+
+def test_a_complication_put_on_the_board_is_a_moment_and_a_mark(momenta_campaign, gm, player):
+    """MO-09b: a complication the GM records after a roll is a board entry of its kind."""
+    sessions.start_session(momenta_campaign.pk, gm)
+    sessions.start_scene(momenta_campaign.pk, gm, "The bridge")
+    scene_board.add_trait(momenta_campaign.pk, gm, "The rope frays", kind="complication")
+    scene_board.add_trait(momenta_campaign.pk, gm, "Fog")
+    momenta_campaign.refresh_from_db()
+    facts = _facts(momenta_campaign, is_gm=False, viewer_id=player.pk)
+    assert [(m.kind, m.name) for m in facts.moments] == [
+        ("complication", "The rope frays"),
+        ("trait", "Fog"),
+    ]
+    assert [m.kind for m in facts.marks] == ["scene_start", "complication"]
