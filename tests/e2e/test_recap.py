@@ -193,7 +193,6 @@ def test_the_recap_draws_the_ledger_and_weighs_the_luck_exactly(
     page.goto(recap)
     expect(page.locator("h1")).to_contain_text("1")
     _check_moments(page, table)
-    page.screenshot(path=f"/tmp/recap-{table}-{who}.png", full_page=True)  # TEMP
     lines = _chart_lines(page)
     assert lines, "the recap draws no pool"
     html = page.content()
@@ -220,8 +219,8 @@ def test_the_recap_draws_the_ledger_and_weighs_the_luck_exactly(
 
 def _check_moments(page, table: str) -> None:
     """The scene's end marked on the line; the complication (a 20 on 2d20, the one the GM
-    put on the Momenta board) and, on the 2d20 table, the finished task among the moments. (Alice's roll from the page
-    has the server's own dice: it may add a complication of its own.)"""
+    put on the Momenta board) and, on the 2d20 table, the finished task among the moments.
+    (Alice's roll from the page has the server's own dice: it may add one of its own.)"""
     from playwright.sync_api import expect
 
     expect(page.locator(".recap-mark--scene_end")).to_have_count(1)
@@ -229,3 +228,19 @@ def _check_moments(page, table: str) -> None:
     if table == "d20":
         expect(page.locator(".recap-moment--task_finished")).to_have_count(1)
         expect(page.locator(".recap-task")).to_contain_text("Sway the Baron")
+
+
+@pytest.mark.parametrize("table", ["momenta", "d20"])
+@pytest.mark.parametrize("who", ["gm", "alice"])
+def test_axe_finds_no_serious_violation_on_the_recap(people, app_server, table, who):
+    """As tests/e2e/test_accessibility.py checks the other pages: light and dark, laptop
+    and phone, the numbers' table open too."""
+    from .test_accessibility import check_modes
+
+    page = people[who]
+    campaign = app_server.campaign if table == "momenta" else app_server.d20_campaign
+    page.goto(f"{app_server.base}/campaigns/{campaign}/recap/")
+    page.locator("details.recap-numbers summary").first.click()
+    page.locator("a.recap-dot").first.focus()  # a point's value shown on focus
+    found = check_modes(page)
+    assert found == [], "\n".join(found)
