@@ -359,7 +359,11 @@ class _Reader:
     # --- harm, turns, tasks, the board, scenes -----------------------------------------
 
     def harm_applied(self, seq: int, p: dict) -> None:
-        taken = sum(max(0, int(m.get("delta", 0))) for m in p.get("moves") or ())
+        """SC-02: a hit's damage after soak (`dealt`), not the harms it brought besides; a
+        move the GM wrote by hand, what it added."""
+        taken = p.get("dealt")
+        if not isinstance(taken, int):
+            taken = sum(max(0, int(m.get("delta", 0))) for m in p.get("moves") or ())
         target = self.tally(p.get("target_id"))
         if target is not None:
             target.harm_taken += taken

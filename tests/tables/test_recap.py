@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from rules import odds
 from rules.d20 import SkillTest, expected_successes
 from rules.dice import FixedDice
-from tables.models import PoolChange
+from tables.models import PoolChange, TableEvent
 from tables.recap.facts import recap_of
 from tables.recap.spans import outline
 from tables.services import d20 as services_d20
@@ -134,6 +134,11 @@ def test_a_scene_recap_holds_only_that_scenes_events(d20_session, client_for, gm
     found = outline(campaign)
     assert [s.scene for s in found.scenes] == [1, 2]
     arrival = found.scene(1)
+    events = TableEvent.objects.filter(campaign=campaign)
+    started = events.get(kind="scene_started", payload__number=1).seq
+    ended = events.get(kind="scene_ended", payload__number=1).seq
+    assert (arrival.first, arrival.last) == (started, ended)
+    assert found.scene(2).first == events.get(kind="scene_started", payload__number=2).seq
     client = client_for("gm")
     page = client.get(f"/campaigns/{campaign.pk}/recap/?scene=1").content.decode()
     assert "Arrival" in page
@@ -204,3 +209,88 @@ def test_a_complication_put_on_the_board_is_a_moment_and_a_mark(momenta_campaign
         ("trait", "Fog"),
     ]
     assert [m.kind for m in facts.marks] == ["scene_start", "complication"]
+
+
+def test_the_recap_is_in_the_readers_language_and_time_zone(d20_session, client_for):
+    """Issue 28: each reader's own words, numbers and clock; the line's pool names."""
+    from datetime import UTC, datetime
+
+    campaign, *_ = d20_session
+    TableEvent.objects.filter(campaign=campaign).update(
+        created_at=datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    )
+    client = client_for("player")
+    client.post(
+        "/account/settings/", {"animate_dice": "", "language": "de", "time_zone": "Asia/Tokyo"}
+    )
+    page = client.get(f"/campaigns/{campaign.pk}/recap/").content.decode()
+    assert "Rückblick: Sitzung 1" in page
+    assert "Das Glück der Würfel" in page
+    assert "21:00" in page and "12:00" not in page  # noon UTC in Tokyo
+    assert "3 Erfolge, wo die Chancen 2,80 erwarten ließen (+0,20)" in page  # 7/5 + 7/5
+    text = client.get(f"/campaigns/{campaign.pk}/recap.md").content.decode()
+    assert text.startswith("# Arrakis: Rückblick auf Sitzung 1")
+
+
+def test_threat_is_drawn_for_players_only_while_the_gm_shows_it(d20_session, gm, player):
+    """MO-13: Threat is the GM's pool; the recap draws it for players once it is shown."""
+    from tables.models import Campaign
+    from tables.services.gm import add_threat
+
+    campaign, *_ = d20_session
+    add_threat(campaign.pk, gm, 2, "Reinforcements")
+    # MO-08: a d20 bought with Threat: the roll is everyone's, its Threat line is not.
+    kara = campaign.characters.get(name="Kara")
+    _roll(campaign, player, kara, [5, 6, 7], bought_dice=1)
+    campaign.refresh_from_db()
+    pools = {s.pool for s in _facts(campaign, is_gm=True, viewer_id=gm.pk).series}
+    assert "threat" in pools
+    assert "threat" not in {
+        s.pool for s in _facts(campaign, is_gm=False, viewer_id=player.pk).series
+    }
+    Campaign.objects.filter(pk=campaign.pk).update(threat_visible=True)
+    campaign.refresh_from_db()
+    add_threat(campaign.pk, gm, 1, "The alarm")
+    campaign.refresh_from_db()
+    shown = _facts(campaign, is_gm=False, viewer_id=player.pk)
+    threat = next(s for s in shown.series if s.pool == "threat")
+    # The bought die's line and the alarm's; never the Reinforcements, added in secret.
+    assert [p.delta for p in threat.points] == [1, 1]
+    assert threat.points[-1].value == campaign.threat
+
+
+def test_harm_assists_and_a_finished_task_are_counted(d20_campaign, gm, player, kara, marcus):
+    """SC-02: Kara's hit deals 4 + 2 − 1 = 5 Stress to Marcus (and an Injury, not counted
+    as damage); T-03: Marcus assists her next test; SC-03 (STA 1e): a pass and 3 Work on a
+    2-Work track of Magnitude 1 completes the task."""
+    from tables.services import extended_tasks, harm
+    from tables.services import game_lines as services_lines
+
+    d20_campaign.game_line = "sta1"
+    d20_campaign.save(update_fields=["game_line"])
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    harm.set_track(d20_campaign.pk, gm, marcus.pk, "stress", 8)
+    harm.set_track(d20_campaign.pk, gm, marcus.pk, "injuries", 2)
+    sessions.start_session(d20_campaign.pk, gm)
+    sessions.start_scene(d20_campaign.pk, gm, "The duel")
+    hit = _roll(d20_campaign, player, kara, [3, 15])
+    harm.apply_d20_hit(
+        d20_campaign.pk, gm, hit.pk, marcus.pk, track="stress", total=4, bonus=2, soak=1
+    )
+    task = extended_tasks.create_task(d20_campaign.pk, gm, "Disarm", work=2, magnitude=1)
+    helped = _roll(d20_campaign, player, kara, [2, 9, 4], assistants=(marcus.pk,))
+    dice = services_lines.roll_challenge_dice(
+        d20_campaign.pk, player, 2, character_id=kara.pk, rng=FixedDice([2, 5])
+    )
+    extended_tasks.link_roll(
+        d20_campaign.pk, player, task.payload["task_id"], helped.pk, challenge_seq=dice.seq
+    )
+    d20_campaign.refresh_from_db()
+    facts = _facts(d20_campaign, is_gm=False, viewer_id=player.pk)
+    tallies = {t.name: t for t in facts.characters}
+    assert (tallies["Kara"].harm_dealt, tallies["Marcus"].harm_taken) == (5, 5)
+    assert (tallies["Marcus"].assists_given, tallies["Kara"].assists_given) == (1, 0)
+    (run,) = facts.tasks
+    assert (run.name, run.closed, run.tests, run.breakthroughs) == ("Disarm", True, 1, 1)
+    assert [m.name for m in facts.moments if m.kind == "task_finished"] == ["Disarm"]

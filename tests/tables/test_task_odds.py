@@ -55,13 +55,21 @@ def test_dune_cards_odds_equal_the_brute_force(d20_campaign, gm, player, kara, c
 
 
 def test_a_secret_test_is_nobodys_usual_test(d20_campaign, gm, player, kara, client_for):
+    """TB-03: the card is the same for every audience, so it reads public tests only."""
     c = line(d20_campaign, "dune", gm)
     made = extended_tasks.create_task(c.pk, gm, "Hidden", work=4)
-    services_d20.roll_d20_test(
-        c.pk, gm, kara.pk,
-        services_d20.D20TestRequest(attribute="Power", skill="Communicate", secret=True),
-        rng=FixedDice([3, 4]),
-    )  # fmt: skip
+    kara.skills.create(name="Subterfuge", value=2)
+
+    def secret_test():
+        request = services_d20.D20TestRequest(attribute="Power", skill="Subterfuge", secret=True)
+        services_d20.roll_d20_test(c.pk, gm, kara.pk, request, rng=FixedDice([3, 4]))
+
+    secret_test()
     page = client_for("gm").get(f"/campaigns/{c.pk}/table/").content.decode()
     assert f'data-task="{made.payload["task_id"]}"' in page
-    assert "task-odds" not in page
+    assert "task-odds" not in page  # no public test yet: no usual test
+    test_roll(c, player, kara, [3, 4])  # Power + Communicate, for everyone
+    secret_test()
+    page = client_for("gm").get(f"/campaigns/{c.pk}/table/").content.decode()
+    said = re.search(r'class="board-task-odds"[^>]*>([^<]*)', page).group(1)
+    assert "usual Power + Communicate" in said
