@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db.models import Count, Max, Min, TextField
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from pydantic import ValidationError
 
@@ -195,7 +195,7 @@ def _ledger(campaign: Campaign, rows, shows_threat: bool) -> list[dict]:
             "character_id",
             "delta",
             "after",
-            about=KT("event__payload__character_id"),
+            about=KeyTextTransform("character_id", "event__payload"),
         )
     )
 

@@ -243,8 +243,9 @@ def test_threat_is_drawn_for_players_only_while_the_gm_shows_it(d20_session, gm,
     kara = campaign.characters.get(name="Kara")
     _roll(campaign, player, kara, [5, 6, 7], bought_dice=1)
     campaign.refresh_from_db()
-    pools = {s.pool for s in _facts(campaign, is_gm=True, viewer_id=gm.pk).series}
-    assert "threat" in pools
+    gm_facts = _facts(campaign, is_gm=True, viewer_id=gm.pk)
+    assert "threat" in {s.pool for s in gm_facts.series}
+    assert gm_facts.characters[0].threat_added == 1  # Kara's bought die; not the GM's 2
     assert "threat" not in {
         s.pool for s in _facts(campaign, is_gm=False, viewer_id=player.pk).series
     }
