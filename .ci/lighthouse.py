@@ -142,6 +142,17 @@ def shortfalls(report: dict) -> list[str]:
     return lost
 
 
+def runs(paths: dict[str, str], role: str, only: str, port: int, base: str, out: Path):
+    """(name, audit) of each run for one person: every page, desktop and mobile, whose
+    name has `only`."""
+    for campaign, path in paths.items():
+        for form_factor in FORM_FACTORS:
+            name = f"{campaign} {role} {form_factor}"
+            if only in name:
+                report = out / f"{name.replace(' ', '-')}.json"
+                yield name, partial(audit, port, base + path, form_factor, report)
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -153,7 +164,7 @@ def main() -> int:
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
     ensure_lighthouse()
-    failures = []
+    failures, audited = [], 0
     with tempfile.TemporaryDirectory(prefix="momenta-lighthouse-") as folder:
         folder = Path(folder)
         # One key for the demo and the shell that plays on its database (with DEBUG off,
@@ -175,14 +186,11 @@ def main() -> int:
                 context.set_default_timeout(TIMEOUT_MS)
                 try:
                     paths = log_in(context, server.base, username)
-                    for campaign, path in paths.items():
-                        for form_factor in FORM_FACTORS:
-                            name = f"{campaign} {role} {form_factor}"
-                            if args.only not in name:
-                                continue
-                            out = (keep or folder) / f"{name.replace(' ', '-')}.json"
-                            again = partial(audit, port, server.base + path, form_factor, out)
-                            failures += check(name, again(), again)
+                    for name, again in runs(
+                        paths, role, args.only, port, server.base, keep or folder
+                    ):
+                        failures += check(name, again(), again)
+                        audited += 1
                 finally:
                     context.close()
     if failures:
@@ -190,8 +198,7 @@ def main() -> int:
         for line in failures:
             print("  " + line)
         return 1
-    runs = len(PEOPLE) * len(CAMPAIGNS) * len(PAGES) * len(FORM_FACTORS)
-    print(f"All {runs} runs at the bar.")
+    print(f"All {audited} runs at the bar.")
     return 0
 
 
