@@ -1,11 +1,12 @@
-"""Lighthouse on the demo's table pages (issue 29): fails below the bar.
+"""Lighthouse on the demo's table and recap pages (issues 29, 40): fails below the bar.
 
     .venv/bin/python .ci/lighthouse.py
 
 Starts the demo (`manage.py demo 127.0.0.1:PORT`, a fresh SQLite file in a temporary
-folder), rolls a little on both campaigns so the logs are not empty, then audits the
-table page of both demo campaigns (Momenta, 2d20) as the GM and as a player, desktop
-and mobile: 8 runs of the pinned Lighthouse in .ci/lighthouse/ (npm ci there first if
+folder), starts a session and rolls a little on both campaigns so the logs (and the
+session's recap) are not empty, then audits the table page and the session recap of
+both demo campaigns (Momenta, 2d20) as the GM and as a player, desktop and mobile:
+16 runs of the pinned Lighthouse in .ci/lighthouse/ (npm ci there first if
 it is not installed) against headless Debian chromium. Each person logs in through a
 real browser profile (a Playwright persistent context) and Lighthouse drives that same
 chromium over its debugging port: the session cookie reaches the page and its live
@@ -39,6 +40,7 @@ LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
 PASSWORD = "momenta-demo"  # tables/management/commands/seed_demo.py
 PEOPLE = {"gm": "GM", "alice": "player"}
 CAMPAIGNS = {"momenta": "Momenta demo", "2d20": "2d20 demo"}
+PAGES = {"table": "table/", "recap": "recap/"}  # each campaign's pages audited
 FORM_FACTORS = ("desktop", "mobile")
 CATEGORIES = ("performance", "accessibility", "best-practices")
 MIN_SCORE = 98
@@ -48,13 +50,17 @@ TRIES = 3
 RUNS_WHEN_BELOW = 3
 
 # Rolls made before the audits, through the services (as the pages would), so each log
-# holds cards of both kinds: a Momenta roll per character, a 2d20 test per character.
+# holds cards of both kinds: a Momenta roll per character, a 2d20 test per character;
+# in a session, so its recap has pools to draw and luck to weigh.
 PLAY = """
 from tables.models import Campaign
 from tables.services.d20 import D20TestRequest, roll_d20_test
 from tables.services.momenta import RollRequest, roll_momenta
+from tables.services.sessions import end_scene, start_scene, start_session
 
 for campaign in Campaign.objects.order_by("pk"):
+    start_session(campaign.pk, campaign.owner)
+    start_scene(campaign.pk, campaign.owner, "Lighthouse")
     for character in campaign.characters.order_by("pk"):
         attribute = character.attributes.order_by("pk").first()
         skill = character.skills.order_by("pk").first()
@@ -64,6 +70,7 @@ for campaign in Campaign.objects.order_by("pk"):
         else:
             roll_d20_test(campaign.pk, character.owner, character.pk,
                           D20TestRequest(attribute=attribute.name, skill=skill.name))
+    end_scene(campaign.pk, campaign.owner)
 """
 
 
@@ -78,7 +85,7 @@ def ensure_lighthouse() -> None:
 
 
 def log_in(context, base: str, username: str) -> dict[str, str]:
-    """Log `username` in on `context`'s page; the table paths of the demo campaigns."""
+    """Log `username` in on `context`'s page; the audited paths of the demo campaigns."""
     page = context.pages[0] if context.pages else context.new_page()
     page.goto(base + "/login/")
     page.fill("#id_username", username)
@@ -88,7 +95,10 @@ def log_in(context, base: str, username: str) -> dict[str, str]:
     paths = {}
     for key, name in CAMPAIGNS.items():
         href = page.locator("a", has_text=name).first.get_attribute("href")
-        paths[key] = href.rstrip("/") + "/table/"
+        for page_name, tail in PAGES.items():
+            paths[key if page_name == "table" else f"{key} {page_name}"] = (
+                href.rstrip("/") + "/" + tail
+            )
     # Off the page: Lighthouse opens its own tab in this browser, with this profile.
     page.goto("about:blank")
     return paths
@@ -132,6 +142,17 @@ def shortfalls(report: dict) -> list[str]:
     return lost
 
 
+def runs(paths: dict[str, str], role: str, only: str, port: int, base: str, out: Path):
+    """(name, audit) of each run for one person: every page, desktop and mobile, whose
+    name has `only`."""
+    for campaign, path in paths.items():
+        for form_factor in FORM_FACTORS:
+            name = f"{campaign} {role} {form_factor}"
+            if only in name:
+                report = out / f"{name.replace(' ', '-')}.json"
+                yield name, partial(audit, port, base + path, form_factor, report)
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -143,7 +164,7 @@ def main() -> int:
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
     ensure_lighthouse()
-    failures = []
+    failures, audited = [], 0
     with tempfile.TemporaryDirectory(prefix="momenta-lighthouse-") as folder:
         folder = Path(folder)
         # One key for the demo and the shell that plays on its database (with DEBUG off,
@@ -165,14 +186,11 @@ def main() -> int:
                 context.set_default_timeout(TIMEOUT_MS)
                 try:
                     paths = log_in(context, server.base, username)
-                    for campaign, path in paths.items():
-                        for form_factor in FORM_FACTORS:
-                            name = f"{campaign} {role} {form_factor}"
-                            if args.only not in name:
-                                continue
-                            out = (keep or folder) / f"{name.replace(' ', '-')}.json"
-                            again = partial(audit, port, server.base + path, form_factor, out)
-                            failures += check(name, again(), again)
+                    for name, again in runs(
+                        paths, role, args.only, port, server.base, keep or folder
+                    ):
+                        failures += check(name, again(), again)
+                        audited += 1
                 finally:
                     context.close()
     if failures:
@@ -180,7 +198,7 @@ def main() -> int:
         for line in failures:
             print("  " + line)
         return 1
-    print(f"All {len(PEOPLE) * len(CAMPAIGNS) * len(FORM_FACTORS)} runs at the bar.")
+    print(f"All {audited} runs at the bar.")
     return 0
 
 

@@ -446,8 +446,10 @@ class SkillOdds:
     complication_chance: Fraction
 
 
-def skill_odds(test: SkillTest) -> SkillOdds:
-    """T-05: chance to pass, Momentum distribution and chance of any complication.
+@lru_cache(maxsize=1024)  # a session rolls a few tests over and over (its recap asks each)
+def success_totals(test: SkillTest) -> tuple[Fraction, ...]:
+    """T-03, T-05: exact chance of each total of successes that counts against the
+    Difficulty (own dice, plus the assistants' where they count), k = 0, 1, 2 …
 
     Dice set to 1 by Determination (GL-02, GL-03) are certain: 2 successes each."""
     rolled = test.dice - test.ones
@@ -463,8 +465,24 @@ def skill_odds(test: SkillTest) -> SkillOdds:
         counted = own >= 1 or not test.assistance_needs_leader_success
         for extra, q in enumerate(helped):
             total[own + (extra if counted else 0)] += p * q
+    return tuple(total)
+
+
+@lru_cache(maxsize=1024)
+def expected_successes(test: SkillTest) -> Fraction:
+    """T-05: the exact expected total of successes of `test`, from its own odds: what a
+    session's luck measures each roll's successes against."""
+    return sum((k * p for k, p in enumerate(success_totals(test))), Fraction(0))
+
+
+def skill_odds(test: SkillTest) -> SkillOdds:
+    """T-05: chance to pass, Momentum distribution and chance of any complication.
+
+    Dice set to 1 by Determination (GL-02, GL-03) are certain: 2 successes each."""
+    total = success_totals(test)
+    rolled = test.dice - test.ones
     difficulty = test.final_difficulty
-    momentum = _momentum_of(tuple(total), difficulty)
+    momentum = _momentum_of(total, difficulty)
     dice = rolled + len(test.assistants)
     clean = Fraction(FACES - test.complication_range, FACES) ** dice
     if test.ones and is_complication(1, test.complication_range):

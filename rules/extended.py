@@ -29,6 +29,7 @@ created with a made-up rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rules.errors import gettext_noop
 
@@ -138,3 +139,38 @@ def advance(task: Task, succeeded: bool, value: int, *, both: bool = True) -> Pr
         task.breakthrough_at,
     )
     return Progress(amount, scored, moved)
+
+
+MAX_LOOKAHEAD = 10  # the card's row of chances: within 1 … this many more tests
+
+
+def finish_chances(
+    task: Task,
+    pass_chance: Fraction,
+    values: dict[int, Fraction],
+    tests: int,
+    *,
+    both: bool = True,
+) -> tuple[Fraction, ...]:
+    """SC-03: the exact chance that `task` is complete within 1, 2 … `tests` more tests,
+    each passing with `pass_chance` and, when it passes, bringing each value of `values`
+    (advance's `value`: a Challenge dice total, an Impact, Dune's extra points) with its
+    chance. Every path of tests is `advance` itself, so the chances follow the rules."""
+    _count(tests, "The number of tests", 1, MAX_LOOKAHEAD)
+    if task.complete:
+        return (Fraction(1),) * tests
+    standing: dict[Task, Fraction] = {task: Fraction(1)}
+    done, chances = Fraction(0), []
+    for _ in range(tests):
+        after: dict[Task, Fraction] = {}
+        for state, p in standing.items():
+            after[state] = after.get(state, Fraction(0)) + p * (1 - pass_chance)
+            for value, q in values.items():
+                moved = advance(state, True, value, both=both).task
+                if moved.complete:
+                    done += p * pass_chance * q
+                else:
+                    after[moved] = after.get(moved, Fraction(0)) + p * pass_chance * q
+        standing = {state: p for state, p in after.items() if p}
+        chances.append(done)
+    return tuple(chances)

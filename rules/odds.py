@@ -38,6 +38,13 @@ def success_distribution(pool: int) -> dict[int, Fraction]:
     return {k: Fraction(w, denominator) for k, w in enumerate(weights)}
 
 
+@lru_cache(maxsize=256)  # a session rolls the same pools over and over (its recap asks each)
+def expected_successes(pool: int) -> Fraction:
+    """The exact expected successes of a pool before opposition (D6-01, D6-07): what a
+    session's luck measures each roll's successes against."""
+    return sum((k * p for k, p in success_distribution(pool).items()), Fraction(0))
+
+
 @lru_cache(maxsize=1024)
 def _bands(pool: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     weights, denominator = _success_weights(pool)

@@ -14,6 +14,7 @@ from tables.views import (
     log,
     momenta,
     passwords,
+    recap,
     regions,
     scene_board,
     site,
@@ -91,6 +92,8 @@ table_patterns = [
     ),
     path("campaigns/<int:pk>/table/talk/", talk.table_talk, name="table_talk"),
     path("campaigns/<int:pk>/table/ledger/", table.pool_ledger, name="pool_ledger"),
+    path("campaigns/<int:pk>/recap/", recap.recap, name="recap"),
+    path("campaigns/<int:pk>/recap.md", recap.recap_markdown, name="recap_markdown"),
     path("campaigns/<int:pk>/table/log/", log.table_log, name="table_log"),
     path("campaigns/<int:pk>/table/landed/", submission_landed, name="table_landed"),
 ]

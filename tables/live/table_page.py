@@ -19,8 +19,11 @@ from tables.presenters.conflicts import tracker_context
 from tables.presenters.scene_board import board_context
 
 
-def table_context(campaign_id: int, membership: Membership, show: str = "all") -> dict[str, Any]:
-    """Everything templates/tables/table.html needs; the log's first page, filtered by `show`.
+def table_context(
+    campaign_id: int, membership: Membership, show: str = "all", at: int | None = None
+) -> dict[str, Any]:
+    """Everything templates/tables/table.html needs; the log's first page, filtered by `show`
+    (with `at`, a seq: the page that starts at that entry, as the recap links to it).
 
     The campaign row is read first: its last_seq is the page's cursor, and the
     pools and cards read after it are at least that new. The socket then
@@ -28,7 +31,10 @@ def table_context(campaign_id: int, membership: Membership, show: str = "all") -
     """
     campaign = Campaign.objects.get(pk=campaign_id)
     audience = audience_for(membership)
-    page = log_page(campaign, audience, show=show, limit=LOG_LIMIT, viewer=membership.user_id)
+    before = at + 1 if at is not None else None
+    page = log_page(
+        campaign, audience, before=before, show=show, limit=LOG_LIMIT, viewer=membership.user_id
+    )
     context = base_context(campaign, audience)
     context.update(
         membership=membership,

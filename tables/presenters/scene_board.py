@@ -7,9 +7,10 @@ and draws the board once for the GMs and once for everyone else (never per socke
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.models import Asset, Campaign, ExtendedTask, SceneTrait
+from tables.presenters.task_odds import task_odds
 
 
 @dataclass(frozen=True)
@@ -17,15 +18,18 @@ class BoardRows:
     traits: tuple[SceneTrait, ...]
     assets: tuple[Asset, ...]
     tasks: tuple[ExtendedTask, ...] = ()  # the running scene's extended tasks (SC-03)
+    task_odds: dict = field(default_factory=dict)  # task id -> task_odds.TaskOdds
 
 
 def board_rows(campaign: Campaign) -> BoardRows:
     traits = SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True)
     assets = Asset.objects.filter(character__campaign=campaign).select_related("character")
+    tasks = tuple(ExtendedTask.objects.filter(campaign=campaign, scene__ended_at__isnull=True))
     return BoardRows(
         tuple(traits.select_related("made_by").order_by("created_at", "pk")),
         tuple(assets.order_by("permanent", "character__name", "name")),
-        tuple(ExtendedTask.objects.filter(campaign=campaign, scene__ended_at__isnull=True)),
+        tasks,
+        task_odds(campaign, tasks),  # from public tests only: the same for every audience
     )
 
 
@@ -43,6 +47,7 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
         "board_trait_rows": [(t, False, False) for t in traits],
         "board_assets": rows.assets,
         "board_tasks": rows.tasks,
+        "board_task_odds": rows.task_odds,
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,
         **(harm_tools(campaign) if is_gm else {}),

@@ -39,3 +39,25 @@ def hit_tracks(campaign) -> list[str]:
     from tables.services.harm import track_kinds
 
     return [kind.key for kind in track_kinds(campaign) if kind.harms]
+
+
+@register.filter
+def odds_for(task, odds: dict):
+    """An extended task's finishing odds (presenters/task_odds.py), or None (SC-03)."""
+    return (odds or {}).get(task.pk)
+
+
+@register.filter
+def chance_percent(value) -> str:
+    """An exact chance, rounded to a percentage (never to a false 0% or 100%)."""
+    from tables.presenters.odds_chart import percent
+
+    return percent(value)
+
+
+@register.filter
+def chance_exact(value) -> str:
+    """An exact chance as n/d."""
+    from tables.presenters.odds_chart import fraction
+
+    return fraction(value)

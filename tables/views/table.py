@@ -34,7 +34,10 @@ def table(request, pk: int):
     campaign, membership = campaign_for(request, pk)
     # ?show= is the log filter's no-htmx fallback; a name it does not know shows everything.
     show = parse_show(request.GET.get("show")) or DEFAULT_SHOW
-    context = table_page.table_context(campaign.pk, membership, show=show)
+    # ?at=<seq>: the log from that entry back (the recap's links to a moment, issue 40).
+    raw = request.GET.get("at", "")
+    at = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+    context = table_page.table_context(campaign.pk, membership, show=show, at=at)
     context["note_form"] = NoteForm()
     # Table talk (views/talk.py): players and GMs post; observers only read.
     context["talk_form"] = TalkForm() if has_role(membership, "player") else None
