@@ -51,6 +51,9 @@ def parse(text: str | bytes) -> schema.CampaignExport:
         raise ImportRefused([f"the file is not JSON ({error})"]) from None
     if not isinstance(data, dict) or data.get("format") != schema.FORMAT:
         raise ImportRefused([f"the file is not a campaign export (no format {schema.FORMAT!r})"])
+    # PostgreSQL refuses a NUL in text and JSON, SQLite keeps it: refused on both.
+    if nul := list(_nul_at(data)):
+        raise ImportRefused(f"{_path(loc)}: a NUL character (\\u0000)" for loc in nul)
     version = data.get("version")
     if type(version) is int and version > schema.VERSION:  # as schema.exact_version reads it
         raise ImportRefused(
@@ -66,6 +69,22 @@ def parse(text: str | bytes) -> schema.CampaignExport:
             f"{_path(event_schema.untagged(e['loc']))}: {e['msg']}"
             for e in error.errors(include_url=False)
         ) from None
+
+
+def _nul_at(value, loc: tuple = ()):
+    """Where the document's strings (and keys) hold a NUL."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield loc
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if "\x00" in key:
+                yield loc  # in a key: the object that holds it
+            else:
+                yield from _nul_at(item, (*loc, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _nul_at(item, (*loc, i))
 
 
 def _path(loc: tuple) -> str:

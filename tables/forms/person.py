@@ -6,8 +6,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from tables.forms.locale import offer_time_zones
 from tables.models import PersonSettings
-from tables.models.locale import time_zone_choices
 
 
 class PersonSettingsForm(forms.ModelForm):
@@ -17,9 +17,7 @@ class PersonSettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].widget = forms.Select(
-            choices=time_zone_choices(blank_label=_("The campaign's time zone"))
-        )
+        offer_time_zones(self, blank_label=_("The campaign's time zone"))
 
 
 class EmailForm(forms.ModelForm):

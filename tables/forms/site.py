@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
+from tables.forms.locale import offer_time_zones
 from tables.models import (
     SETTINGS_FIELDS,
     Asset,
@@ -27,7 +28,6 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
-from tables.models.locale import time_zone_choices
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
 from tables.wording import pool_name
 
@@ -85,8 +85,7 @@ class CampaignSettingsForm(forms.ModelForm):
         self.fields["game_line"].required = False
         # Likewise the language and time zone (issue 28), which older pages do not post.
         self.fields["language"].required = False
-        self.fields["time_zone"].required = False
-        self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
+        offer_time_zones(self)  # not required either
 
     def clean_game_line(self):
         return self.cleaned_data.get("game_line") or self.instance.game_line

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone, translation
 
 from tables.models import Campaign, PersonSettings
-from tables.models.locale import time_zones
+from tables.models.locale import drawable_time_zones
 
 SESSION_KEY = "momenta_locale"  # [language, time zone] of the person's settings
 
@@ -70,7 +70,8 @@ def _known_language(code) -> str:
 
 
 def _known_zone(name) -> str:
-    return name if isinstance(name, str) and name in time_zones() else ""
+    # Any zone that loads, not only the offered ones: a legacy choice still draws.
+    return name if isinstance(name, str) and name in drawable_time_zones() else ""
 
 
 def socket_reader(scope, campaign_id: int) -> Reader:

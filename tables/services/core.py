@@ -327,7 +327,12 @@ def playing_member(campaign: Campaign, actor, held: Membership | None) -> Member
 
 def character_in(campaign: Campaign, character_id) -> Character:
     """A character of this campaign, else a ServiceError a person can read."""
-    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
+    if not isinstance(character_id, int):  # posted text: "²" passes isdigit(), not int()
+        raw = str(character_id or "")
+        character_id = int(raw) if raw.isascii() and raw.isdigit() else None
+    character = None
+    if character_id is not None:
+        character = Character.objects.filter(campaign=campaign, pk=character_id).first()
     if character is None:
         raise ServiceError(gettext("That character is not in this campaign."))
     return character

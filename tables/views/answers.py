@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -27,6 +28,25 @@ from tables.services.core import ServiceError
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+_NO_NUL = ProhibitNullCharactersValidator()
+
+
+def unstorable(posted) -> str:
+    """Why a request's text cannot be kept (a NUL in a name or value), or "".
+
+    PostgreSQL refuses a NUL in text and in JSON (a 500); SQLite would keep it, so it
+    is refused on both. A form refuses it in each field (forms.CharField carries this
+    validator); the command runners below refuse it in anything posted, for the
+    commands that read request.POST past a form (the scene board's, harm's, the void's)."""
+    for name, values in posted.lists() if hasattr(posted, "lists") else ():
+        for text in (name, *values):
+            try:
+                _NO_NUL(text)
+            except ValidationError as refusal:
+                return refusal.messages[0]
+    return ""
 
 
 def form_errors(form) -> str:
@@ -71,15 +91,20 @@ def back_to_table(request, campaign, *, notice: str = "", error: str = "") -> Ht
     return back_with_message(request, "table", campaign.pk, notice=notice, error=error)
 
 
-def command(answer, call, *, form=None, form_name: str = "", notice="") -> HttpResponse:
+def command(
+    answer, call, *, form=None, form_name: str = "", notice="", posted=None
+) -> HttpResponse:
     """Validate `form` (if any), run `call()` -> the event, and `answer` with it.
 
     `answer(events=…, error=…, notice=…, **forms)` draws the view's fragment (or
-    goes back to a page). A refusal (an invalid form, a ServiceError) is answered
-    with its message and, under `form_name`, the form as sent; nothing changed.
-    `notice` may be a function of the event.
+    goes back to a page). A refusal (text that cannot be kept in `posted`, the
+    request's POST; an invalid form; a ServiceError) is answered with its message
+    and, under `form_name`, the form as sent; nothing changed. `notice` may be a
+    function of the event.
     """
     keep = {form_name: form} if form_name else {}
+    if refused := unstorable(posted):
+        return answer(error=refused, **keep)
     if form is not None and not form.is_valid():
         return answer(error=form_errors(form), **keep)
     try:
@@ -96,7 +121,8 @@ def commands(answer, **defaults):
     """
 
     def at(request, campaign, membership):
-        return partial(command, partial(answer, request, campaign, membership), **defaults)
+        answered = partial(answer, request, campaign, membership)
+        return partial(command, answered, posted=request.POST, **defaults)
 
     return at
 
@@ -104,6 +130,8 @@ def commands(answer, **defaults):
 def run_command(request, run, campaign):
     """(event, error) of a command view's `run(action, campaign, user, post)`: a refusal
     becomes the page's message; PermissionDenied goes up (403) unless htmx asked."""
+    if refused := unstorable(request.POST):
+        return None, refused
     try:
         return run(request.POST.get("action", ""), campaign, request.user, request.POST), ""
     except ServiceError as refusal:

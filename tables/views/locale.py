@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils import timezone, translation
 
-from tables.models.locale import time_zones
+from tables.models.locale import drawable_time_zones
 from tables.policy.locale import chosen
 
 
@@ -35,6 +35,8 @@ class PersonLocaleMiddleware:
 
 
 def use_campaign_time_zone(request, campaign) -> None:
-    """On a campaign's pages, its time zone for a person who chose none."""
-    if not getattr(request, "person_time_zone", "") and campaign.time_zone in time_zones():
-        timezone.activate(campaign.time_zone)
+    """On a campaign's pages, its time zone for a person who chose none (a stored one
+    no longer offered, such as US/Eastern, still draws them)."""
+    zone = campaign.time_zone
+    if not getattr(request, "person_time_zone", "") and zone in drawable_time_zones():
+        timezone.activate(zone)

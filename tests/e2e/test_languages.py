@@ -26,7 +26,7 @@ MOMENTA_HOOK, D20_HOOK = 21, 22
 # the players' frames are drawn once per reader, never one reader's for another.
 READERS = {
     "gm": ("de", "Europe/Berlin", "+01:00"),
-    "alice": ("fr", "America/Montreal", "-05:00"),
+    "alice": ("fr", "America/Toronto", "-05:00"),  # not America/Montreal: a backward name
     "bob": ("", "Asia/Tokyo", "+09:00"),
 }
 

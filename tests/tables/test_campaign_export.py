@@ -252,6 +252,20 @@ def test_a_file_whose_references_or_values_do_not_hold_is_refused(document, chan
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (_set(["characters", 0, "name"], "A\x00sh"), "characters[0].name: a NUL character"),
+        (_set(["events", 1, "payload", "summary"], "\x00"), "events[1].payload.summary: a NUL"),
+        (_set(["events", 1, "payload", "\x00"], 1), "events[1].payload: a NUL character"),
+    ],
+)
+def test_a_nul_is_refused_with_where_on_every_database(document, change, message):
+    """PostgreSQL refuses a NUL in text and JSON, SQLite would keep it (issue 34)."""
+    assert message in refused(edited(document, change))
+
+
+@pytest.mark.django_db
 def test_a_value_only_the_database_refuses_rolls_back_the_whole_import(document):
     """Momentum 9 passes the schema and the field; the table's check (0 to 6) refuses
     it after the campaign and its members were written: all of it goes."""

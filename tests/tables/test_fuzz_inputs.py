@@ -2,16 +2,21 @@
 
 The URLs come from the URLconf, so a new endpoint is covered without touching this
 file; its fields come from the forms and htmx controls the pages draw (what a
-browser would send), with one field at a time replaced by a hostile value. Roles:
-GM, player, observer and anonymous, with DEBUG off. A refusal (4xx) changes nothing:
-no event, no pool moved. Every URL also gets form bodies in other charsets, with the
+browser would send, each form on its own, with its first submit button), with one
+field at a time replaced by a hostile value. Roles: GM, player, observer and anonymous,
+with DEBUG off. A refusal (4xx) changes nothing: no event, no pool moved. A NUL goes
+into every field of every form on its own, so a view that reads text past a form
+(a scene board trait did, issue 34) meets it; what PostgreSQL refuses is refused on
+SQLite too. Every URL also gets form bodies in other charsets, with the
 CSRF check on as a browser meets it, and the websocket URLconf gets hostile and
 unrouted paths. CI's second stage runs this file on PostgreSQL and Redis too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 import logging
 import re
 from html.parser import HTMLParser
@@ -22,7 +27,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
-from django.db import connections
+from django.db import connection, connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -40,7 +45,8 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
-from tables.services import momenta, sessions
+from tables.services import momenta, scene_board, sessions
+from tables.services.d20 import contest_opposer_roll
 from tests.html_forms import form_fields
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -59,32 +65,43 @@ HOSTILE = [
 # Scalars sent as a list (a repeated field): [baseline, hostile].
 LISTED = ["²", "\x00"]
 
-# The GM passes every door: every value in all fields at once, and "²" in each field
-# alone (a field's own parsing); the others are mostly stopped at the door.
+# The GM passes every door: every value in all fields at once, and "²" (a field's own
+# parsing) and NUL in each field alone; the player, NUL alone too (their own forms).
+# All at once, a door such as `action` refuses the request before any text is read.
+# The others are mostly stopped at the door. Lone surrogates cannot arrive: Django
+# decodes a body's bytes with errors="replace" (test_undecodable_text_is_not_stored).
 ROLES = {
-    "gm": (HOSTILE + [LISTED], ["²"]),
-    "player": (HOSTILE[:3], []),
+    "gm": (HOSTILE + [LISTED], ["²", "\x00"]),
+    "player": (HOSTILE[:3], ["\x00"]),
     "observer": (HOSTILE[:1], []),
     "anonymous": (HOSTILE[:1], []),
 }
-# Last, so the rest of the run keeps its session and its members.
-LAST = ("member_promote", "member_remove", "signup", "login", "logout")
+# Last, so the rest of the run keeps its scene (the board's commands need one), its
+# session and its members.
+LAST = (
+    "scene_end", "gm_scene_end", "member_promote", "member_remove", "signup", "login", "logout",
+)  # fmt: skip
 
 
 class _Forms(HTMLParser):
-    """Every form (and htmx control) of a page: (method, path, {field: [values]})."""
+    """Every form (and htmx control) of a page: (method, path, {field: [values]}, {its
+    own}). A form's first named submit button is sent, as pressing Enter in it sends
+    it; an htmx control sends its own name and value, and its hx-vals, with the fields
+    of the form it includes."""
 
     def __init__(self, page: str = ""):
         super().__init__(convert_charrefs=True)
         self.page = page
-        self.found: list[tuple[str, str, dict]] = []
+        self.found: list[tuple[str, str, dict, dict]] = []
         self.stack: list[dict] = []  # open forms' field dicts
+        self.pressed: list[bool] = []  # whether each open form has its submit button
         self.select: tuple[str, list] | None = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form" and not any(k in a for k in ("action", "hx-get", "hx-post")):
             a["action"] = self.page  # a form without an action posts to its page
+        form: dict[str, list[str]] | None = None  # one for all of a form's targets
         for attr, method in (("hx-get", "GET"), ("hx-post", "POST"), ("action", None)):
             target = a.get(attr)
             if not target or target.startswith(("data:", "#")):
@@ -94,33 +111,69 @@ class _Forms(HTMLParser):
             for k, v in parse_qsl(split.query, keep_blank_values=True):
                 fields.setdefault(k, []).append(v)
             verb = method or (a.get("method") or "get").upper()
+            own = {}
             if tag == "form":
-                self.stack.append(fields)
-            elif self.stack and a.get("hx-include") == "closest form":
-                fields = self.stack[-1]  # sent with the enclosing form's fields
-            self.found.append((verb, split.path, fields))
+                form = fields = form if form is not None else fields
+            else:
+                own = _own_values(a)
+                if self.stack and a.get("hx-include") == "closest form":
+                    fields = self.stack[-1]  # the enclosing form's, still being read
+            self.found.append((verb, split.path, fields, own))
+        if form is not None:
+            self.stack.append(form)
+            self.pressed.append(False)
+        if tag == "option" and self.select:
+            self.select[1].append((a.get("value", ""), "selected" in a))
         name = a.get("name")
-        if not name or not self.stack or "disabled" in a:
+        if not self.stack or "disabled" in a:
             return
         fields = self.stack[-1]
-        if tag in ("input", "textarea"):
-            kind = a.get("type", "text")
+        kind = a.get("type", "submit" if tag == "button" else "text")
+        if tag in ("input", "button") and kind == "submit":
+            if not self.pressed[-1] and name:
+                fields.setdefault(name, []).append(a.get("value") or "")
+            self.pressed[-1] = True  # the first one, named or not
+        elif not name:
+            return
+        elif tag in ("input", "textarea"):
             if kind in ("checkbox", "radio") and "checked" not in a:
                 return
-            if kind not in ("submit", "button", "reset", "image", "file"):
-                fields.setdefault(name, []).append(a.get("value") or "")
+            if kind not in ("button", "reset", "image", "file"):
+                fields.setdefault(name, []).append(a.get("value") or _typed(a, kind))
         elif tag == "select":
             self.select = (name, [])
-        elif tag == "option" and self.select:
-            self.select[1].append(a.get("value", ""))
 
     def handle_endtag(self, tag):
         if tag == "select" and self.select and self.stack:
+            # The selected option, as a browser sends it (else the first): the settings
+            # form sent as drawn must not turn the 2d20 table into a Momenta one.
             name, options = self.select
-            self.stack[-1].setdefault(name, []).append(options[0] if options else "")
+            chosen = [v for v, selected in options if selected] or [v for v, _ in options[:1]]
+            self.stack[-1].setdefault(name, []).append(chosen[0] if chosen else "")
             self.select = None
         elif tag == "form" and self.stack:
             self.stack.pop()
+            self.pressed.pop()
+
+
+def _own_values(a: dict) -> dict[str, list[str]]:
+    """What an htmx control adds to its request: its hx-vals, its name and value."""
+    try:
+        own = json.loads(a.get("hx-vals") or "{}")
+    except ValueError:
+        own = {}
+    own = {k: [str(v)] for k, v in own.items()} if isinstance(own, dict) else {}
+    if a.get("name"):
+        own[a["name"]] = [a.get("value") or ""]
+    return own
+
+
+def _typed(a: dict, kind: str) -> str:
+    """What a person types into an empty field the form requires: the hostile values
+    then reach past its number fields, into the text the command stores."""
+    if "required" not in a:
+        return ""
+    return (a.get("min") or "1") if kind == "number" else "Fuzz"
 
 
 def _patterns(resolver=None, prefix=""):
@@ -136,14 +189,17 @@ def _patterns(resolver=None, prefix=""):
 
 @pytest.fixture
 def world(momenta_campaign, d20_campaign, hero, sidekick, kara, marcus, gm, player, monkeypatch):
-    """Both tables mid-play: a session and scene, a roll waiting for its patterns, an
-    Assist asked, a 2d20 test with a spend, a contest and a custom spend."""
+    """Both tables mid-play: a session and scene with a trait on its board, a roll
+    waiting for its patterns, an Assist asked, a 2d20 test with a spend, a contest and
+    a custom spend."""
     monkeypatch.setattr(momenta.rolls, "system_random", lambda: FixedDice([5, 5, 5, 1, 2, 3] * 500))
     d20_dice = FixedDice([1, 2, 3] * 500)
     monkeypatch.setattr(rules.d20, "_rng", lambda rng: d20_dice if rng is None else rng)
     for campaign in (momenta_campaign, d20_campaign):
         sessions.start_session(campaign.pk, gm)
         sessions.start_scene(campaign.pk, gm, "Opening")
+        # Kept past the scene: its tools (edit…) stay on the board when the fuzz ends it.
+        scene_board.add_trait(campaign.pk, gm, "Fog", lasting=True)
     c = Client()
     c.force_login(player)
     base = f"/campaigns/{momenta_campaign.pk}/"
@@ -157,7 +213,12 @@ def world(momenta_campaign, d20_campaign, hero, sidekick, kara, marcus, gm, play
     page = c.get(f"/campaigns/{d20_campaign.pk}/table/").content.decode()
     answer = c.post(d20 + "roll/", form_fields(page, "d20-composer"), **HX)
     assert D20Test.objects.exists(), answer.content.decode()
-    Contest.objects.create(campaign=d20_campaign, opposer=marcus, active=kara, actor=gm)
+    # As the GM opens one: the opposer's roll first (a contest without it cannot be).
+    marcus.attributes.create(name="Power", value=8)
+    marcus.skills.create(name="Communicate", value=2)
+    contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate"
+    )
     CustomSpend.objects.create(campaign=d20_campaign, name="Favour", cost=1)
     return momenta_campaign, d20_campaign
 
@@ -200,9 +261,11 @@ def _fill(route: str, ids: dict) -> str:
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids[m.group(1)]), route)
 
 
-def _harvest(urls: set[str]) -> dict[tuple[str, str], dict]:
-    """(method, path) -> the fields its forms send, from every page a GM or player sees."""
-    found: dict[tuple[str, str], dict] = {}
+def _harvest(urls: set[str]) -> dict[tuple[str, str], list[dict]]:
+    """(method, path) -> each of its forms' fields, from every page a GM or player sees:
+    forms posting to one URL (the board's add and edit) each sent on its own, one of
+    those alike (one field names and button: each trait's tools) kept."""
+    found: dict[tuple[str, str], dict[tuple, dict]] = {}
     for role in ("gm", "player"):
         client = Client()
         client.force_login(Membership.objects.filter(role=role).first().user)
@@ -212,11 +275,11 @@ def _harvest(urls: set[str]) -> dict[tuple[str, str], dict]:
                 continue
             reader = _Forms(url)
             reader.feed(response.content.decode())
-            for method, path, fields in reader.found:
-                merged = found.setdefault((method, path), {})
-                for name, values in fields.items():
-                    merged.setdefault(name, values)
-    return found
+            for method, path, fields, own in reader.found:
+                fields = fields | own
+                alike = (tuple(sorted(fields)), tuple(fields.get("action", ())))
+                found.setdefault((method, path), {}).setdefault(alike, fields)
+    return {target: list(forms.values()) for target, forms in found.items()}
 
 
 def _state():
@@ -236,8 +299,8 @@ def _requests(routes, ids, forms, together, alone):
         for table in _tables_for(route):
             args = ids[table]
             url = _fill(route, args)
-            drawn = {m: f for (m, p), f in forms.items() if p == url}
-            for method, fields in (drawn or {"GET": {}, "POST": {}}).items():
+            drawn = [(m, f) for (m, p), each in forms.items() if p == url for f in each]
+            for method, fields in drawn or [("GET", {}), ("POST", {})]:
                 if method not in ("GET", "POST"):
                     continue  # <form method="dialog"> never leaves the page
                 baseline = {k: list(v) for k, v in fields.items()}
@@ -266,20 +329,24 @@ def test_no_input_answers_500(world, settings, client_for):
     pages = {_fill(r, a) for r, _ in routes for a in ids.values() if "<str:token>" not in r}
     forms = _harvest(pages)
     failures, refused_changes, sent = [], [], 0
-    for role, (together, alone) in ROLES.items():
-        client = client_for(role)
-        client.raise_request_exception = False
-        for method, url, data in _requests(routes, ids, forms, together, alone):
-            before = _state()
-            send = client.post if method == "POST" else client.get
-            response = send(url, data, **HX)
-            sent += 1
-            if response.status_code >= 500:
-                failures.append((role, method, url, _short(data), response.status_code))
-            elif response.status_code >= 400 and _state() != before:
-                refused_changes.append((role, method, url, _short(data), response.status_code))
-    print(f"fuzz: {sent} requests, {len(failures)} answered 5xx")
-    assert not failures, f"{len(failures)} of {sent} requests answered 5xx:\n" + "\n".join(
+    with _nul_queries() as nul_queries:
+        for role, (together, alone) in ROLES.items():
+            client = client_for(role)
+            client.raise_request_exception = False
+            for method, url, data in _requests(routes, ids, forms, together, alone):
+                before, queried = _state(), len(nul_queries)
+                send = client.post if method == "POST" else client.get
+                response = send(url, data, **HX)
+                sent += 1
+                code = response.status_code
+                if code >= 500 or len(nul_queries) > queried:
+                    # A NUL in a query: PostgreSQL's 500, SQLite's silence.
+                    code = code if code >= 500 else f"{code}, NUL sent to the database"
+                    failures.append((role, method, url, _short(data), code))
+                elif code >= 400 and _state() != before:
+                    refused_changes.append((role, method, url, _short(data), code))
+    print(f"fuzz: {sent} requests, {len(failures)} answered 5xx or queried with a NUL")
+    assert not failures, f"{len(failures)} of {sent} requests:\n" + "\n".join(
         map(str, failures[:40])
     )
     assert not refused_changes, "refused but changed state:\n" + "\n".join(
@@ -289,8 +356,56 @@ def test_no_input_answers_500(world, settings, client_for):
     assert not _stored_nul(), _stored_nul()
 
 
+def _sends_nul(param) -> bool:
+    """A query parameter with a NUL: text, or JSON (PostgreSQL's Jsonb holds the value;
+    SQLite gets the JSON text, the NUL written as the escape \\u0000)."""
+    if hasattr(param, "obj"):
+        return _holds_nul(param.obj)
+    if not isinstance(param, str):
+        return False
+    if "\x00" in param:
+        return True
+    if param.startswith(("{", "[", '"')) and "\\u0000" in param:
+        try:
+            return _holds_nul(json.loads(param))
+        except ValueError:
+            return False
+    return False
+
+
+@contextlib.contextmanager
+def _nul_queries():
+    """The SQL statements sent with a NUL in a parameter, as they run: PostgreSQL
+    refuses one (a 500), SQLite takes it silently, to store or only to look up."""
+    seen: list[str] = []
+
+    def spy(execute, sql, params, many, context):
+        if many:
+            params = list(params)  # read twice: here, then by the database
+        for row in params if many else [params]:
+            values = row.values() if isinstance(row, dict) else row or ()
+            if any(map(_sends_nul, values)):
+                seen.append(sql[:80])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        yield seen
+
+
+def _holds_nul(value) -> bool:
+    """A stored value with a NUL: text, or any string or key of a JSON value."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(map(_holds_nul, value))
+    return False
+
+
 def _stored_nul() -> list[str]:
-    """Text columns of the app's records that hold a NUL character."""
+    """Text and JSON columns of the app's records that hold a NUL character (PostgreSQL
+    refuses it in jsonb as in text)."""
     from django.apps import apps
     from django.db import models
 
@@ -300,10 +415,10 @@ def _stored_nul() -> list[str]:
         Campaign._meta.get_field("owner").related_model,
     ]:
         for field in model._meta.concrete_fields:
-            if isinstance(field, models.CharField | models.TextField):
+            if isinstance(field, models.CharField | models.TextField | models.JSONField):
                 # In Python: SQLite's LIKE ends a pattern at its NUL.
                 values = model.objects.values_list(field.name, flat=True)
-                if any("\x00" in (v or "") for v in values):
+                if any(map(_holds_nul, values)):
                     found.append(f"{model.__name__}.{field.name}")
     return found
 
@@ -317,7 +432,7 @@ def test_a_new_sheet_row_sent_twice_is_a_form_error(world, client_for, hero, set
     url = f"/campaigns/{hero.campaign_id}/characters/{hero.pk}/edit/"
     reader = _Forms(url)
     reader.feed(client.get(url).content.decode())
-    data = next(f for m, p, f in reader.found if p == url and m == "POST")
+    data = next(f for m, p, f, _ in reader.found if p == url and m == "POST")
     new_row = int(data["attributes-INITIAL_FORMS"][0])  # the first blank row
     data |= {f"attributes-{new_row}-name": ["NERVE"], f"attributes-{new_row}-value": ["2"]}
     assert client.post(url, data).status_code == 302

@@ -8,6 +8,8 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Campaign, PersonSettings, TableEvent
+from tables.models import locale as locale_models
+from tables.models.locale import REGIONS, time_zone_choices, time_zones
 from tables.policy.locale import SESSION_KEY
 from tables.services import sessions
 from tests.conftest import PASSWORD
@@ -143,3 +145,141 @@ def test_a_campaign_time_zone_that_is_no_zone_is_refused(client_for, d20_campaig
     response = client_for("gm").post(reverse("campaign_settings", args=[d20_campaign.pk]), data)
     assert response.status_code == 200
     assert Campaign.objects.get(pk=d20_campaign.pk).time_zone == "UTC"
+
+
+# --- Time zones: canonical IANA names only, grouped by region (issue 34) -------------------
+
+NOT_CANONICAL = [
+    "localtime",  # the server's own zone, not an IANA name
+    "Factory",
+    "CST6CDT",
+    "EST5EDT",
+    "US/Eastern",
+    "Asia/Calcutta",  # backward: Asia/Kolkata
+    "posix/Europe/Berlin",
+    "right/UTC",
+    "Etc/GMT+5",
+]
+LISTED_REGIONS = {
+    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+    "Pacific",
+}  # fmt: skip
+
+
+def test_only_the_canonical_zones_are_offered():
+    offered = time_zones()
+    assert {"UTC", "Europe/Berlin", "America/New_York", "Europe/Oslo"} <= offered
+    assert not offered & set(NOT_CANONICAL)
+    assert {name.split("/")[0] for name in offered - {"UTC"}} <= set(REGIONS)
+
+
+def test_without_tzdatas_tables_only_the_regions_zones_are_offered(monkeypatch):
+    """The fallback: Region/City names (a backward one such as Asia/Calcutta among them),
+    never localtime, Factory, CST6CDT, US/… or Etc/…."""
+    monkeypatch.setattr(locale_models, "_tab_files", lambda: [])
+    time_zones.cache_clear()
+    try:
+        assert "Europe/Berlin" in time_zones() and "UTC" in time_zones()
+        assert not time_zones() & (set(NOT_CANONICAL) - {"Asia/Calcutta"})
+    finally:
+        monkeypatch.undo()
+        time_zones.cache_clear()
+
+
+def test_the_picker_is_grouped_by_region():
+    choices = time_zone_choices(blank_label="—")
+    assert choices[:2] == [("", "—"), ("UTC", "UTC")]
+    groups = dict(choices[2:])
+    assert LISTED_REGIONS <= set(groups) <= set(REGIONS)
+    assert ("Europe/Berlin", "Europe/Berlin") in groups["Europe"]
+    assert all(
+        name.startswith(f"{region}/") for region, zones in groups.items() for name, _ in zones
+    )
+
+
+def optgroups(html: str) -> dict[str, list[str]]:
+    """The time zone select's optgroups: label -> option values."""
+    select = html.split('name="time_zone"', 1)[1].split("</select>", 1)[0]
+    return {
+        label: re.findall(r'<option value="([^"]*)"', body)
+        for label, body in re.findall(r'<optgroup label="([^"]*)">(.*?)</optgroup>', select, re.S)
+    }
+
+
+def test_the_settings_pages_pick_a_zone_by_region(client_for, d20_campaign):
+    person = client_for("player").get(SETTINGS).content.decode()
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    campaign = client_for("gm").get(url).content.decode()
+    for html in (person, campaign):
+        groups = optgroups(html)
+        assert LISTED_REGIONS <= set(groups)
+        assert "Europe/Berlin" in groups["Europe"] and "America/New_York" in groups["America"]
+        assert '<option value="UTC"' in html
+        for name in NOT_CANONICAL:
+            assert f'<option value="{name}"' not in html
+
+
+@pytest.mark.parametrize("zone", NOT_CANONICAL)
+def test_a_zone_that_is_not_canonical_is_refused_with_a_message(client_for, player, zone):
+    client = client_for("player")
+    save(client, time_zone="Europe/Berlin")
+    response = save(client, time_zone=zone)
+    assert response.status_code == 200
+    assert f"“{zone}” is not a time zone name, such as Europe/Berlin." in response.content.decode()
+    assert PersonSettings.objects.get(user=player).time_zone == "Europe/Berlin"
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo", "America/Argentina/Buenos_Aires"])
+def test_a_canonical_zone_is_accepted(client_for, player, zone):
+    assert save(client_for("player"), time_zone=zone).status_code == 302
+    assert PersonSettings.objects.get(user=player).time_zone == zone
+
+
+def campaign_settings_data(campaign, **changes) -> dict:
+    from tables.forms.site import CampaignSettingsForm
+
+    data = {**CampaignSettingsForm(instance=campaign).initial}
+    data = {k: v for k, v in data.items() if v is not None and v is not False}
+    return data | changes
+
+
+@pytest.mark.parametrize("zone", ["localtime", "Factory", "CST6CDT"])
+def test_a_campaign_zone_that_is_not_canonical_is_refused_with_a_message(
+    client_for, d20_campaign, zone
+):
+    url = reverse("campaign_settings", args=[d20_campaign.pk])
+    response = client_for("gm").post(url, campaign_settings_data(d20_campaign, time_zone=zone))
+    assert response.status_code == 200
+    assert f"“{zone}” is not a time zone name" in response.content.decode()
+    assert Campaign.objects.get(pk=d20_campaign.pk).time_zone == "UTC"
+
+
+def test_a_persons_stored_legacy_zone_still_draws_and_is_kept_on_save(client_for, noon_utc):
+    """Chosen before the offer was narrowed: shown as the current choice, saved as it is,
+    and the pages are still drawn in it; another legacy name is not taken."""
+    client = client_for("player")
+    save(client, time_zone="Europe/Berlin")
+    PersonSettings.objects.filter(user__username="player").update(time_zone="US/Eastern")
+    client.post(reverse("logout"))
+    client = client_for("player")  # a new session reads the stored zone
+    assert ledger_time(client, noon_utc) == "1 Dec 07:00"
+    assert '<option value="US/Eastern" selected>' in client.get(SETTINGS).content.decode()
+    assert save(client, time_zone="US/Eastern", language="de").status_code == 302
+    mine = PersonSettings.objects.get(user__username="player")
+    assert (mine.time_zone, mine.language) == ("US/Eastern", "de")
+    assert save(client, time_zone="US/Pacific").status_code == 200
+    assert PersonSettings.objects.get(user__username="player").time_zone == "US/Eastern"
+
+
+def test_a_campaigns_stored_legacy_zone_still_draws_and_is_kept_on_save(client_for, noon_utc):
+    Campaign.objects.filter(pk=noon_utc.pk).update(time_zone="Asia/Calcutta")
+    assert ledger_time(client_for("player"), noon_utc) == "1 Dec 17:30"
+    url = reverse("campaign_settings", args=[noon_utc.pk])
+    gm = client_for("gm")
+    assert '<option value="Asia/Calcutta" selected>' in gm.get(url).content.decode()
+    noon_utc.refresh_from_db()
+    data = campaign_settings_data(noon_utc, language="fr")
+    assert data["time_zone"] == "Asia/Calcutta"
+    assert gm.post(url, data).status_code == 302
+    noon_utc.refresh_from_db()
+    assert (noon_utc.time_zone, noon_utc.language) == ("Asia/Calcutta", "fr")

@@ -243,6 +243,22 @@ def test_mo_09b_only_the_gms_composer_offers_to_settle_a_test_by_a_trait(
     assert "Kara&#x27;s Power + Communicate is impossible: “The gate is open”" in answer
 
 
+@pytest.mark.parametrize("character", ["²", "3x", "", "99999999999999999999"])
+def test_a_verdict_for_a_character_that_is_no_id_is_refused_in_the_board(
+    client_for, d20_campaign, gm, kara, character
+):
+    """A superscript two passes str.isdigit() but not int(): it answered 500 (issue 34)."""
+    from tests.tables.d20_posts import roll_data
+
+    gate = scene_board.add_trait(d20_campaign.pk, gm, "The gate is open").payload["trait_id"]
+    data = roll_data(kara, action="impossible", settle_trait=gate) | {"character": character}
+    before = TableEvent.objects.count()
+    answer = board_post(client_for("gm"), d20_campaign, **data)
+    assert answer.status_code == 200
+    assert "That character is not in this campaign." in answer.content.decode()
+    assert TableEvent.objects.count() == before
+
+
 def test_mo_10_a_scene_asset_is_on_the_board_with_its_owner_until_vetoed(
     client_for, d20_campaign, gm, player, kara
 ):
