@@ -217,7 +217,7 @@ def _series(ledger: list[dict]) -> tuple[Series, ...]:
 
 def _id(value) -> int | None:
     """A character id from a payload key read as text (KT), or None."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else value
 
 
 class _Reader:

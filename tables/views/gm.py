@@ -122,7 +122,7 @@ def gm_scene_end(request, pk: int):
     campaign, membership = _gm(request, pk)
     # The board's "keep" boxes belong to this form (scene_board.html): one step (MO-09b).
     keep = {
-        key: [int(v) for v in request.POST.getlist(key) if v.isdigit()]
+        key: [int(v) for v in request.POST.getlist(key) if v.isascii() and v.isdigit()]
         for key in ("keep_trait", "keep_asset")
     }
     event = sessions.end_scene(

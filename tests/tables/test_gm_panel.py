@@ -250,6 +250,15 @@ def test_mo_07_start_session_and_end_scene_from_the_panel(client_for, d20_campai
     assert pools(d20_campaign) == (2, 0)
 
 
+def test_mo_09b_a_kept_trait_id_that_is_no_number_is_ignored_not_a_500(client_for, d20_campaign):
+    """ "²" passes str.isdigit() but not int(): the scene still ends, keeping nothing."""
+    gm = client_for("gm")
+    gm.post(url("gm_session_start", d20_campaign), **HX)
+    response = gm.post(url("gm_scene_end", d20_campaign), {"keep_trait": ["²", "١"]}, **HX)
+    assert response.status_code == 200
+    assert "Scene 1 ended." in text(response)
+
+
 # --- contests ----------------------------------------------------------------------------
 
 
