@@ -21,8 +21,10 @@ The contract (what a page relies on):
   zone), so a GM-only event's GM frames are never another audience's, and a German
   reader's never a French one's. The rows are read once for all of them.
   Who may see an event is decided by the callers (render.visible) before asking.
-- Kept per process, bounded (SIZE strings, SIZE // 8 rows of each kind), oldest dropped first.
-  created_at is in the key: a database reset reuses ids, never (id, timestamp).
+- Kept per process, bounded, least recently used dropped first: the drawn strings by
+  their size (DRAWN_BYTES), the rows and the held rows by count (ROWS each). Measured
+  in deploy/README.md ("Sizing"). created_at is in the key: a database reset reuses
+  ids, never (id, timestamp).
 
 LIVE_FRAME_MEMO = False in the settings (or LIVE_FRAME_MEMO=0 in the environment)
 bypasses it: every call is render.event_fragments, read and drawn afresh.
@@ -31,6 +33,7 @@ bypasses it: every call is render.event_fragments, read and drawn afresh.
 from __future__ import annotations
 
 import copy
+import sys
 import threading
 from collections import OrderedDict
 
@@ -40,10 +43,20 @@ from tables.live import render
 from tables.models import MomentaRoll, TableEvent
 from tables.policy.locale import Reader, current_reader, reading_as
 
-SIZE = 2048
+# A frame is wanted again within moments (the hub after the answer, a socket catching
+# up after a reconnect), so a few minutes of a busy worker's frames is plenty. A bound in
+# bytes, not frames: a frame is 1-20 kB by audience and event, and a count of 2,048 held
+# 8 MB at two tables of seven and more at larger ones (issue 41, bench/memory_soak.py).
+DRAWN_BYTES = 4 * 1024 * 1024
+# Rows are whole model graphs (campaign, cards with owners and tracks, board, tracker;
+# ~14 kB each at a table of seven, more at a larger one), needed from a command's answer
+# until the hub has drawn its other views, a few calls later on the same thread: 128
+# covers 125 tables each rolling at once (bench/live_bench.py's "all tables at once").
+ROWS = 128
 _WAIT_S = 2.0  # at most this long for another thread drawing the same frame, then draw
 
 _drawn: OrderedDict[tuple, str] = OrderedDict()
+_drawn_bytes = 0  # sys.getsizeof of every string in _drawn
 _rows: OrderedDict[tuple, render.Rows] = OrderedDict()
 _held: OrderedDict[tuple, tuple] = OrderedDict()  # (campaign, characters) a command committed
 _drawing: dict[tuple, threading.Event] = {}
@@ -74,7 +87,7 @@ def hold(event: TableEvent) -> None:
         characters += (copy.copy(record.character),)
     with _lock:
         key = (event.pk, event.created_at.isoformat())
-        _put(_held, key, (campaign, characters, record), SIZE // 8)
+        _put(_held, key, (campaign, characters, record), ROWS)
 
 
 def fragments(event: TableEvent, audiences, reader: Reader | None = None) -> dict[str, str]:
@@ -120,11 +133,11 @@ def fragment(event: TableEvent, audience: str, reader: Reader | None = None) -> 
         if rows is None:
             rows = render.event_rows(event, *(held or ()))
             with _lock:
-                _put(_rows, event_key, rows, SIZE // 8)
+                _put(_rows, event_key, rows, ROWS)
         with reading_as(reader):
             html = render.draw(event, audience, rows)
         with _lock:
-            _put(_drawn, key, html, SIZE)
+            _keep_drawn(key, html)
     finally:
         with _lock:
             _drawing.pop(key).set()
@@ -144,9 +157,29 @@ def _put(memo: OrderedDict, key, value, size: int) -> None:
         memo.popitem(last=False)
 
 
+def _keep_drawn(key: tuple, html: str) -> None:
+    """Store a frame, then drop the least recently used ones past DRAWN_BYTES. Under _lock."""
+    global _drawn_bytes
+    old = _drawn.pop(key, None)
+    if old is not None:
+        _drawn_bytes -= sys.getsizeof(old)
+    _drawn[key] = html
+    _drawn_bytes += sys.getsizeof(html)
+    while _drawn_bytes > DRAWN_BYTES and len(_drawn) > 1:
+        _, dropped = _drawn.popitem(last=False)
+        _drawn_bytes -= sys.getsizeof(dropped)
+
+
+def drawn_bytes() -> int:
+    """What the drawn frames take now (bench/memory_soak.py, tests)."""
+    return _drawn_bytes
+
+
 def clear() -> None:
     """Forget every frame and row (tests that reset the database between cases)."""
+    global _drawn_bytes
     with _lock:
+        _drawn_bytes = 0
         _drawn.clear()
         _rows.clear()
         _held.clear()

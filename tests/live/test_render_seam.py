@@ -5,6 +5,8 @@ command committed: they must be the plain path's, never another audience's (TB-0
 the memo stays bounded. LIVE_FRAME_MEMO = False bypasses it.
 """
 
+import sys
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -132,9 +134,15 @@ def test_tb_03_the_players_fragments_never_come_from_the_gms(momenta_campaign, g
 
 
 def test_the_memo_is_bounded_and_a_dropped_frame_is_drawn_again(momenta_campaign, gm, monkeypatch):
-    monkeypatch.setattr(frames, "SIZE", 16)
+    """Issue 41: the drawn frames by their bytes, the rows by count."""
     notes = [commit_event(momenta_campaign.pk, gm, payload={"summary": f"n{n}"}) for n in range(12)]
-    for note in notes:
+    frames.fragments(notes[0], BOTH)
+    monkeypatch.setattr(frames, "DRAWN_BYTES", frames.drawn_bytes() * 3)  # ~3 notes' frames
+    monkeypatch.setattr(frames, "ROWS", 2)
+    for note in notes[1:]:
         frames.fragments(note, BOTH)
-    assert len(frames._drawn) == 16 and len(frames._rows) == 2 and len(frames._held) <= 2
+    kept = sum(sys.getsizeof(html) for html in frames._drawn.values())
+    assert kept == frames.drawn_bytes() <= frames.DRAWN_BYTES
+    assert 4 <= len(frames._drawn) <= 6  # the last notes' frames, both audiences
+    assert len(frames._rows) == 2 and len(frames._held) <= 2
     assert frames.fragment(notes[0], live.ALL) == live.render_event_fragments(notes[0], live.ALL)
