@@ -742,6 +742,12 @@ async def soak(args, worker: Worker, relay: Side, tables: list[Table], tmp: Path
                 grown.subtract(first_census)
                 shown = ", ".join(f"{name} {n:+d}" for name, n in grown.most_common(args.top))
                 print(f"  objects grown since min 1: {shown}")
+        if args.collect_at_end:
+            async with client.http.post(f"{worker.base}/__memory_soak__/collect/") as answer:
+                collected = json.loads(await answer.text())
+            freed = Counter(collected["freed"]).most_common(args.top)
+            shown = ", ".join(f"{name} {n}" for name, n in freed)
+            print(f"a full collection at the end: {collected['unreachable']} unreachable; {shown}")
         for name in args.holders:
             url = f"{worker.base}/__memory_soak__/holders/?type={name}"
             async with client.http.post(url) as answer:
@@ -778,6 +784,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--keep", action="store_true", help="keep the temp folder and logs")
     parser.add_argument(
         "--census", action="store_true", help="every minute: objects grown, by type"
+    )
+    parser.add_argument(
+        "--collect-at-end",
+        action="store_true",
+        help="after the last minute, a full collection: what of the census was garbage",
     )
     parser.add_argument(
         "--holders",

@@ -36,6 +36,7 @@ SNAPSHOT_PATH = "/__memory_soak__/snapshot/"
 CENSUS_PATH = "/__memory_soak__/census/"
 HOLDERS_PATH = "/__memory_soak__/holders/"
 CACHES_PATH = "/__memory_soak__/caches/"
+COLLECT_PATH = "/__memory_soak__/collect/"
 
 
 async def _answer(send, status: int, body: bytes = b"") -> None:
@@ -139,10 +140,13 @@ def process_caches() -> dict[str, list[int]]:
         if store is not None:
             with caches[alias]._lock:  # LocMemCache's: sessions are written meanwhile
                 found[f"cache {alias}"] = dict(store)
-    for engine in engines.all():
-        for loader in getattr(engine.engine, "template_loaders", ()):
-            if hasattr(loader, "get_template_cache"):
-                found["templates"] = dict(loader.get_template_cache)
+    # Django's cached loader, inside django-template-partials' wrapper.
+    loaders = [loader for e in engines.all() for loader in e.engine.template_loaders]
+    while loaders:
+        loader = loaders.pop()
+        loaders.extend(getattr(loader, "loaders", ()))
+        if hasattr(loader, "get_template_cache"):
+            found["templates"] = dict(loader.get_template_cache)
     out = {name: [len(store), deep_size(store)] for name, store in found.items()}
     out |= lru_caches()
     if hasattr(frames, "drawn_bytes"):  # the strings themselves, as bounded (issue 41)
@@ -166,7 +170,7 @@ def lru_caches() -> dict[str, list[int]]:
 
 
 async def application(scope, receive, send):
-    paths = (SNAPSHOT_PATH, CENSUS_PATH, HOLDERS_PATH, CACHES_PATH)
+    paths = (SNAPSHOT_PATH, CENSUS_PATH, HOLDERS_PATH, CACHES_PATH, COLLECT_PATH)
     if scope["type"] != "http" or scope["path"] not in paths:
         return await app(scope, receive, send)
     while (await receive()).get("more_body"):
@@ -174,6 +178,13 @@ async def application(scope, receive, send):
     query = parse_qs(scope.get("query_string", b"").decode())
     if scope["path"] == CENSUS_PATH:
         return await _answer(send, 200, json.dumps(census()).encode())
+    if scope["path"] == COLLECT_PATH:  # a full collection now: what of it was garbage
+        before = census()
+        unreachable = gc.collect()
+        after = census()
+        freed = {k: n - after.get(k, 0) for k, n in before.items() if n > after.get(k, 0)}
+        body = {"unreachable": unreachable, "freed": freed}
+        return await _answer(send, 200, json.dumps(body).encode())
     if scope["path"] == CACHES_PATH:
         return await _answer(send, 200, json.dumps(process_caches()).encode())
     if scope["path"] == HOLDERS_PATH:
