@@ -259,7 +259,7 @@ def _rolled(
     }
     response = respond(request, membership, ROLLED, context, [made.event])
     response["HX-Retarget"] = "#momenta-roll"
-    response["HX-Reswap"] = gettext("outerHTML")
+    response["HX-Reswap"] = "outerHTML"  # a protocol word: never translated
     return response
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest, JsonResponse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.services import idempotency
 from tables.views.access import campaign_for
 
-HEADER = gettext_lazy("Idempotency-Key")
+HEADER = "Idempotency-Key"  # a protocol word: never translated
 
 
 class IdempotencyKeyMiddleware:
