@@ -29,7 +29,7 @@ from functools import cached_property
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers import base
-from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.db import connections
 from django.http import FileResponse
 from django.urls import reverse
@@ -40,9 +40,30 @@ from django.urls import reverse
 OWN_THREAD_VIEWS = ("login", "admin:login", "signup")
 
 
+class ReleasedASGIRequest(ASGIRequest):
+    """A request that lets go of what it read once its answer is sent.
+
+    Django's request.user (a SimpleLazyObject over the request), request.auser, the
+    messages storage and django-htmx's details each refer back to the request: every
+    finished request was a reference cycle, with the rows and payloads it read, left
+    for the rare oldest-generation collection (gc_tuning.py). A worker held about a
+    hundred of them at any time and its memory stepped up with each batch (issue 41,
+    bench/README.md). close() is Django's last call on a request, after the response
+    has been sent and closed; dropping its attributes there frees it at once.
+    """
+
+    def close(self):
+        try:
+            super().close()
+        finally:
+            self.__dict__.clear()
+
+
 class OwnThreadASGIHandler(ASGIHandler):
     """Django's handler: each request in a thread of its own, whose database
     connections are closed with it (one kept open would outlive its thread)."""
+
+    request_class = ReleasedASGIRequest
 
     async def __call__(self, scope, receive, send):
         async with ThreadSensitiveContext():
@@ -58,6 +79,8 @@ def _close_connections() -> None:
 
 
 class SyncChainASGIHandler(ASGIHandler):
+    request_class = ReleasedASGIRequest
+
     def __init__(self):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)

@@ -8,8 +8,10 @@ Django's handler gives each request a thread whose connection must not outlive i
 """
 
 import asyncio
+import gc
 import re
 import threading
+import weakref
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,7 +22,7 @@ from django.db import connections
 from django.db.backends.signals import connection_created
 from django.test import Client
 
-from momenta_site.http_handler import SyncChainASGIHandler
+from momenta_site.http_handler import ReleasedASGIRequest, SyncChainASGIHandler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,8 +46,9 @@ def session_cookie(user) -> str:
 async def get(app, path: str, cookie: str = "") -> dict:
     headers = [(b"host", b"testserver")] + ([(b"cookie", cookie.encode())] if cookie else [])
     communicator = HttpCommunicator(app, "GET", path, headers=headers)
-    answer = await communicator.get_response()
-    await communicator.wait()  # the request is over once Django has closed the response
+    # Generous: the first request of a process compiles templates and URL patterns.
+    answer = await communicator.get_response(timeout=10)
+    await communicator.wait(timeout=10)  # the request is over once Django has closed the response
     return answer
 
 
@@ -100,3 +103,30 @@ async def test_requests_leave_no_connection_open_beyond_what_the_handler_keeps(h
         assert len({thread for thread, _ in opened}) <= 1
         if not pooled:
             assert len(opened) <= 1, f"{len(opened)} connections opened for 6 requests"
+
+
+@pytest.mark.parametrize("path", ["/account/settings/", "/no-such-page/"])
+async def test_what_a_finished_request_read_is_freed_without_waiting_for_the_collector(gm, path):
+    """Issue 41: request.user, request.auser, the messages storage and request.htmx refer
+    back to the request, and a page's template context (itself a cycle) holds it: a
+    worker held ~100 finished requests and all they read (session, rows, payloads)
+    between rare full collections, and its memory stepped up."""
+    sessions = weakref.WeakSet()
+
+    class Recorded(ReleasedASGIRequest):
+        def close(self):
+            sessions.add(self.session)
+            super().close()
+
+    class Handler(SyncChainASGIHandler):
+        request_class = Recorded
+
+    cookie = await sync_to_async(session_cookie)(gm)
+    gc.collect()
+    gc.disable()
+    try:
+        answer = await get(Handler(), path, cookie)
+        assert answer["status"] in (200, 404)
+        assert len(sessions) == 0
+    finally:
+        gc.enable()
