@@ -44,13 +44,14 @@
   };
   window.momentaLive = live;
 
-  function setState(state, text) {
+  // The words come from the page, in the reader's language (live_status.html).
+  function setState(state) {
     live.state = state;
     root.setAttribute("data-live", state);
     var el = document.getElementById("live-status");
     if (el) {
       el.setAttribute("data-state", state);
-      el.textContent = text;
+      el.textContent = el.getAttribute("data-label-" + state) || "";
     }
   }
 
@@ -146,7 +147,7 @@
           return;
         }
         if (message.seq > live.last) resync();
-        else setState("live", "Live");
+        else setState("live");
         break;
       case "pong":
         if (message.seq > live.last) resync();
@@ -175,7 +176,7 @@
   }
 
   function scheduleReconnect() {
-    setState("offline", "Reconnecting…");
+    setState("offline");
     var delay = Math.min(BACKOFF_CAP, BACKOFF_FIRST * Math.pow(2, live.attempts));
     live.attempts += 1;
     // Jitter, so a table's worth of pages does not come back in lockstep.
@@ -201,11 +202,11 @@
     if (live.socket) return;
     var socket = new WebSocket(socketUrl());
     live.socket = socket;
-    setState(live.attempts ? "offline" : "connecting", live.attempts ? "Reconnecting…" : "Connecting…");
+    setState(live.attempts ? "offline" : "connecting");
     socket.onopen = function () {
       live.attempts = 0;
       live.lastHeard = Date.now();
-      setState("syncing", "Catching up…");
+      setState("syncing");
       clearInterval(live.heartbeat);
       live.heartbeat = setInterval(function () {
         // Every ping is answered: a socket silent for two beats is dead
@@ -223,7 +224,7 @@
       if (socket === live.socket && e.code === REFUSED) {
         live.socket = null;
         clearInterval(live.heartbeat);
-        setState("refused", "You are no longer at this table.");
+        setState("refused");
         return;
       }
       closed(socket);

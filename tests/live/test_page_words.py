@@ -1,0 +1,53 @@
+"""Issue 35: the words live.js and site.css show come from the page, in the reader's
+language (live_status.html's data-label-*, the log's data-empty), never from the code."""
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+pytestmark = pytest.mark.django_db
+
+STATIC = Path(settings.BASE_DIR) / "static" / "tables"
+STATES = {
+    "connecting": "Connecting…",
+    "syncing": "Catching up…",
+    "offline": "Reconnecting…",
+    "refused": "You are no longer at this table.",
+}
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_the_connection_badge_and_the_empty_log_are_worded_in_the_page(
+    client, momenta_campaign, player, language
+):
+    client.force_login(player)
+    page = client.get(
+        reverse("table", args=[momenta_campaign.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    with translation.override(language):
+        wanted = {state: translation.gettext(words) for state, words in STATES.items()}
+        wanted["live"] = translation.pgettext("connection state", "Live")
+        empty = translation.gettext("Nothing has happened at this table yet.")
+    for state, words in wanted.items():
+        found = re.search(rf'data-label-{state}="([^"]*)"', page)
+        assert found and html.unescape(found.group(1)) == words, state
+    assert wanted["offline"] != STATES["offline"]
+    found = re.search(r'id="roll-log"[^>]*data-empty="([^"]*)"', page)
+    assert (
+        found
+        and html.unescape(found.group(1)) == empty != "Nothing has happened at this table yet."
+    )
+
+
+def test_live_js_and_the_stylesheet_carry_no_words_of_their_own():
+    script = (STATIC / "live.js").read_text()
+    css = (STATIC / "site.css").read_text()
+    for words in [*STATES.values(), '"Live"']:
+        assert words not in script, words
+    assert "Nothing has happened" not in css
+    assert re.findall(r'content:\s*"[A-Za-z][^"]*"', css) == []
