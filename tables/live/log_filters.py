@@ -7,9 +7,17 @@ with CSS (`LogEntry.topics`, render.py).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from tables import events as kinds
 
-SHOWS = {"all": "Everything", "rolls": "Rolls", "pools": "Pool changes", "talk": "Talk"}
+# Keys in the URL (?show=), words for the reader, drawn lazily.
+SHOWS = {
+    "all": gettext_lazy("Everything"),
+    "rolls": gettext_lazy("Rolls"),
+    "pools": gettext_lazy("Pool changes"),
+    "talk": pgettext_lazy("log filter: table talk", "Talk"),
+}
 DEFAULT_SHOW = "all"
 
 # Kinds that are a roll of dice, or its immediate outcome.

@@ -12,6 +12,7 @@ import unicodedata
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from tables import events
 from tables.models import Membership, TableEvent
@@ -19,17 +20,22 @@ from tables.services.access import has_role, membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign
 
 IN_CHARACTER, OUT_OF_CHARACTER, TO_GM = "ic", "ooc", "gm"
+# Lazy: worded when drawn, in the reader's language (the keys are what is stored).
 MODES = {
-    IN_CHARACTER: "In character",
-    OUT_OF_CHARACTER: "Out of character",
-    TO_GM: "To the GM",
+    IN_CHARACTER: gettext_lazy("In character"),
+    OUT_OF_CHARACTER: gettext_lazy("Out of character"),
+    TO_GM: gettext_lazy("To the GM"),
 }
 MAX_LENGTH = 1000  # characters: a few paragraphs, and a card that stays readable
 
-EMPTY = "Write a message first."
-TOO_LONG = f"A message holds at most {MAX_LENGTH} characters."
-NO_MODE = "Say it in character, out of character or to the GM."
-OBSERVERS = "Observers watch the table; only players and GMs post to it."
+EMPTY = gettext_lazy("Write a message first.")
+TOO_LONG = ngettext_lazy(
+    "A message holds at most %(count)d character.",
+    "A message holds at most %(count)d characters.",
+    "count",
+) % {"count": MAX_LENGTH}
+NO_MODE = gettext_lazy("Say it in character, out of character or to the GM.")
+OBSERVERS = gettext_lazy("Observers watch the table; only players and GMs post to it.")
 
 
 def clean_text(text: str) -> str:

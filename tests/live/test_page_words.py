@@ -51,3 +51,27 @@ def test_live_js_and_the_stylesheet_carry_no_words_of_their_own():
         assert words not in script, words
     assert "Nothing has happened" not in css
     assert re.findall(r'content:\s*"[A-Za-z][^"]*"', css) == []
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_the_log_filters_and_the_talk_modes_are_worded_for_the_reader(
+    client, momenta_campaign, player, language
+):
+    from tables.live.log_filters import SHOWS
+    from tables.services.talk import MODES
+
+    client.force_login(player)
+    page = client.get(
+        reverse("table", args=[momenta_campaign.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    with translation.override(language):
+        filters = {key: str(words) for key, words in SHOWS.items()}
+        modes = {key: str(words) for key, words in MODES.items()}
+    assert filters["all"] != "Everything" and modes["ooc"] != "Out of character"
+    for key, words in filters.items():
+        found = rf'value="{key}"( checked)?> {re.escape(html.escape(words))}</label>'
+        assert re.search(found, page), key
+    for key, words in modes.items():
+        assert re.search(
+            rf'<option value="{key}"[^>]*>{re.escape(html.escape(words))}</option>', page
+        )

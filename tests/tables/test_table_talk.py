@@ -165,11 +165,11 @@ def test_an_observer_gets_403_and_nothing_is_posted(client_for, momenta_campaign
 def test_a_refusal_is_shown_in_the_form_with_the_text_kept(client_for, momenta_campaign):
     long = "z" * (talk.MAX_LENGTH + 1)
     html = post(client_for("player"), momenta_campaign, "ic", long, **HX).content.decode()
-    assert talk.TOO_LONG in html and f">{long}</textarea>" in html
+    assert str(talk.TOO_LONG) in html and f">{long}</textarea>" in html
     html = post(client_for("player"), momenta_campaign, "whisper", "Hi", **HX).content.decode()
-    assert talk.NO_MODE in html
+    assert str(talk.NO_MODE) in html
     html = post(client_for("player"), momenta_campaign, "ic", "   ", **HX).content.decode()
-    assert talk.EMPTY in html
+    assert str(talk.EMPTY) in html
     assert not TableEvent.objects.exists()
 
 
