@@ -14,7 +14,8 @@ import re
 
 from django import forms
 from django.http import QueryDict
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
@@ -29,9 +30,16 @@ SOURCE_CHOICES = {
     AdvantageSource.BOON: gettext_lazy("A Boon"),
     AdvantageSource.SITUATIONAL: gettext_lazy("A GM-called edge"),
 }
-ADVANTAGE_CHOICES = [
-    (s.value, f"{SOURCE_CHOICES[s]} ({ADVANTAGE_COST[s]} Momentum)") for s in AdvantageSource
-]
+
+
+def _advantage_label(source: AdvantageSource) -> str:
+    return ngettext(
+        "%(source)s (%(cost)d Momentum)", "%(source)s (%(cost)d Momentum)", ADVANTAGE_COST[source]
+    ) % {"source": SOURCE_CHOICES[source], "cost": ADVANTAGE_COST[source]}
+
+
+# Lazy: worded when a form is drawn, in its reader's language (not once, at import).
+ADVANTAGE_CHOICES = [(s.value, lazy(_advantage_label, str)(s)) for s in AdvantageSource]
 KIND_CHOICES = [("action", gettext_lazy("Action")), ("attack", gettext_lazy("Attack"))]
 PLAY_CHOICES = [
     ("narrative", gettext_lazy("Narrative")),

@@ -83,6 +83,11 @@ class CampaignSettingsForm(forms.ModelForm):
             _limit(self.fields[name], low, high)
         # GL-01: a post without the line (an older page) keeps the campaign's.
         self.fields["game_line"].required = False
+        # Worded for the reader now: the model's choices are the titles as the books spell
+        # them in English (tables/line_words.py marks them for the catalogues).
+        self.fields["game_line"].choices = [
+            (key, gettext(title)) for key, title in game_lines.choices()
+        ]
         # Likewise the language and time zone (issue 28), which older pages do not post.
         self.fields["language"].required = False
         offer_time_zones(self)  # not required either

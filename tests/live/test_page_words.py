@@ -75,3 +75,21 @@ def test_the_log_filters_and_the_talk_modes_are_worded_for_the_reader(
         assert re.search(
             rf'<option value="{key}"[^>]*>{re.escape(html.escape(words))}</option>', page
         )
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_advantage_options_and_game_lines_are_worded_when_drawn_not_at_import(language):
+    from tables.forms.momenta import ADVANTAGE_CHOICES
+    from tables.forms.site import CampaignSettingsForm
+    from tables.models import Campaign
+
+    with translation.override(language):
+        advantages = [str(label) for _, label in ADVANTAGE_CHOICES]
+        boon = translation.gettext("A Boon")
+        lines = dict(CampaignSettingsForm(instance=Campaign()).fields["game_line"].choices)
+        sta1 = translation.gettext("Star Trek Adventures, 1st edition")
+    assert any(label.startswith(boon + " (1 ") for label in advantages), advantages
+    assert boon != "A Boon"
+    if language == "fr":  # a number of points, not "2 Impulsion"
+        assert any(label.endswith("(2 points d'Impulsion)") for label in advantages), advantages
+    assert lines["sta1"] == sta1 != "Star Trek Adventures, 1st edition"
