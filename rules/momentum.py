@@ -212,47 +212,47 @@ class SpendKind:
 
 CREATE_TRAIT = SpendKind(
     "create_trait",
-    "Create Trait",
+    gettext_noop("Create Trait"),
     2,
-    description="Create, change or remove a trait tied to the action (MO-09).",
+    description=gettext_noop("Create, change or remove a trait tied to the action (MO-09)."),
 )
 CREATE_ASSET = SpendKind(
     "create_asset",
-    "Create Asset",
+    gettext_noop("Create Asset"),
     2,
-    description="A Quality 0 asset that lasts to the end of the scene (MO-10).",
+    description=gettext_noop("A Quality 0 asset that lasts to the end of the scene (MO-10)."),
 )
 MAKE_ASSET_PERMANENT = SpendKind(
     "make_asset_permanent",
-    "Make asset permanent",
+    gettext_noop("Make asset permanent"),
     2,
-    description="A scene's asset joins the character sheet at Quality 0 (MO-10).",
+    description=gettext_noop("A scene's asset joins the character sheet at Quality 0 (MO-10)."),
 )
 OBTAIN_INFORMATION = SpendKind(
     "obtain_information",
-    "Obtain Information",
+    gettext_noop("Obtain Information"),
     1,
     repeatable=True,
-    description="Ask the GM one question; “you don't know” refunds it (MO-11).",
+    description=gettext_noop("Ask the GM one question; “you don't know” refunds it (MO-11)."),
 )
 STANDARD_SPENDS = (CREATE_TRAIT, CREATE_ASSET, MAKE_ASSET_PERMANENT, OBTAIN_INFORMATION)
 # SC-02: a conflict spend, offered only on lines whose book has it (GameLine.bonus_damage):
 # each point adds 1 to a successful attack's damage; a veto refunds it like any (MO-12).
 BONUS_DAMAGE = SpendKind(
     "bonus_damage",
-    "Bonus Damage",
+    gettext_noop("Bonus Damage"),
     1,
     repeatable=True,
-    description="+1 damage to this successful attack per point (SC-02).",
+    description=gettext_noop("+1 damage to this successful attack per point (SC-02)."),
 )
 # SC-03, Dune ("Extended Tasks": points "increased by spending Momentum"): each point
 # adds 1 to what the test scores toward the extended task it is linked to.
 TASK_POINTS = SpendKind(
     "task_points",
-    "Extended task: +1 point",
+    gettext_noop("Extended task: +1 point"),
     1,
     repeatable=True,
-    description="+1 point toward the extended task this test counts for (SC-03).",
+    description=gettext_noop("+1 point toward the extended task this test counts for (SC-03)."),
 )
 
 

@@ -45,6 +45,18 @@ def _get(thing, key: str, default=None):
     return getattr(thing, key, default)
 
 
+def spend_name(kind) -> str:
+    """A standard spend by the reader's catalogue (rules.momentum marks the names); the
+    GM's own (MO-14) as the GM typed it."""
+    return kind.name if kind.custom else _(kind.name)
+
+
+def spend_description(kind) -> str:
+    if not kind.description or kind.custom:
+        return kind.description
+    return _(kind.description)
+
+
 def spend_price(kind, line=SEEDS) -> str:
     """'2 Momentum', '1 Momentum per question (repeatable)' (MO-03, MO-09 … MO-11, MO-14),
     by the group pool's name at `line`'s table (GL-01).

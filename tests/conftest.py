@@ -1,7 +1,9 @@
 """Shared fixtures: a table with a GM, a co-GM, two players, an observer and an outsider."""
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from momenta_site.catalogues import compile_catalogues
@@ -34,6 +36,15 @@ def _fresh_cache(settings, request):
     flushes a shared Redis). Login failures are in the database, not here."""
     backend = "django.core.cache.backends.locmem.LocMemCache"
     settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": request.node.nodeid}}
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in another language (Accept-Language, a person's setting) leaves it
+    active on the thread (LocaleMiddleware does not switch back): the next test's
+    service messages would be in it."""
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 def make_user(username: str):

@@ -12,6 +12,7 @@ from rules.momentum import d20_purchase_cost
 from tables.clause_ids import without_ids
 from tables.models import Campaign
 from tables.services.d20.checks import catalogue
+from tables.wording import spend_description, spend_name
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,10 @@ def spend_reference(campaign: Campaign) -> list[tuple[str, list[Line]]]:
     points = _("%(n)d %(pool)s")
     group = [
         Line(
-            kind.name,
+            spend_name(kind),
             points % {"n": kind.cost, "pool": line.group_pool}
             + (_(" per use") if kind.repeatable else ""),
-            without_ids(kind.description),
+            without_ids(spend_description(kind)),
         )
         for kind in catalogue(campaign).values()
     ]

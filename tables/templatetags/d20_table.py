@@ -35,6 +35,17 @@ def signed(value):
 
 
 @register.filter
+def spend_name(kind):
+    """A spend kind's name in the reader's language (wording.spend_name)."""
+    return wording.spend_name(kind)
+
+
+@register.filter
+def spend_description(kind):
+    return wording.spend_description(kind)
+
+
+@register.filter
 def spend_price(kind, line=None):
     """'2 Momentum' / '1 Momentum per question (repeatable)' (wording.spend_price), by
     the name of `line` (a campaign's game line) for the group pool."""

@@ -275,3 +275,24 @@ def test_mo_10_a_scene_asset_is_on_the_board_with_its_owner_until_vetoed(
     assert 'Signet ring <span class="muted">(Kara, Quality 1, permanent)' in board
     services_d20.veto_spend(d20_campaign.pk, gm, test.pk, 0)
     assert "Ally" not in board_of(page(client_for("observer"), d20_campaign))
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_quick_reference_words_the_standard_spends_and_keeps_the_gms_own(
+    client_for, d20_campaign, language
+):
+    """Issue 35: the 2d20 spends' names and descriptions are the reader's catalogue's; a
+    spend the GM made (MO-14) reads as the GM typed it."""
+    from django.utils import translation
+
+    d20_campaign.custom_spends.create(name="Call the cavalry", cost=3)
+    url = reverse("scene_reference", args=[d20_campaign.pk])
+    html = client_for("player").get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        names = [translation.gettext(n) for n in ("Create Trait", "Obtain Information")]
+        asset = translation.gettext("A Quality 0 asset that lasts to the end of the scene (MO-10).")
+    for name in names:
+        assert name in html
+    assert "Create Trait" not in html and "Obtain Information" not in html
+    assert asset.replace(" (MO-10)", "") in html.replace("&#x27;", "'")
+    assert "Call the cavalry" in html
