@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, MAX_HARM_DIVISOR, ROUNDINGS
+from tables import value_words
 from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
@@ -41,10 +42,7 @@ def _advantage_label(source: AdvantageSource) -> str:
 # Lazy: worded when a form is drawn, in its reader's language (not once, at import).
 ADVANTAGE_CHOICES = [(s.value, lazy(_advantage_label, str)(s)) for s in AdvantageSource]
 KIND_CHOICES = [("action", gettext_lazy("Action")), ("attack", gettext_lazy("Attack"))]
-PLAY_CHOICES = [
-    ("narrative", gettext_lazy("Narrative")),
-    ("structured", gettext_lazy("Structured")),
-]
+PLAY_CHOICES = value_words.choices(value_words.PLAY, PLAY_MODES)
 
 
 def parse_modifiers(text: str) -> tuple[int, ...]:
@@ -457,9 +455,11 @@ class RollTemplateForm(forms.Form):
         label=gettext_lazy("Harm per band"),
         help_text=gettext_lazy("e.g. 1 2 3 4; empty: none"),
     )
-    harm = forms.ChoiceField(choices=[(h, h.capitalize()) for h in HARMS], initial="damage")
+    harm = forms.ChoiceField(choices=value_words.choices(value_words.HARM, HARMS), initial="damage")
     overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
-    rounding = forms.ChoiceField(choices=[(r, r) for r in ROUNDINGS], initial="down")
+    rounding = forms.ChoiceField(
+        choices=value_words.choices(value_words.ROUNDING, ROUNDINGS), initial="down"
+    )
     harm_divisor = forms.IntegerField(
         required=False,  # a form from before the divisor posts none: no division
         min_value=1,
@@ -529,17 +529,17 @@ class CustomPatternForm(forms.Form):
 
     pattern_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(max_length=60)
-    kind = forms.ChoiceField(choices=[(k, k.capitalize()) for k in KIND_SIZES])
-    effect = forms.ChoiceField(choices=[(e, e.replace("_", " ")) for e in EFFECTS])
+    kind = forms.ChoiceField(choices=value_words.choices(value_words.PATTERN_KIND, KIND_SIZES))
+    effect = forms.ChoiceField(choices=value_words.choices(value_words.EFFECT, EFFECTS))
     amount = forms.IntegerField(min_value=1, max_value=20, initial=1)
     roll_kinds = forms.MultipleChoiceField(
-        choices=[(k, k) for k in ROLL_KINDS],
+        choices=value_words.choices(value_words.ROLL_KIND, ROLL_KINDS),
         widget=forms.CheckboxSelectMultiple,
         initial=list(ROLL_KINDS),
         label=gettext_lazy("Rolls"),
     )
     play = forms.MultipleChoiceField(
-        choices=[(p, p) for p in PLAY_MODES],
+        choices=PLAY_CHOICES,
         widget=forms.CheckboxSelectMultiple,
         initial=list(PLAY_MODES),
     )

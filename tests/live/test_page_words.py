@@ -93,3 +93,60 @@ def test_advantage_options_and_game_lines_are_worded_when_drawn_not_at_import(la
     if language == "fr":  # a number of points, not "2 Impulsion"
         assert any(label.endswith("(2 points d'Impulsion)") for label in advantages), advantages
     assert lines["sta1"] == sta1 != "Star Trek Adventures, 1st edition"
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_the_rules_keys_are_worded_in_the_forms_choices(language):
+    """Issue 35: harm kinds, roundings, pattern kinds and effects, roll kinds and play modes
+    are stored as keys; a form shows the reader's words ("Spielweise: narrative" before)."""
+    from tables.forms.momenta import CustomPatternForm, MomentaRollForm, RollTemplateForm
+
+    with translation.override(language):
+        template = RollTemplateForm()
+        pattern = CustomPatternForm()
+        shown = {
+            "harm": dict(template.fields["harm"].choices),
+            "rounding": dict(template.fields["rounding"].choices),
+            "kind": dict(pattern.fields["kind"].choices),
+            "effect": dict(pattern.fields["effect"].choices),
+            "play": dict(pattern.fields["play"].choices),
+            "composer play": dict(MomentaRollForm.base_fields["play"].choices),
+        }
+        words = {name: {k: str(v) for k, v in c.items()} for name, c in shown.items()}
+    for name, choices in words.items():
+        for key, said in choices.items():
+            assert "_" not in said, (name, key, said)
+    english = {
+        "rounding": "down",
+        "harm": "strain",
+        "effect": "outcome_upgrade",
+        "play": "narrative",
+    }
+    for name, key in english.items():
+        assert words[name][key].lower() != key.replace("_", " "), (name, key)
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_a_momenta_card_names_its_play_mode_in_the_readers_words(
+    client, momenta_campaign, gm, player, hero, language
+):
+    from rules.dice import FixedDice
+    from tables.services import momenta, sessions
+    from tables.services.momenta import RollRequest
+
+    sessions.start_session(momenta_campaign.pk, gm)
+    momenta.roll_momenta(
+        momenta_campaign.pk,
+        player,
+        hero.pk,
+        RollRequest(attribute="WITS"),
+        rng=FixedDice([5, 5, 1, 2]),
+    )
+    client.force_login(player)
+    url = reverse("table", args=[momenta_campaign.pk])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        said = translation.gettext(", %(play)s play") % {
+            "play": translation.pgettext("play mode inside a sentence", "narrative")
+        }
+    assert said in page and "narrative" not in said
