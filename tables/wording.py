@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
@@ -43,6 +44,18 @@ def _get(thing, key: str, default=None):
     if isinstance(thing, dict):
         return thing.get(key, default)
     return getattr(thing, key, default)
+
+
+def percent(value, decimals: int = 1) -> str:
+    """An exact chance (a Fraction) in the reader's figures: "91.0%", "91,0 %" (the
+    locale's decimal mark; the sign's spacing is the catalogue's)."""
+    number = formats.number_format(round(float(value) * 100, decimals), decimal_pos=decimals)
+    return pgettext("a percentage", "%(number)s%%") % {"number": number}
+
+
+def expected(value, decimals: int = 2) -> str:
+    """An expectation (a Fraction) with the locale's decimal mark: "1.25", "1,25"."""
+    return formats.number_format(round(float(value), decimals), decimal_pos=decimals)
 
 
 def spend_name(kind) -> str:

@@ -9,6 +9,7 @@ function (views/d20.py composer_of), so it and a view's answer cannot drift.
 from __future__ import annotations
 
 from rules import game_lines
+from tables import wording
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
@@ -89,9 +90,9 @@ def odds_view(
     from_momentum = min(params["buy_from_momentum"], cost)
     return {
         "spec": spec,
-        "pass_percent": f"{float(odds.pass_chance) * 100:.1f}",
-        "expected_momentum": f"{float(odds.expected_momentum):.2f}",
-        "complication_percent": f"{float(odds.complication_chance) * 100:.1f}",
+        "pass_percent": wording.percent(odds.pass_chance),
+        "expected_momentum": wording.expected(odds.expected_momentum),
+        "complication_percent": wording.percent(odds.complication_chance),
         "chart": d20_chart(odds.pass_chance, odds.momentum),
         "exact": {
             "pass": fraction(odds.pass_chance),

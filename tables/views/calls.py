@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from tables import wording
 from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
@@ -203,7 +204,7 @@ def _d20_call_odds(campaign: Campaign, call: CalledTest, form: D20RollForm) -> d
             _, odds = services_d20.preview_odds(
                 campaign, character, request, sees_hidden=form.membership.is_gm
             )
-            rows.append((difficulty, f"{float(odds.pass_chance) * 100:.1f}"))
+            rows.append((difficulty, wording.percent(odds.pass_chance)))
     except ServiceError as error:
         return {"error": str(error), "hidden": True}
     return {"hidden": True, "rows": rows}

@@ -647,3 +647,18 @@ def test_a_spend_in_the_log_says_what_momentum_is_left(client_for, d20_campaign,
     )  # fmt: skip
     assert "Kara spends 1 Momentum on Obtain Information (1 from the roll)." in html
     assert "Kara has 2 Momentum left." in html
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"), [("en", "87.8%"), ("de", "87,8\u00a0%"), ("fr", "87,8\u00a0%")]
+)
+def test_t_05_the_odds_read_in_the_readers_number_format(language, shown):
+    """Issue 35: a percentage with the locale's decimal mark and its sign's spacing."""
+    from fractions import Fraction
+
+    from django.utils import translation
+
+    from tables import wording
+
+    with translation.override(language):
+        assert wording.percent(1 - Fraction(7, 20) ** 2) == shown
