@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -44,6 +44,11 @@ def _get(thing, key: str, default=None):
     if isinstance(thing, dict):
         return thing.get(key, default)
     return getattr(thing, key, default)
+
+
+def moment(value) -> str:
+    """A moment in the reader's zone and locale ("2. Dezember 2030 00:02")."""
+    return formats.date_format(timezone.localtime(value), "DATETIME_FORMAT")
 
 
 def percent(value, decimals: int = 1) -> str:

@@ -164,20 +164,16 @@ def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
     """One line in words for the generic template; kind templates may ignore it."""
     p = event.payload or {}
     kind = event.kind
+    if kind == kinds.INVITE_REGENERATED.name:
+        return event_words.new_invite_link(p)  # its stored summary is the English one
     if "summary" in p:
         return worded(p)
     if "text" in p:
         return str(p["text"])
     if kind == kinds.SESSION_STARTED.name:
-        return f"Session {p.get('number', '')} begins."
+        return event_words.session_began(p)
     if kind in (kinds.SCENE_STARTED.name, kinds.SCENE_ENDED.name):
-        title = f": {p['title']}" if p.get("title") else ""
-        text = f"Scene {p.get('number', '')}{title}"
-        expired = p.get("expired_assets") or []
-        if expired:
-            names = ", ".join(f"{a.get('asset')} ({a.get('character')})" for a in expired)
-            text += f". Assets expired: {names}"
-        return text
+        return event_words.scene_line(p)
     if kind in (kinds.MEMBER_JOINED.name, kinds.MEMBER_REMOVED.name, kinds.MEMBER_PROMOTED.name):
         return f"{p.get('user', '')} ({p.get('role', '')})"
     if kind in (kinds.CHARACTER_CREATED.name, kinds.CHARACTER_UPDATED.name):

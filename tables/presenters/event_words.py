@@ -7,10 +7,13 @@ words of a pool change are tables/wording.py's (Discord posts use them too).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.core.exceptions import FieldDoesNotExist
+from django.utils.translation import gettext, ngettext
 
 from tables.models import Campaign
-from tables.wording import pool_adjusted, pool_label  # noqa: F401  (render.py asks here)
+from tables.wording import moment, pool_adjusted, pool_label  # noqa: F401  (render.py asks here)
 
 
 def _value_words(field, value) -> str:
@@ -38,3 +41,45 @@ def settings_changed(fields) -> str:
         else:
             parts.append(label)
     return "; ".join(parts)
+
+
+def new_invite_link(payload: dict) -> str:
+    """An invite link's limits, composed when drawn from the stored moment and count: each
+    reader reads their own language, date format and zone (not the creator's)."""
+    try:
+        expires = payload.get("expires_at")
+        expires = datetime.fromisoformat(expires) if expires else None
+    except (TypeError, ValueError):
+        expires = None
+    uses = payload.get("uses_left")
+    uses = uses if isinstance(uses, int) and not isinstance(uses, bool) else None
+    if expires is not None and uses is not None:
+        return ngettext(
+            "New invite link, until %(when)s and for %(n)s join.",
+            "New invite link, until %(when)s and for %(n)s joins.",
+            uses,
+        ) % {"when": moment(expires), "n": uses}
+    if expires is not None:
+        return gettext("New invite link, until %(when)s.") % {"when": moment(expires)}
+    if uses is not None:
+        return ngettext(
+            "New invite link, for %(n)s join.", "New invite link, for %(n)s joins.", uses
+        ) % {"n": uses}
+    return gettext("New invite link, no limits.")
+
+
+def session_began(payload: dict) -> str:
+    return gettext("Session %(number)s begins.") % {"number": payload.get("number", "")}
+
+
+def scene_line(payload: dict) -> str:
+    values = {"number": payload.get("number", ""), "title": payload.get("title") or ""}
+    if values["title"]:
+        text = gettext("Scene %(number)s: %(title)s") % values
+    else:
+        text = gettext("Scene %(number)s") % values
+    expired = payload.get("expired_assets") or []
+    if expired:
+        names = ", ".join(f"{a.get('asset')} ({a.get('character')})" for a in expired)
+        text += gettext(". Assets expired: %(names)s") % {"names": names}
+    return text

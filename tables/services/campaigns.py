@@ -23,6 +23,7 @@ from tables.services import discord, game_lines
 from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
+from tables.wording import moment
 
 PRESETS = {
     Campaign.Preset.MOMENTA: (Campaign.DiceSystem.D6, Campaign.Economy.PERSONAL),
@@ -110,10 +111,14 @@ def invite_refusal(campaign: Campaign, now: datetime | None = None) -> str | Non
     """Why the campaign's current invite link no longer lets anyone join, or None."""
     now = now or timezone.now()
     if campaign.invite_expires_at is not None and now >= campaign.invite_expires_at:
-        when = _when(campaign.invite_expires_at)
-        return f"This invite link expired on {when}. Ask your GM for a new one."
+        when = moment(campaign.invite_expires_at)  # the reader's zone and locale
+        return gettext("This invite link expired on %(when)s. Ask your GM for a new one.") % {
+            "when": when
+        }
     if campaign.invite_uses_left is not None and campaign.invite_uses_left <= 0:
-        return "This invite link has been used as many times as the GM allowed. Ask for a new one."
+        return gettext(
+            "This invite link has been used as many times as the GM allowed. Ask for a new one."
+        )
     return None
 
 

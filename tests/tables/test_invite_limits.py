@@ -198,3 +198,16 @@ def test_people_joining_at_once_through_the_last_use_cannot_all_get_in(momenta_c
     assert sorted(results) == ["ok", "refused", "refused", "refused"]
     assert Membership.objects.filter(user__in=people).count() == 1
     assert fresh(momenta_campaign).invite_uses_left == 0
+
+
+def test_an_expired_link_says_so_in_the_readers_language_and_date_format(
+    client_for, momenta_campaign
+):
+    """Issue 35: worded for the reader, not frozen in English with English months."""
+    import datetime as dt
+
+    limit(momenta_campaign, expires_at=dt.datetime(2020, 3, 5, 12, 0, tzinfo=dt.UTC))
+    url = reverse("join", args=[momenta_campaign.invite_token])
+    html = client_for("outsider").get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Dieser Einladungslink ist am 5. März 2020" in html
+    assert "expired" not in html and "Mar 2020" not in html
