@@ -15,11 +15,13 @@ EVERYONE = ""
 
 class CallForm(forms.Form):
     character = forms.ChoiceField(label=gettext_lazy("Who rolls"), required=False)
-    attribute = forms.CharField(max_length=40, required=False)
+    attribute = forms.CharField(max_length=40, required=False, label=gettext_lazy("Attribute"))
     # 2d20 (T-R1, T-R2)
-    skill = forms.CharField(max_length=40, required=False)
+    skill = forms.CharField(max_length=40, required=False, label=gettext_lazy("Skill"))
     focus = forms.CharField(max_length=120, required=False, label=gettext_lazy("Focus (optional)"))
-    difficulty = forms.IntegerField(min_value=0, max_value=5, initial=1, required=False)
+    difficulty = forms.IntegerField(
+        min_value=0, max_value=5, initial=1, required=False, label=gettext_lazy("Difficulty")
+    )
     complication_range = forms.IntegerField(
         min_value=1,
         max_value=FACES,
@@ -42,7 +44,7 @@ class CallForm(forms.Form):
     edge = forms.BooleanField(
         required=False, label=gettext_lazy("A GM-called edge (Advantage for 1 Momentum)")
     )
-    hidden = forms.BooleanField(required=False)
+    hidden = forms.BooleanField(required=False, label=gettext_lazy("Hidden from players"))
     note = forms.CharField(
         max_length=120, required=False, label=gettext_lazy("What for (optional)")
     )

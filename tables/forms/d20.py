@@ -31,10 +31,10 @@ class D20RollForm(forms.Form):
 
     # An IntegerField, not a choice: a character that is not yours gets a
     # sentence that says so (clean_character), not "not a valid choice".
-    character = forms.IntegerField()
-    attribute = forms.ChoiceField()
-    skill = forms.ChoiceField()
-    focus = forms.ChoiceField(required=False)
+    character = forms.IntegerField(label=gettext_lazy("Character"))
+    attribute = forms.ChoiceField(label=gettext_lazy("Attribute"))
+    skill = forms.ChoiceField(label=gettext_lazy("Skill"))
+    focus = forms.ChoiceField(required=False, label=gettext_lazy("Focus"))
     contest = forms.TypedChoiceField(
         coerce=int,
         required=False,
@@ -82,7 +82,9 @@ class D20RollForm(forms.Form):
         label=gettext_lazy("Complication range for this roll"),
     )
     # GL-02, GL-03: only on lines that spend Determination as the test is rolled.
-    spend_determination = forms.BooleanField(required=False)
+    spend_determination = forms.BooleanField(
+        required=False, label=gettext_lazy("Spend a personal point")
+    )
     # SC-02: whom an attack is aimed at; the GM applies its damage once the test is done.
     target = forms.TypedChoiceField(
         coerce=int, required=False, empty_value=None, label=_("Target (attacks)")
@@ -393,7 +395,7 @@ def panel_forms(campaign: Campaign, record, spends: dict, spend_form=None) -> di
 
 
 class VetoForm(forms.Form):
-    reason = forms.CharField(max_length=120, required=False)
+    reason = forms.CharField(max_length=120, required=False, label=gettext_lazy("Reason"))
 
 
 # --- GM panel -------------------------------------------------------------------------
@@ -403,10 +405,13 @@ class ThreatForm(forms.Form):
     """MO-13: the GM adds to or spends Threat, with a reason."""
 
     action = forms.ChoiceField(
-        choices=[("add", gettext_lazy("Add")), ("spend", gettext_lazy("Spend"))]
+        choices=[("add", gettext_lazy("Add")), ("spend", gettext_lazy("Spend"))],
+        label=gettext_lazy("Action"),
     )
-    amount = forms.IntegerField(min_value=1, max_value=THREAT_STEP_MAX, initial=1)
-    reason = forms.CharField(max_length=200)
+    amount = forms.IntegerField(
+        min_value=1, max_value=THREAT_STEP_MAX, initial=1, label=gettext_lazy("Amount")
+    )
+    reason = forms.CharField(max_length=200, label=gettext_lazy("Reason"))
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean_reason(self):
@@ -419,17 +424,17 @@ class ThreatForm(forms.Form):
 
 
 class ThreatVisibleForm(forms.Form):
-    visible = forms.BooleanField(required=False)
+    visible = forms.BooleanField(required=False, label=gettext_lazy("Visible to players"))
 
 
 class ContestForm(forms.Form):
     """CT-01, CT-02: the GM rolls the opposer first."""
 
-    opposer = forms.TypedChoiceField(coerce=int)
+    opposer = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Opposer"))
     active = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Against"))
-    attribute = forms.CharField(max_length=40)
-    skill = forms.CharField(max_length=40)
-    focus = forms.CharField(max_length=120, required=False)
+    attribute = forms.CharField(max_length=40, label=gettext_lazy("Attribute"))
+    skill = forms.CharField(max_length=40, label=gettext_lazy("Skill"))
+    focus = forms.CharField(max_length=120, required=False, label=gettext_lazy("Focus"))
     bought_dice = forms.IntegerField(
         min_value=0, initial=0, label=gettext_lazy("Bought d20s (Threat)")
     )
@@ -458,7 +463,7 @@ class ContestForm(forms.Form):
 class CustomSpendForm(forms.Form):
     """MO-14: a spend the GM defines."""
 
-    name = forms.CharField(max_length=60)
-    cost = forms.IntegerField(min_value=1, max_value=20, initial=1)
+    name = forms.CharField(max_length=60, label=gettext_lazy("Name"))
+    cost = forms.IntegerField(min_value=1, max_value=20, initial=1, label=gettext_lazy("Cost"))
     repeatable = forms.BooleanField(required=False, label=gettext_lazy("Repeatable (per point)"))
-    description = forms.CharField(max_length=200, required=False)
+    description = forms.CharField(max_length=200, required=False, label=gettext_lazy("Description"))

@@ -42,7 +42,7 @@ class SceneComplicationForm(forms.Form):
         required=False,
         label=gettext_lazy("Complication range for this scene"),
     )
-    clear = forms.BooleanField(required=False)
+    clear = forms.BooleanField(required=False, label=gettext_lazy("Clear"))
 
     def clean(self):
         cleaned = super().clean()

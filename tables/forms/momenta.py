@@ -357,7 +357,7 @@ def _assist_label(assist: AssistRequest) -> str:
 class AllocationForm(forms.Form):
     """One of the listed allocations, encoded 'Pattern:face|Pattern:face' ('' for none)."""
 
-    allocation = forms.CharField(required=False, max_length=500)
+    allocation = forms.CharField(required=False, max_length=500, label=gettext_lazy("Patterns"))
 
     def clean_allocation(self) -> list[tuple[str, int]]:
         raw = self.cleaned_data.get("allocation", "").strip()
@@ -406,7 +406,8 @@ class AssistAnswerForm(forms.Form):
             # The helper's own word (PM-08): their player, or the GM for an NPC.
             ("agree", gettext_lazy("Agree to pay")),
             ("refuse", gettext_lazy("Decline to help")),
-        ]
+        ],
+        label=gettext_lazy("Answer"),
     )
 
 
@@ -438,7 +439,7 @@ class RollTemplateForm(forms.Form):
     """A roll template (D6-04, D6-05, PAT-R2)."""
 
     template_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    name = forms.CharField(max_length=60)
+    name = forms.CharField(max_length=60, label=gettext_lazy("Name"))
     campaign_labels = forms.BooleanField(
         required=False, label=gettext_lazy("Use the campaign's band labels (PAT-R2)")
     )
@@ -455,10 +456,18 @@ class RollTemplateForm(forms.Form):
         label=gettext_lazy("Harm per band"),
         help_text=gettext_lazy("e.g. 1 2 3 4; empty: none"),
     )
-    harm = forms.ChoiceField(choices=value_words.choices(value_words.HARM, HARMS), initial="damage")
-    overflow_damage = forms.IntegerField(min_value=0, max_value=20, initial=0)
+    harm = forms.ChoiceField(
+        choices=value_words.choices(value_words.HARM, HARMS),
+        initial="damage",
+        label=gettext_lazy("Harm"),
+    )
+    overflow_damage = forms.IntegerField(
+        min_value=0, max_value=20, initial=0, label=gettext_lazy("Damage past the last band")
+    )
     rounding = forms.ChoiceField(
-        choices=value_words.choices(value_words.ROUNDING, ROUNDINGS), initial="down"
+        choices=value_words.choices(value_words.ROUNDING, ROUNDINGS),
+        initial="down",
+        label=gettext_lazy("Rounding"),
     )
     harm_divisor = forms.IntegerField(
         required=False,  # a form from before the divisor posts none: no division
@@ -528,10 +537,15 @@ class CustomPatternForm(forms.Form):
     """A GM-defined pattern (PAT-01..PAT-04)."""
 
     pattern_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    name = forms.CharField(max_length=60)
-    kind = forms.ChoiceField(choices=value_words.choices(value_words.PATTERN_KIND, KIND_SIZES))
-    effect = forms.ChoiceField(choices=value_words.choices(value_words.EFFECT, EFFECTS))
-    amount = forms.IntegerField(min_value=1, max_value=20, initial=1)
+    name = forms.CharField(max_length=60, label=gettext_lazy("Name"))
+    kind = forms.ChoiceField(
+        choices=value_words.choices(value_words.PATTERN_KIND, KIND_SIZES),
+        label=gettext_lazy("Kind"),
+    )
+    effect = forms.ChoiceField(
+        choices=value_words.choices(value_words.EFFECT, EFFECTS), label=gettext_lazy("Effect")
+    )
+    amount = forms.IntegerField(min_value=1, max_value=20, initial=1, label=gettext_lazy("Amount"))
     roll_kinds = forms.MultipleChoiceField(
         choices=value_words.choices(value_words.ROLL_KIND, ROLL_KINDS),
         widget=forms.CheckboxSelectMultiple,
@@ -542,6 +556,7 @@ class CustomPatternForm(forms.Form):
         choices=PLAY_CHOICES,
         widget=forms.CheckboxSelectMultiple,
         initial=list(PLAY_MODES),
+        label=gettext_lazy("Play"),
     )
     min_effective_successes = forms.IntegerField(
         min_value=0,
@@ -555,8 +570,8 @@ class CustomPatternForm(forms.Form):
     damage_not_strain = forms.BooleanField(
         required=False, label=gettext_lazy("Only attacks dealing damage")
     )
-    description = forms.CharField(max_length=300, required=False)
-    active = forms.BooleanField(required=False, initial=True)
+    description = forms.CharField(max_length=300, required=False, label=gettext_lazy("Description"))
+    active = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Active"))
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "new-pattern-%s")  # as RollTemplateForm

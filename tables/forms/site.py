@@ -48,7 +48,7 @@ class SignupForm(UserCreationForm):
 
 
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
     preset = forms.ChoiceField(
         choices=Campaign.Preset.choices,
         initial=Campaign.Preset.MOMENTA,
@@ -56,6 +56,7 @@ class CampaignForm(forms.Form):
         help_text=gettext_lazy(
             "Fills the dice system and the Momentum economy; you can change both later."
         ),
+        label=gettext_lazy("Preset"),
     )
 
     def clean_name(self):
@@ -71,6 +72,12 @@ class CampaignSettingsForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = SETTINGS_FIELDS
+        labels = {
+            "name": gettext_lazy("Name"),
+            "dice_system": gettext_lazy("Dice system"),
+            "economy": gettext_lazy("Economy"),
+            "threat_visible": gettext_lazy("Threat visible to players"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -192,6 +199,14 @@ class CharacterForm(forms.ModelForm):
             "resolve_max",
             "determination",
         ]
+        labels = {
+            "name": gettext_lazy("Name"),
+            "notes": gettext_lazy("Notes"),
+            "momentum": gettext_lazy("Momentum"),
+            "resolve": gettext_lazy("Resolve"),
+            "resolve_max": gettext_lazy("Resolve maximum"),
+            "determination": gettext_lazy("Determination"),
+        }
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     # Pools change through play and the GM (PM-13, MO-13), never by a player's sheet.
@@ -355,6 +370,7 @@ class AttributeForm(_RowForm):
     class Meta:
         model = Attribute
         fields = ["name", "value"]
+        labels = {"name": gettext_lazy("Name"), "value": gettext_lazy("Value")}
 
 
 class SkillForm(_RowForm):
@@ -363,12 +379,14 @@ class SkillForm(_RowForm):
     class Meta:
         model = Skill
         fields = ["name", "value"]
+        labels = {"name": gettext_lazy("Name"), "value": gettext_lazy("Value")}
 
 
 class TraitForm(forms.ModelForm):
     class Meta:
         model = Trait
         fields = ["kind", "text"]
+        labels = {"kind": gettext_lazy("Kind"), "text": gettext_lazy("Text")}
 
     def __init__(self, *args, kinds=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -393,6 +411,11 @@ class AssetForm(_RowForm):
     class Meta:
         model = Asset
         fields = ["name", "quality", "permanent"]
+        labels = {
+            "name": gettext_lazy("Name"),
+            "quality": gettext_lazy("Quality"),
+            "permanent": gettext_lazy("Permanent"),
+        }
 
 
 def _named_rows(model, form, noun: str, extra: int):
@@ -466,18 +489,20 @@ def _traits(data, character, prefix, kinds, title):
 class SceneForm(forms.Form):
     """A new scene's title (optional). A CharField refuses NUL, which PostgreSQL cannot store."""
 
-    title = forms.CharField(max_length=100, required=False)
+    title = forms.CharField(max_length=100, required=False, label=gettext_lazy("Title"))
 
 
 class PoolAdjustForm(forms.Form):
     """The GM changes one pool by hand; the reason goes to the log (PM-13)."""
 
-    pool = forms.ChoiceField()
-    character = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    pool = forms.ChoiceField(label=gettext_lazy("Pool"))
+    character = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Character")
+    )
     delta = forms.IntegerField(
         label=gettext_lazy("Change by"), min_value=-MAX_POOL_STEP, max_value=MAX_POOL_STEP
     )
-    reason = forms.CharField(max_length=200)
+    reason = forms.CharField(max_length=200, label=gettext_lazy("Reason"))
     expected = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, campaign: Campaign, pools: dict, **kwargs):
