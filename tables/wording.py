@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
+from rules.templates import DEFAULT_BAND_LABELS
 from tables.models import PoolChange
 
 SEEDS = game_lines.LINES[game_lines.DEFAULT]
@@ -44,6 +45,12 @@ def _get(thing, key: str, default=None):
     if isinstance(thing, dict):
         return thing.get(key, default)
     return getattr(thing, key, default)
+
+
+def band_words(label):
+    """A result band's label: a default one (stored in English) in the reader's words; a
+    label the GM typed as typed."""
+    return _(label) if label in DEFAULT_BAND_LABELS else label
 
 
 def moment(value) -> str:

@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
 from tables.templatetags.dice_html import d6_pips, face_sets
-from tables.wording import successes
+from tables.wording import band_words, successes
 
 register = template.Library()
 
@@ -115,6 +115,8 @@ def roll_card(payload: dict | None) -> dict | None:
     source = payload.get("advantage_source")
     card["advantage_source"] = SOURCE_LABELS.get(source, source) if source else None
     card["applied"] = applied_card(payload.get("applied"))
+    if "outcome" in payload:
+        card["outcome"] = band_words(payload["outcome"])
     card["dice"] = dice_marks(payload.get("faces") or [], bool(payload.get("zero_dice")))
     opposition_pool = payload.get("opposition_pool")
     card["opposition_dice"] = dice_marks(
@@ -151,7 +153,10 @@ def applied_card(applied: dict | None) -> dict | None:
     """The allocation's effects with each triggered pattern as `Double 5 (Solid Hit)`."""
     if not applied:
         return applied
-    return dict(applied, triggered=[_pattern_words(t) for t in applied.get("triggered") or []])
+    worded = dict(applied, triggered=[_pattern_words(t) for t in applied.get("triggered") or []])
+    if "outcome" in applied:
+        worded["outcome"] = band_words(applied["outcome"])
+    return worded
 
 
 def _pattern_words(triggered) -> str:

@@ -150,3 +150,41 @@ def test_a_momenta_card_names_its_play_mode_in_the_readers_words(
             "play": translation.pgettext("play mode inside a sentence", "narrative")
         }
     assert said in page and "narrative" not in said
+
+
+def test_a_default_band_is_worded_for_the_reader_and_a_gms_own_label_kept():
+    """Issue 35: the default result bands are stored in English (PAT-R2) and drawn in the
+    reader's words; a label the GM typed is shown as typed."""
+    from tables.templatetags.momenta import roll_card
+
+    stored = {"outcome": "Success with a Bonus", "applied": {"outcome": "Setback"}}
+    with translation.override("de"):
+        card = roll_card(stored)
+        own = roll_card({"outcome": "Triumph"})
+    assert (card["outcome"], card["applied"]["outcome"]) == ("Erfolg mit Bonus", "Rückschlag")
+    assert own["outcome"] == "Triumph"
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_a_live_momenta_rolls_band_reads_in_the_readers_language(
+    client, momenta_campaign, gm, player, hero, language
+):
+    from rules.dice import FixedDice
+    from tables.services import momenta, sessions
+    from tables.services.momenta import RollRequest
+
+    sessions.start_session(momenta_campaign.pk, gm)
+    made = momenta.roll_momenta(
+        momenta_campaign.pk,
+        player,
+        hero.pk,
+        RollRequest(attribute="WITS"),
+        rng=FixedDice([5, 5, 1, 2]),
+    )
+    english = made.event.payload["outcome"]
+    client.force_login(player)
+    url = reverse("table", args=[momenta_campaign.pk])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        said = translation.gettext(english)
+    assert said != english and said in page
