@@ -17,10 +17,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tables import events
 from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
+from tables.said import said, worded, words
 from tables.services.access import has_role
 from tables.services.core import (
     ServiceError,
@@ -72,20 +74,31 @@ def standing_trait(campaign: Campaign, trait_id, *, gm: bool) -> SceneTrait:
     return trait
 
 
-def _summary(verb: str, trait: SceneTrait, who: str) -> str:
-    return _("%(who)s %(verb)s: “%(text)s”.") % {"who": who, "verb": verb, "text": trait.text}
+def _summary(sentence: str, trait: SceneTrait, who) -> dict:
+    """The event's line, stored as its English sentence and values: each reader reads it in
+    their own language (tables/said.py). `sentence` is marked with gettext_noop."""
+    return said(sentence, who=who, text=trait.text)
 
 
-def _who(actor) -> str:
-    return actor.get_username() if getattr(actor, "is_authenticated", False) else _("The table")
+def _who(actor):
+    if getattr(actor, "is_authenticated", False):
+        return actor.get_username()
+    return words(gettext_noop("The table"))
 
 
-def _append(campaign, actor, trait: SceneTrait, action: str, summary: str, **extra) -> TableEvent:
+GM_WORD = words(gettext_noop("GM"))
+
+
+def _said(who) -> str:
+    return who if isinstance(who, str) else worded({"summary_words": who})
+
+
+def _append(campaign, actor, trait: SceneTrait, action: str, summary: dict, **extra) -> TableEvent:
     payload = {
         "trait_id": trait.pk,
         "action": action,
         "trait_kind": trait.kind,
-        "summary": summary,
+        **summary,
         **extra,
     }
     if "text" not in extra:
@@ -137,12 +150,14 @@ def add_trait(
             scene=scene_for_play(campaign),
             kind=kind,
             text=text,
-            origin=_("noted by %(who)s") % {"who": _who(actor)},
+            origin=_("noted by %(who)s") % {"who": _said(_who(actor))},
             made_by=actor,
             hidden=hidden,
             lasting=lasting,
         )
-        summary = _summary(_("puts on the board"), trait, _who(actor))
+        summary = _summary(
+            gettext_noop("%(who)s puts on the board: “%(text)s”."), trait, _who(actor)
+        )
         return _append(campaign, actor, trait, "added", summary, origin=trait.origin)
 
 
@@ -158,11 +173,12 @@ def edit_trait(campaign_id: int, actor, trait_id, text: str) -> TableEvent:
             raise ServiceError(_("The trait already reads “%(text)s”.") % {"text": text})
         before, trait.text = trait.text, text
         trait.save(update_fields=["text"])
-        summary = _("%(who)s changes “%(before)s” to “%(text)s”.") % {
-            "who": _who(actor),
-            "before": before,
-            "text": text,
-        }
+        summary = said(
+            gettext_noop("%(who)s changes “%(before)s” to “%(text)s”."),
+            who=_who(actor),
+            before=before,
+            text=text,
+        )
         return _append(campaign, actor, trait, "changed", summary, before=before)
 
 
@@ -176,7 +192,11 @@ def remove_trait(campaign_id: int, actor, trait_id) -> TableEvent:
         trait.removed_at = timezone.now()
         trait.save(update_fields=["removed_at"])
         return _append(
-            campaign, actor, trait, "removed", _summary(_("removes"), trait, _who(actor))
+            campaign,
+            actor,
+            trait,
+            "removed",
+            _summary(gettext_noop("%(who)s removes: “%(text)s”."), trait, _who(actor)),
         )
 
 
@@ -191,12 +211,11 @@ def hide_trait(campaign_id: int, actor, trait_id) -> TableEvent:
         trait.hidden = True
         trait.save(update_fields=["hidden"])
         # For everyone (their boards must drop it), so it names nothing of the trait.
-        summary = _("The GM takes a trait off the players' board.")
         payload = {
             "trait_id": trait.pk,
             "action": "hidden",
             "trait_kind": trait.kind,
-            "summary": summary,
+            **said(gettext_noop("The GM takes a trait off the players' board.")),
         }
         return append_event(campaign, events.BOARD_TRAIT, actor, payload)
 
@@ -211,7 +230,13 @@ def reveal_trait(campaign_id: int, actor, trait_id) -> TableEvent:
             raise ServiceError(_("That trait is already on everyone's board."))
         trait.hidden = False
         trait.save(update_fields=["hidden"])
-        return _append(campaign, actor, trait, "revealed", _summary(_("reveals"), trait, "GM"))
+        return _append(
+            campaign,
+            actor,
+            trait,
+            "revealed",
+            _summary(gettext_noop("%(who)s reveals: “%(text)s”."), trait, GM_WORD),
+        )
 
 
 def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
@@ -231,8 +256,12 @@ def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
             )
         trait.lasting = bool(lasting)
         trait.save(update_fields=["lasting"])
-        verb = _("keeps past the scene") if trait.lasting else _("lets end with the scene")
-        return _append(campaign, actor, trait, "kept", _summary(verb, trait, "GM"))
+        sentence = (
+            gettext_noop("%(who)s keeps past the scene: “%(text)s”.")
+            if trait.lasting
+            else gettext_noop("%(who)s lets end with the scene: “%(text)s”.")
+        )
+        return _append(campaign, actor, trait, "kept", _summary(sentence, trait, GM_WORD))
 
 
 VERDICTS = ("impossible", "unnecessary")
@@ -253,14 +282,16 @@ def settle_test(
             raise ServiceError(_("In Momenta a trait is one die more or less, never the verdict."))
         trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         character = character_in(campaign, character_id)
-        words = {
-            "impossible": _("%(who)s's %(what)s is impossible: “%(text)s” (it fails, no roll)."),
-            "unnecessary": _(
+        sentence = {
+            "impossible": gettext_noop(
+                "%(who)s's %(what)s is impossible: “%(text)s” (it fails, no roll)."
+            ),
+            "unnecessary": gettext_noop(
                 "%(who)s's %(what)s is unnecessary: “%(text)s” (it passes, no roll, no Momentum)."
             ),
         }[verdict]
-        what = " ".join(str(what or "").split())[:80] or _("test")
-        summary = words % {"who": character.name, "what": what, "text": trait.text}
+        what = " ".join(str(what or "").split())[:80] or words(gettext_noop("test"))
+        summary = said(sentence, who=character.name, what=what, text=trait.text)
         return _append(
             campaign,
             actor,
@@ -291,10 +322,14 @@ def refuse_for_rolls(campaign_id: int, actor, trait_id, refused: bool = True) ->
             )
         trait.refused = bool(refused)
         trait.save(update_fields=["refused"])
-        verb = _("does not let count for rolls") if trait.refused else _("lets count for rolls")
+        sentence = (
+            gettext_noop("%(who)s does not let count for rolls: “%(text)s”.")
+            if trait.refused
+            else gettext_noop("%(who)s lets count for rolls: “%(text)s”.")
+        )
         return _append(
             campaign, actor, trait, "refused" if trait.refused else "allowed",
-            _summary(verb, trait, "GM"),
+            _summary(sentence, trait, GM_WORD),
         )  # fmt: skip
 
 

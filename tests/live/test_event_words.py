@@ -44,3 +44,17 @@ def test_session_and_scene_lines_read_in_the_readers_language(momenta_campaign, 
         event = TableEvent.objects.get(kind=kind.name)
         page = drawn(event, "fr", "Europe/Paris")
         assert french in page and english not in page
+
+
+def test_a_board_trait_line_reads_in_each_readers_language_whoever_wrote_it(momenta_campaign, gm):
+    """Issue 35: the line was stored in the writer's language; now its sentence and values
+    are stored and each reader reads their own."""
+    from tables.services import scene_board
+
+    with translation.override("es"):  # the writer's language does not matter
+        added = scene_board.add_trait(momenta_campaign.pk, gm, "Fog")
+        kept = scene_board.set_lasting(momenta_campaign.pk, gm, added.payload["trait_id"], True)
+    assert "gm bringt auf die Tafel: „Fog“." in drawn(added, "de", "Europe/Berlin")
+    assert "gm place sur le tableau : « Fog »." in drawn(added, "fr", "Europe/Paris")
+    assert "SL behält über die Szene hinaus: „Fog“." in drawn(kept, "de", "Europe/Berlin")
+    assert kept.payload["summary"] == "GM keeps past the scene: “Fog”."  # Discord, exports
