@@ -99,6 +99,10 @@ class CampaignSettings(Strict):
     language: str = "en"
     time_zone: str = "UTC"
     double_harm: bool = True  # issue 24, SC-R1; a document from before it: the default
+    # Issue 36 (SC-05, SC-01a, SC-01b); a document from before them: the defaults.
+    keep_initiative_cost: Annotated[int, Field(ge=0, le=6)] | None = None
+    keep_once_in_a_row: bool = True
+    players_open_each_round: bool = False
 
 
 class Member(Strict):
@@ -212,6 +216,7 @@ class Participant(Strict):
     position: Count
     acting: bool
     acted: bool
+    initiative: Count | None = None  # issue 36 (SC-04, Fallout); before it: none
 
 
 class Conflict(Strict):

@@ -21,6 +21,10 @@ class Conflict(models.Model):
         SIDES = "sides", _("Sides alternate")
         # Momenta's structured play: the GM's order, each acts once a round.
         ORDERED = "ordered", _("The GM's order")
+        # SC-04 (Conan): the player characters first, in any order; the GM pays to interrupt.
+        FIRST = "first", _("Players first")
+        # SC-04 (Fallout): by Initiative, highest first; the GM pays to interrupt.
+        INITIATIVE = "init", _("By Initiative")
 
     class Side(models.TextChoices):
         PLAYERS = "players", _("The players' side")
@@ -66,6 +70,8 @@ class Participant(models.Model):
     position = models.PositiveIntegerField()
     acting = models.BooleanField(default=False)  # at most one per conflict
     acted = models.BooleanField(default=False)  # this round (a skipped turn counts)
+    # SC-04 (Fallout): the Initiative it was ordered by; None in the other orders.
+    initiative = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "id"]

@@ -3,6 +3,7 @@
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy
@@ -13,6 +14,8 @@ from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
 from tables.line_words import worded_line
 from tables.models.locale import validate_time_zone
+
+KEEP_COST_MAX = 6  # SC-05: more than a full group pool could never be paid
 
 
 def new_invite_token() -> str:
@@ -44,6 +47,9 @@ SETTINGS_FIELDS = (
     "language",
     "time_zone",
     "double_harm",
+    "keep_initiative_cost",
+    "keep_once_in_a_row",
+    "players_open_each_round",
 )
 
 
@@ -159,6 +165,30 @@ class Campaign(models.Model):
         _("SC-R1: a hit of 5+ that also fills the track inflicts two harms"),
         default=True,
         db_default=True,  # old code's INSERTs during a rolling upgrade (migration_safety)
+    )
+    # SC-05 (issue 36): what Keeping the Initiative costs; empty: the game line's (2).
+    keep_initiative_cost = models.PositiveSmallIntegerField(
+        gettext_lazy("What Keeping the Initiative costs"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(KEEP_COST_MAX)],
+        help_text=gettext_lazy("Empty: the game line's price, 2 Momentum or 2 Threat."),
+    )
+    # SC-01a (issue 24 ruling, issue 36 setting): a side keeps at most once in a row.
+    keep_once_in_a_row = models.BooleanField(
+        gettext_lazy("A side may keep the initiative only once in a row"),
+        default=True,
+        db_default=True,
+        help_text=gettext_lazy("Off: a side may keep it turn after turn while it pays."),
+    )
+    # SC-01b (issue 24 ruling, issue 36 setting): who opens the next round.
+    players_open_each_round = models.BooleanField(
+        gettext_lazy("The players open every round"),
+        default=False,
+        db_default=False,
+        help_text=gettext_lazy(
+            "Off: the side that did not take the round's last turn opens the next one."
+        ),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(

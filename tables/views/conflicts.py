@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from tables.live.render import base_context
 from tables.presenters.conflicts import tracker_context
-from tables.services.conflicts import turns
+from tables.services.conflicts import paid, turns
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond, run_command
 
@@ -45,13 +45,20 @@ def _run(action: str, campaign, user, post):
     character = post.get("character")
     pk = campaign.pk
     if action == "start":
-        return turns.start_conflict(pk, user, post.getlist("character"))
+        entries = {
+            k[len("initiative_") :]: v for k, v in post.items() if k.startswith("initiative_")
+        }
+        return turns.start_conflict(pk, user, post.getlist("character"), entries)
     if action == "choose":
         return turns.choose_next(pk, user, character)
     if action == "end":
         return turns.end_turn(pk, user, character)
     if action == "keep":
-        return turns.keep_initiative(pk, user, character)
+        return paid.keep_initiative(pk, user, character, post.get("pay") or "spend")
+    if action == "interrupt":
+        return paid.interrupt(pk, user, character)
+    if action == "open_round":
+        return paid.gm_opens_round(pk, user, character)
     if action == "skip":
         return turns.skip_turn(pk, user, character)
     if action == "skip_acting":
@@ -65,7 +72,19 @@ def _run(action: str, campaign, user, post):
     return None
 
 
-ACTIONS = ("start", "choose", "end", "keep", "skip", "skip_acting", "insert", "up", "end_conflict")
+ACTIONS = (
+    "start",
+    "choose",
+    "end",
+    "keep",
+    "interrupt",
+    "open_round",
+    "skip",
+    "skip_acting",
+    "insert",
+    "up",
+    "end_conflict",
+)
 
 
 @login_required

@@ -34,3 +34,34 @@ def test_sc01_keeping_is_no_choice_when_the_other_side_has_no_one_left():
 
 def test_sc01_no_one_keeps_before_the_first_turn():
     assert not may_keep("", False, {PLAYERS: 2, GM: 2})
+
+
+from rules.turns import (  # noqa: E402
+    INITIATIVE,
+    PLAYERS_FIRST,
+    by_initiative,
+    initiative_from,
+    keep_payments,
+    players_first_side,
+    rules_for,
+)
+
+
+def test_sc04_conan_quickstart_players_first_then_the_gm():
+    assert rules_for("conan").order == PLAYERS_FIRST
+    assert players_first_side({PLAYERS: 1, GM: 2}) == PLAYERS
+    assert players_first_side({PLAYERS: 0, GM: 2}) == GM
+
+
+def test_sc04_fallout_core_combat_initiative_is_perception_plus_agility_highest_first():
+    assert rules_for("fallout").order == INITIATIVE
+    assert initiative_from({"PER": 5, "AGI": 4}) == 9
+    assert initiative_from({"Perception": 5}) is None
+    assert by_initiative([(1, 3), (2, 9), (3, 3)]) == [2, 1, 3]  # ties keep the GM's order
+
+
+def test_sc05_sta_dev_blog_006_players_keep_by_adding_threat_when_momentum_is_short():
+    sta = rules_for("sta2")
+    assert keep_payments(sta, PLAYERS, 1, 2) == ("add_threat",)
+    assert keep_payments(sta, PLAYERS, 2, 2) == ("spend", "add_threat")
+    assert keep_payments(rules_for("seeds"), PLAYERS, 1, 2) == ()

@@ -4,7 +4,7 @@ pay; the other finds someone acting and pays nothing. Real threads, real databas
 import pytest
 
 from tables.models import Campaign, Character, PoolChange, TableEvent
-from tables.services.conflicts import turns
+from tables.services.conflicts import paid, turns
 from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,8 +22,8 @@ def test_sc01_two_players_keeping_the_initiative_at_once_pay_once(
     events_before = TableEvent.objects.filter(campaign=d20_campaign).count()
 
     results = race(
-        lambda: turns.keep_initiative(d20_campaign.pk, player2, lena.pk),
-        lambda: turns.keep_initiative(d20_campaign.pk, player, third.pk),
+        lambda: paid.keep_initiative(d20_campaign.pk, player2, lena.pk),
+        lambda: paid.keep_initiative(d20_campaign.pk, player, third.pk),
     )
 
     assert sorted(results) == ["ok", "refused"]

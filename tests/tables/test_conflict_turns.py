@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tables.models import Campaign, Character, Conflict, PoolChange, TableEvent
-from tables.services.conflicts import turns
+from tables.services.conflicts import paid, turns
 from tables.services.core import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_sc01_players_keep_the_initiative_for_two_group_momentum(
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
 
-    event = turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    event = paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
 
     d20_campaign.refresh_from_db()
     assert d20_campaign.group_momentum == 2
@@ -74,7 +74,7 @@ def test_sc01_the_gm_keeps_the_initiative_for_two_threat(
     turns.choose_next(d20_campaign.pk, gm, marcus.pk)
     turns.end_turn(d20_campaign.pk, gm, marcus.pk)
 
-    turns.keep_initiative(d20_campaign.pk, gm, brute.pk)
+    paid.keep_initiative(d20_campaign.pk, gm, brute.pk)
 
     d20_campaign.refresh_from_db()
     assert d20_campaign.threat == 1
@@ -101,12 +101,12 @@ def test_sc01a_a_side_keeps_the_initiative_once_in_a_row(
     turns.start_conflict(d20_campaign.pk, gm, [kara.pk, lena.pk, third.pk, marcus.pk])
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
-    turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
     turns.end_turn(d20_campaign.pk, player2, lena.pk)
     before = state(d20_campaign)
 
     with pytest.raises(ServiceError, match="already kept the initiative"):
-        turns.keep_initiative(d20_campaign.pk, player, third.pk)
+        paid.keep_initiative(d20_campaign.pk, player, third.pk)
 
     assert state(d20_campaign) == before
 
@@ -138,12 +138,12 @@ def test_sc01b_the_side_that_ends_a_round_may_keep_it_to_open_the_next(
 ):
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
-    turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
     turns.end_turn(d20_campaign.pk, player2, lena.pk)
     turns.choose_next(d20_campaign.pk, gm, marcus.pk)
     turns.end_turn(d20_campaign.pk, gm, marcus.pk)  # round 1 over
 
-    turns.keep_initiative(d20_campaign.pk, gm, marcus.pk)
+    paid.keep_initiative(d20_campaign.pk, gm, marcus.pk)
 
     d20_campaign.refresh_from_db()
     assert (d20_campaign.group_momentum, d20_campaign.threat) == (2, 2)
@@ -160,7 +160,7 @@ def test_sc01_keeping_without_enough_momentum_is_refused_and_changes_nothing(
     before = state(d20_campaign)
 
     with pytest.raises(ServiceError, match="costs 2 Momentum"):
-        turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+        paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
 
     assert state(d20_campaign) == before
 
@@ -170,7 +170,7 @@ def test_sc01_keeping_is_refused_while_someone_acts(d20_campaign, fight, player,
     before = state(d20_campaign)
 
     with pytest.raises(ServiceError, match="Kara is acting"):
-        turns.keep_initiative(d20_campaign.pk, player, lena.pk)
+        paid.keep_initiative(d20_campaign.pk, player, lena.pk)
 
     assert state(d20_campaign) == before
 
@@ -186,7 +186,7 @@ def test_sc01_a_player_cannot_keep_the_initiative_for_the_gm(
     before = state(d20_campaign)
 
     with pytest.raises(PermissionDenied):
-        turns.keep_initiative(d20_campaign.pk, player, marcus.pk)
+        paid.keep_initiative(d20_campaign.pk, player, marcus.pk)
 
     assert state(d20_campaign) == before
 
@@ -301,7 +301,7 @@ def test_momenta_runs_the_gms_order_each_once_a_round(momenta_campaign, gm, play
     conflict = turns.running_conflict(momenta_campaign)
     assert conflict.round == 2 and acting(momenta_campaign) == sidekick.name
     with pytest.raises(ServiceError, match="no one keeps the initiative"):
-        turns.keep_initiative(momenta_campaign.pk, player, hero.pk)
+        paid.keep_initiative(momenta_campaign.pk, player, hero.pk)
 
 
 def test_the_scene_end_ends_its_conflict(d20_campaign, fight, gm, player, kara):

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from tables.live import render as live
 from tables.models import Campaign, Character, TableEvent
-from tables.services.conflicts import turns
+from tables.services.conflicts import paid, turns
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_the_acting_character_is_preselected_in_its_players_composer(
 ):
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
-    turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
     Character.objects.create(campaign=d20_campaign, owner=player2, name="Aaron")  # first by name
 
     html = client_for("player2").get(reverse("table", args=[d20_campaign.pk])).content.decode()
@@ -90,7 +90,7 @@ def test_sc01_keeping_the_initiative_is_pushed_to_everyone_with_the_pools(
 ):
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
-    event = turns.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    event = paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
 
     for audience in ("gm", "all"):
         html = live.render_event_fragments(event, audience)

@@ -1,17 +1,20 @@
 """A conflict's turn order (issue 24, SC-01), each change an ordered TableEvent.
 
 The GM starts a conflict in the running scene with its participants, and skips,
-inserts, reorders and ends it. In 2d20 the sides alternate: the side whose turn it is
-chooses who acts (players their characters, the GM the NPCs); after a turn ends, the
-side that acted may Keep the Initiative (SC-01, rules/turns.py) and pay 2 from its
-pool (change_pool, so the ledger and every screen show it). In Momenta (structured
-play) the GM's order runs by itself, each acting once a round.
+inserts, reorders and ends it. The order is the line's (SC-04, rules/turns.py): in most
+2d20 lines the sides alternate: the side whose turn it is chooses who acts (players
+their characters, the GM the NPCs); in Conan the players' side acts first, in any
+order; in Fallout each acts by Initiative. What a side pays to act out of turn (Keep
+the Initiative, the GM's interrupt, the GM's opening turn) is paid.py's. In Momenta
+(structured play) the GM's order runs by itself, each acting once a round.
 
 Rulings (the note of issue 24):
 - SC-01a "once per turn": a side keeps the initiative at most once in a row; the turn
   it bought passes the initiative to the other side. Two presses for one turn pay once.
+  (STA dev blog 006 says so; the setting keep_once_in_a_row turns it off.)
 - SC-01b a round ends when everyone has acted (or been skipped); the next begins at
-  once, opened by the other side, unless the side that ended it keeps the initiative.
+  once, opened by the other side, unless the side that ended it keeps the initiative
+  (the setting players_open_each_round has the players open every round instead).
 
 Every command takes the campaign lock first: two presses of Keep the Initiative at once
 serialise there, and the second finds someone already acting and pays nothing.
@@ -26,11 +29,18 @@ from django.utils.translation import gettext as _
 
 from rules import turns as rules
 from tables import events
-from tables.models import Campaign, Character, Conflict, Membership, Participant, TableEvent
+from tables.models import (
+    Attribute,
+    Campaign,
+    Character,
+    Conflict,
+    Membership,
+    Participant,
+    TableEvent,
+)
 from tables.services.core import (
     ServiceError,
     append_event,
-    change_pool,
     lock_campaign,
     require_role,
 )
@@ -101,6 +111,21 @@ def _ordered_next(conflict: Conflict) -> Participant | None:
     return conflict.participants.filter(acted=False).select_related("character").first()
 
 
+def turn_rules(campaign: Campaign) -> rules.TurnRules:
+    return rules.rules_for(campaign.game_line, uses_d6=campaign.uses_d6)
+
+
+def next_side(campaign: Campaign, conflict: Conflict) -> str | None:
+    """SC-04: the side that acts next without paying, by the conflict's order."""
+    counts = waiting(conflict)
+    if conflict.mode == Conflict.Mode.SIDES:
+        return rules.side_to_act(conflict.last_side, counts)
+    if conflict.mode == Conflict.Mode.FIRST:
+        return rules.players_first_side(counts)
+    following = _ordered_next(conflict)
+    return following.side if following is not None else None
+
+
 def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
     """SC-01b: when no one is left to act, the round ends and the next one begins. In
     Momenta's order, the next character acts at once."""
@@ -108,7 +133,9 @@ def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
     if not conflict.participants.filter(acted=False).exists():
         conflict.round += 1
         conflict.participants.update(acted=False)
-        conflict.save(update_fields=["round"])
+        if campaign.players_open_each_round:
+            conflict.last_side = ""  # SC-01b's setting: as in round 1, the players open
+        conflict.save(update_fields=["round", "last_side"])
         summary = _("Round %(n)d begins.") % {"n": conflict.round}
         done.append(_event(campaign, actor, conflict, "new_round", summary))
     if conflict.mode == Conflict.Mode.ORDERED:
@@ -123,7 +150,7 @@ def _stop_acting(conflict: Conflict) -> None:
     conflict._acting = None
 
 
-def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=()):
+def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(), paid=""):
     _stop_acting(conflict)
     participant.acting = True
     participant.save(update_fields=["acting"])
@@ -131,7 +158,9 @@ def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(
     conflict.last_kept = kept
     conflict.save(update_fields=["last_kept"])
     name = participant.character.name
-    if kept:
+    if paid:
+        summary = paid  # paid.py words what was bought
+    elif kept:
         summary = _("%(side)s keeps the initiative: %(who)s acts next.") % {
             "side": _side_words(participant.side).capitalize(),
             "who": name,
@@ -145,8 +174,10 @@ def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(
 # --- The GM's commands -----------------------------------------------------------------------
 
 
-def start_conflict(campaign_id: int, actor, character_ids) -> TableEvent:
-    """Start a conflict in the running scene with these characters, in this order."""
+def start_conflict(campaign_id: int, actor, character_ids, initiatives=None) -> TableEvent:
+    """Start a conflict in the running scene with these characters, in this order (the
+    line's, SC-04). By Initiative (Fallout), `initiatives` {character id: the GM's entry}
+    overrides a sheet's Perception + Agility (ruling SC-R15, docs/rules.md)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
@@ -163,7 +194,11 @@ def start_conflict(campaign_id: int, actor, character_ids) -> TableEvent:
         found = Character.objects.filter(campaign=campaign, pk__in=ids).in_bulk()
         if not ids or len(found) != len(ids):
             raise ServiceError(_("Choose who takes part: characters of this campaign."))
-        mode = Conflict.Mode.ORDERED if campaign.uses_d6 else Conflict.Mode.SIDES
+        mode = Conflict.Mode(turn_rules(campaign).order)
+        scores = {}
+        if mode == Conflict.Mode.INITIATIVE:
+            scores = initiative_scores(found, ids, initiatives or {})
+            ids = rules.by_initiative((pk, scores[pk]) for pk in ids)
         conflict = Conflict.objects.create(
             campaign=campaign, scene=scene_for_play(campaign), mode=mode
         )
@@ -173,6 +208,7 @@ def start_conflict(campaign_id: int, actor, character_ids) -> TableEvent:
                 character=found[pk],
                 side=GM if found[pk].is_npc else PLAYERS,
                 position=i,
+                initiative=scores.get(pk),
             )
             for i, pk in enumerate(ids)
         )
@@ -182,6 +218,34 @@ def start_conflict(campaign_id: int, actor, character_ids) -> TableEvent:
         if mode == Conflict.Mode.ORDERED:
             _set_acting(campaign, actor, conflict, _ordered_next(conflict))
         return event
+
+
+def initiative_scores(found: dict, ids: list[int], entries: dict) -> dict[int, int]:
+    """SC-04 (Fallout core, Combat): each one's Initiative: the GM's entry, else the sheet's
+    Perception + Agility, else 0 (ruling SC-R15: after those with one, in the GM's order).
+    A bad entry refuses the start."""
+    sheets = {pk: {} for pk in ids}
+    for row in Attribute.objects.filter(character_id__in=ids).values(
+        "character_id", "name", "value"
+    ):
+        sheets[row["character_id"]][row["name"]] = row["value"]
+    scores = {}
+    for pk in ids:
+        entry = entries.get(pk, entries.get(str(pk), ""))
+        if entry in ("", None):
+            scores[pk] = rules.initiative_from(sheets[pk]) or 0
+            continue
+        try:
+            value = int(entry)
+        except (TypeError, ValueError):
+            value = -1
+        if not 0 <= value <= rules.INITIATIVE_MAX:
+            raise ServiceError(
+                _("%(who)s's Initiative must be a whole number from 0 to %(most)d.")
+                % {"who": found[pk].name, "most": rules.INITIATIVE_MAX}
+            )
+        scores[pk] = value
+    return scores
 
 
 def end_conflict(campaign_id: int, actor) -> TableEvent:
@@ -285,12 +349,19 @@ def choose_next(campaign_id: int, actor, character_id) -> TableEvent:
             raise ServiceError(
                 _("%(who)s has already acted this round.") % {"who": participant.character.name}
             )
-        if conflict.mode == Conflict.Mode.SIDES:
-            side = rules.side_to_act(conflict.last_side, waiting(conflict))
+        if conflict.mode in (Conflict.Mode.SIDES, Conflict.Mode.FIRST):
+            side = next_side(campaign, conflict)
             if participant.side != side:
                 raise ServiceError(
                     _("It is %(side)s's turn to act, not %(who)s's.")
                     % {"side": _side_words(side), "who": participant.character.name}
+                )
+        if conflict.mode == Conflict.Mode.INITIATIVE:
+            following = _ordered_next(conflict)
+            if following.pk != participant.pk:
+                raise ServiceError(
+                    _("By Initiative %(next)s acts next, not %(who)s.")
+                    % {"next": following.character.name, "who": participant.character.name}
                 )
         _may_speak_for(membership, participant.side)
         return _set_acting(campaign, actor, conflict, participant)
@@ -319,52 +390,6 @@ def end_turn(campaign_id: int, actor, character_id) -> TableEvent:
         event = _event(campaign, actor, conflict, "ended_turn", summary, participant)
         _after_turn(campaign, actor, conflict)
         return event
-
-
-def keep_initiative(campaign_id: int, actor, character_id) -> TableEvent:
-    """SC-01 Keep the Initiative: the side that just acted pays 2 (players group Momentum,
-    the GM Threat) so that another of its characters acts next; SC-01a, SC-01b."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        membership = require_role(campaign, actor, "player")
-        conflict = _running(campaign)
-        participant = _participant(conflict, character_id)
-        if conflict.mode != Conflict.Mode.SIDES:
-            raise ServiceError(_("In the GM's order no one keeps the initiative."))
-        _refuse_while_acting(conflict)
-        side = conflict.last_side
-        if participant.side != side:
-            raise ServiceError(
-                _("Only %(side)s, which just acted, can keep the initiative.")
-                % {"side": _side_words(side) if side else _("a side that has acted")}
-            )
-        if side == GM and not membership.is_gm:
-            raise PermissionDenied(_("Only the GM keeps the initiative for the GM's side."))
-        if side == PLAYERS and membership.is_gm:
-            raise PermissionDenied(_("The players keep the initiative with their Momentum."))
-        if participant.acted:
-            raise ServiceError(
-                _("%(who)s has already acted this round.") % {"who": participant.character.name}
-            )
-        if conflict.last_kept:
-            raise ServiceError(
-                _("%(side)s already kept the initiative: it passes to the other side now.")
-                % {"side": _side_words(side).capitalize()}
-            )
-        if not rules.may_keep(conflict.last_side, conflict.last_kept, waiting(conflict)):
-            raise ServiceError(
-                _("No need to keep the initiative: the other side has no one left to act.")
-            )
-        line = campaign.line
-        pool, name = ("threat", line.gm_pool) if side == GM else ("group_momentum", line.group_pool)
-        reason = _("Keep the Initiative: %(who)s acts next") % {"who": participant.character.name}
-        if getattr(campaign, pool) < rules.KEEP_INITIATIVE_COST:  # the row read under the lock
-            raise ServiceError(
-                _("Keeping the initiative costs %(cost)d %(pool)s; there is not enough.")
-                % {"cost": rules.KEEP_INITIATIVE_COST, "pool": name}
-            )
-        change = change_pool(campaign, pool, -rules.KEEP_INITIATIVE_COST, reason, fresh=True)
-        return _set_acting(campaign, actor, conflict, participant, kept=True, changes=[change])
 
 
 def _refuse_while_acting(conflict: Conflict) -> None:
