@@ -17,12 +17,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from tables import events
 from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
-from tables.said import said, worded, words
+from tables.said import said
+from tables.services import board_lines as lines
 from tables.services.access import has_role
 from tables.services.core import (
     ServiceError,
@@ -72,25 +72,6 @@ def standing_trait(campaign: Campaign, trait_id, *, gm: bool) -> SceneTrait:
             _("“%(text)s” was removed from the board meanwhile.") % {"text": trait.text}
         )
     return trait
-
-
-def _summary(sentence: str, trait: SceneTrait, who) -> dict:
-    """The event's line, stored as its English sentence and values: each reader reads it in
-    their own language (tables/said.py). `sentence` is marked with gettext_noop."""
-    return said(sentence, who=who, text=trait.text)
-
-
-def _who(actor):
-    if getattr(actor, "is_authenticated", False):
-        return actor.get_username()
-    return words(gettext_noop("The table"))
-
-
-GM_WORD = words(gettext_noop("GM"))
-
-
-def _said(who) -> str:
-    return who if isinstance(who, str) else worded({"summary_words": who})
 
 
 def _append(campaign, actor, trait: SceneTrait, action: str, summary: dict, **extra) -> TableEvent:
@@ -150,14 +131,12 @@ def add_trait(
             scene=scene_for_play(campaign),
             kind=kind,
             text=text,
-            origin=_("noted by %(who)s") % {"who": _said(_who(actor))},
+            origin=_("noted by %(who)s") % {"who": lines.now(lines.who(actor))},
             made_by=actor,
             hidden=hidden,
             lasting=lasting,
         )
-        summary = _summary(
-            gettext_noop("%(who)s puts on the board: “%(text)s”."), trait, _who(actor)
-        )
+        summary = lines.line(lines.ADDED, trait, lines.who(actor))
         return _append(campaign, actor, trait, "added", summary, origin=trait.origin)
 
 
@@ -174,8 +153,8 @@ def edit_trait(campaign_id: int, actor, trait_id, text: str) -> TableEvent:
         before, trait.text = trait.text, text
         trait.save(update_fields=["text"])
         summary = said(
-            gettext_noop("%(who)s changes “%(before)s” to “%(text)s”."),
-            who=_who(actor),
+            lines.CHANGED,
+            who=lines.who(actor),
             before=before,
             text=text,
         )
@@ -196,7 +175,7 @@ def remove_trait(campaign_id: int, actor, trait_id) -> TableEvent:
             actor,
             trait,
             "removed",
-            _summary(gettext_noop("%(who)s removes: “%(text)s”."), trait, _who(actor)),
+            lines.line(lines.REMOVED, trait, lines.who(actor)),
         )
 
 
@@ -215,7 +194,7 @@ def hide_trait(campaign_id: int, actor, trait_id) -> TableEvent:
             "trait_id": trait.pk,
             "action": "hidden",
             "trait_kind": trait.kind,
-            **said(gettext_noop("The GM takes a trait off the players' board.")),
+            **said(lines.HIDDEN),
         }
         return append_event(campaign, events.BOARD_TRAIT, actor, payload)
 
@@ -235,7 +214,7 @@ def reveal_trait(campaign_id: int, actor, trait_id) -> TableEvent:
             actor,
             trait,
             "revealed",
-            _summary(gettext_noop("%(who)s reveals: “%(text)s”."), trait, GM_WORD),
+            lines.line(lines.REVEALED, trait, lines.GM),
         )
 
 
@@ -256,12 +235,8 @@ def set_lasting(campaign_id: int, actor, trait_id, lasting: bool) -> TableEvent:
             )
         trait.lasting = bool(lasting)
         trait.save(update_fields=["lasting"])
-        sentence = (
-            gettext_noop("%(who)s keeps past the scene: “%(text)s”.")
-            if trait.lasting
-            else gettext_noop("%(who)s lets end with the scene: “%(text)s”.")
-        )
-        return _append(campaign, actor, trait, "kept", _summary(sentence, trait, GM_WORD))
+        sentence = lines.KEPT if trait.lasting else lines.LET_GO
+        return _append(campaign, actor, trait, "kept", lines.line(sentence, trait, lines.GM))
 
 
 VERDICTS = ("impossible", "unnecessary")
@@ -283,14 +258,10 @@ def settle_test(
         trait = standing_trait(campaign, trait_id, gm=True)  # the GM's command
         character = character_in(campaign, character_id)
         sentence = {
-            "impossible": gettext_noop(
-                "%(who)s's %(what)s is impossible: “%(text)s” (it fails, no roll)."
-            ),
-            "unnecessary": gettext_noop(
-                "%(who)s's %(what)s is unnecessary: “%(text)s” (it passes, no roll, no Momentum)."
-            ),
+            "impossible": lines.IMPOSSIBLE,
+            "unnecessary": lines.UNNECESSARY,
         }[verdict]
-        what = " ".join(str(what or "").split())[:80] or words(gettext_noop("test"))
+        what = " ".join(str(what or "").split())[:80] or lines.TEST_WORD
         summary = said(sentence, who=character.name, what=what, text=trait.text)
         return _append(
             campaign,
@@ -322,14 +293,10 @@ def refuse_for_rolls(campaign_id: int, actor, trait_id, refused: bool = True) ->
             )
         trait.refused = bool(refused)
         trait.save(update_fields=["refused"])
-        sentence = (
-            gettext_noop("%(who)s does not let count for rolls: “%(text)s”.")
-            if trait.refused
-            else gettext_noop("%(who)s lets count for rolls: “%(text)s”.")
-        )
+        sentence = lines.REFUSED if trait.refused else lines.ALLOWED
         return _append(
             campaign, actor, trait, "refused" if trait.refused else "allowed",
-            _summary(sentence, trait, GM_WORD),
+            lines.line(sentence, trait, lines.GM),
         )  # fmt: skip
 
 
