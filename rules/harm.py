@@ -12,9 +12,10 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
   `challenge_hit` (5+ in one hit after soak, or the track emptied). Lethal/non-lethal
   injuries and avoiding an injury with Determination are left to the GM (a GM recovery).
 - Conan: Vigor with Wounds, Resolve with Trauma (one rule for both, `challenge_hit`).
-- Fallout: HP; an Injury at 5+ in one hit after DR (a critical hit), none for reaching 0.
-- STA 2nd ed.: Stress with Injuries counted only when a hit would go past the track
-  (the 2nd edition turned 5+ injuries into a filled track and a complication).
+- Fallout (SC-06): HP; an injury at 5+ in one hit after DR, one for falling to 0 HP,
+  one for damage taken while at 0.
+- STA 2nd ed. (SC-06): Stress avoids the Injury; a hit the track only partly absorbs
+  fills it and becomes a complication; a hit on a full track is an Injury.
 - Dune: no damage track in the book (a hit defeats unless the target pays to avoid
   it): a Defeats track the GM moves by 1 per confirmed hit.
 """
