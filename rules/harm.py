@@ -12,9 +12,10 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
   `challenge_hit` (5+ in one hit after soak, or the track emptied). Lethal/non-lethal
   injuries and avoiding an injury with Determination are left to the GM (a GM recovery).
 - Conan: Vigor with Wounds, Resolve with Trauma (one rule for both, `challenge_hit`).
-- Fallout: HP; an Injury at 5+ in one hit after DR (a critical hit), none for reaching 0.
-- STA 2nd ed.: Stress with Injuries counted only when a hit would go past the track
-  (the 2nd edition turned 5+ injuries into a filled track and a complication).
+- Fallout (SC-06): HP; an injury at 5+ in one hit after DR, one for falling to 0 HP,
+  one for damage taken while at 0.
+- STA 2nd ed. (SC-06): Stress avoids the Injury; a hit the track only partly absorbs
+  fills it and becomes a complication; a hit on a full track is an Injury.
 - Dune: no damage track in the book (a hit defeats unless the target pays to avoid
   it): a Defeats track the GM moves by 1 per confirmed hit.
 """
@@ -54,7 +55,8 @@ class TrackKind:
 # What a hit adds to the harms track, per line (see `challenge_hit`).
 FIVE_OR_EMPTY = "five_or_empty"  # 5+ in one hit, and the track emptied (STA 1e, Conan)
 FIVE_ONLY = "five_only"  # 5+ in one hit (Fallout's critical hit)
-PAST_TRACK = "past_track"  # a hit that would go past the track (STA 2e)
+PAST_TRACK = "past_track"  # STA 2e: Stress avoids the Injury; partly absorbed, a complication
+FIVE_OR_ZERO = "five_or_zero"  # Fallout: 5+ in one hit, reaching 0 HP, and any hit at 0
 NO_HARMS = "none"  # Momenta: the track alone
 
 MOMENTA = "momenta"
@@ -84,7 +86,7 @@ HARM_RULE: dict[str, str] = {
     "sta1": FIVE_OR_EMPTY,
     "sta2": PAST_TRACK,
     "conan": FIVE_OR_EMPTY,
-    "fallout": FIVE_ONLY,
+    "fallout": FIVE_OR_ZERO,
     "dune": NO_HARMS,
     "achtung": FIVE_OR_EMPTY,
 }
@@ -149,6 +151,7 @@ class Hit:
     dealt: int  # damage after soak (0 or more)
     step: Step
     harms: int
+    complication: bool = False  # STA 2e: a hit the Stress track only partly absorbed
 
 
 def hit_damage(total: int, bonus: int = 0, soak: int = 0) -> int:
@@ -167,16 +170,26 @@ def challenge_hit(rule: str, taken: int, maximum: int, dealt: int, *, both: bool
     ruling SC-R1: both can come from one hit (two harms); with `both` off (a campaign
     setting, for groups that read one harm a hit) such a hit inflicts one.
     FIVE_ONLY (Fallout "Injuries"): one harm at 5+ in one hit.
-    PAST_TRACK (STA 2nd ed.): one harm when the hit would go past the track.
+    PAST_TRACK (SC-06, STA 2e core pp. 290, 292 and the line developer's clarification):
+    the target avoids the Injury by suffering Stress equal to the hit; a track that can
+    only partly absorb it fills and the hit becomes a complication (no Injury); only a
+    hit on a full track, which can absorb nothing, inflicts the Injury.
+    FIVE_OR_ZERO (SC-06, Fallout core, "Damage and Injury"): one injury at 5+ in one hit,
+    one for falling to 0 HP (the track filled), one for damage taken while at 0.
     """
     _count(dealt, "Damage")
     step = move(taken, maximum, dealt)
-    harms = 0
-    if dealt > 0:
+    harms, complication = 0, False
+    if dealt > 0 and rule == FIVE_OR_ZERO:
+        harms = (dealt >= INJURY_AT) + (step.after == maximum)
+    elif dealt > 0 and rule == PAST_TRACK:
+        if taken == maximum:
+            harms = 1
+        elif step.lost > 0:
+            complication = True
+    elif dealt > 0:
         if rule in (FIVE_OR_EMPTY, FIVE_ONLY) and dealt >= INJURY_AT:
             harms += 1
         if rule == FIVE_OR_EMPTY and step.after == maximum and (both or not harms):
             harms += 1
-        if rule == PAST_TRACK and step.lost > 0:
-            harms += 1
-    return Hit(dealt, step, harms)
+    return Hit(dealt, step, harms, complication)

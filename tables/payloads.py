@@ -570,6 +570,7 @@ class HarmApplied(Payload):
     source_roll_id: int | None = None  # a Momenta roll (not `roll_id`: no record link)
     source_test_id: int | None = None  # a 2d20 test
     dealt: int | None = None  # the damage after soak (2d20) or the roll's (Momenta)
+    complication: bool = False  # SC-06 STA 2e: the hit became a complication, not an Injury
     summary: str
 
 

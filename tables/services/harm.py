@@ -309,7 +309,7 @@ def apply_d20_hit(
             moves,
             reason or _("%(who)s's attack") % {"who": test.character.name},
             audience=_audience(row, harms_row, secret=test.hidden),
-            extra={"source_test_id": test.pk, "dealt": dealt},
+            extra={"source_test_id": test.pk, "dealt": dealt, "complication": hit.complication},
             summary=_("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words,
             sources={"d20_test": test},
         )

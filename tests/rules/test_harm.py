@@ -37,12 +37,23 @@ def test_sc_02_sta1_conan_harm_at_five_in_one_hit_or_when_the_track_empties():
     assert challenge_hit(rule, 10, 10, 0).harms == 0  # nothing dealt, nothing suffered
 
 
-def test_sc_02_fallout_harm_only_at_five_and_sta2_only_past_the_track():
-    assert challenge_hit(harm.HARM_RULE["fallout"], 9, 10, 1).harms == 0
-    assert challenge_hit(harm.HARM_RULE["fallout"], 0, 10, 5).harms == 1
-    assert challenge_hit(harm.HARM_RULE["sta2"], 0, 10, 7).harms == 0
-    hit = challenge_hit(harm.HARM_RULE["sta2"], 8, 10, 3)
-    assert (hit.step.after, hit.step.lost, hit.harms) == (10, 1, 1)
+def test_sc_06_sta2e_stress_avoids_the_injury_partly_absorbed_is_a_complication():
+    """SC-06, STA 2e core pp. 290 and 292 and the line developer's clarification."""
+    rule = harm.HARM_RULE["sta2"]
+    assert challenge_hit(rule, 0, 10, 7).harms == 0
+    hit = challenge_hit(rule, 8, 10, 4)
+    assert (hit.step.after, hit.harms, hit.complication) == (10, 0, True)
+    assert challenge_hit(rule, 10, 10, 2).harms == 1  # a full track absorbs nothing
+
+
+def test_sc_06_fallout_injury_at_zero_hp_five_plus_and_damage_while_at_zero():
+    """SC-06, Fallout core, Damage and Injury."""
+    rule = harm.HARM_RULE["fallout"]
+    assert challenge_hit(rule, 7, 10, 3).harms == 1  # falls to 0 HP
+    assert challenge_hit(rule, 0, 10, 1).harms == 0
+    assert challenge_hit(rule, 0, 10, 5).harms == 1
+    assert challenge_hit(rule, 5, 10, 5).harms == 2  # 5+ that also drops to 0
+    assert challenge_hit(rule, 10, 10, 1).harms == 1  # damage taken while at 0
 
 
 def test_sc_02_every_line_names_its_tracks_and_harms_tracks_exist():
