@@ -223,3 +223,46 @@ def test_sc_02_a_secret_rolls_hit_stays_with_the_gm_until_revealed(fight, gm, he
     assert made.hidden
     event = harm.apply_momenta_hit(fight.pk, gm, made.pk, hero.pk)
     assert event.audience == "gm"
+
+
+def _line(campaign, gm, marcus, line: str, tracks: dict):
+    campaign.game_line = line
+    campaign.save(update_fields=["game_line"])
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    for track, size in tracks.items():
+        harm.set_track(campaign.pk, gm, marcus.pk, track, size)
+    return campaign
+
+
+def moves(event):
+    return [(m["track"], m["delta"], m["after"]) for m in event.payload["moves"]]
+
+
+def test_sc_06_sta2_stress_avoids_the_injury_and_a_part_absorbed_hit_is_a_complication(
+    d20_campaign, gm, player, kara, marcus
+):
+    """SC-06 through the services (STA 2e core pp. 290, 292): 8 Stress taken to avoid an
+    Injury, then a 4-point hit on the 2 boxes left fills the track: a complication, no
+    Injury."""
+    sta2 = _line(d20_campaign, gm, marcus, "sta2", {"stress": 10, "injuries": 2})
+    first = d20_attack(sta2, player, kara, [3, 15])
+    event = harm.apply_d20_hit(sta2.pk, gm, first.pk, marcus.pk, track="stress", total=8)
+    assert moves(event) == [("stress", 8, 8)]
+    second = d20_attack(sta2, player, kara, [2, 19])
+    event = harm.apply_d20_hit(sta2.pk, gm, second.pk, marcus.pk, track="stress", total=4)
+    assert moves(event) == [("stress", 2, 10)]
+    assert event.payload.get("complication") is True
+
+
+def test_sc_06_fallout_reaching_zero_hp_is_an_injury(d20_campaign, gm, player, kara, marcus):
+    """SC-06 through the services (Fallout core, Damage and Injury): 7 taken in hits under
+    5, then a 3 hit on a 10 HP track drops it to 0: one injury; another hit at 0 adds one."""
+    fallout = _line(d20_campaign, gm, marcus, "fallout", {"hp": 10, "injuries": 5})
+    hits = []
+    for total in (4, 3, 3, 1):
+        test = d20_attack(fallout, player, kara, [3, 15])
+        hits.append(harm.apply_d20_hit(fallout.pk, gm, test.pk, marcus.pk, track="hp", total=total))
+    assert [moves(e) for e in hits[:2]] == [[("hp", 4, 4)], [("hp", 3, 7)]]
+    assert moves(hits[2]) == [("hp", 3, 10), ("injuries", 1, 1)]
+    assert moves(hits[3])[-1] == ("injuries", 1, 2)
