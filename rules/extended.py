@@ -50,6 +50,40 @@ class InvalidTask(RulesError):
     """An extended task or a roll toward it described with impossible values."""
 
 
+# SC-07: lines whose tasks' Magnitude is also the Difficulty of the tests that feed them
+# (STA 1e; Modiphius, STA Dev Blog 005: "the Magnitude … is also the Difficulty").
+MAGNITUDE_IS_DIFFICULTY = (STA1,)
+
+
+def tests_difficulty(rule: str, magnitude: int, difficulty: int) -> int:
+    """SC-07: the Difficulty a test needs to feed a task. STA 1e: the Magnitude (a GM's
+    other Difficulty is refused, not silently changed); other lines: the GM's, 0 for any."""
+    if rule not in MAGNITUDE_IS_DIFFICULTY:
+        return difficulty
+    if difficulty not in (0, magnitude):
+        raise InvalidTask(
+            gettext_noop(
+                "This task's tests are at its Magnitude: leave the Difficulty at 0 or set "
+                "it to %(magnitude)s."
+            ),
+            magnitude=magnitude,
+        )
+    return magnitude
+
+
+def refuse_easier_test(task_difficulty: int, test_difficulty: int) -> None:
+    """SC-07: a test below the task's Difficulty does not feed it."""
+    if test_difficulty < task_difficulty:
+        raise InvalidTask(
+            gettext_noop(
+                "Only a test at Difficulty %(needed)s or more feeds this task (this one "
+                "was at %(was)s)."
+            ),
+            needed=task_difficulty,
+            was=test_difficulty,
+        )
+
+
 def rule_of(line_key: str) -> str:
     if line_key not in RULES:
         raise InvalidTask(gettext_noop("This game line's extended tasks are not supported yet."))

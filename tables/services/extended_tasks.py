@@ -76,7 +76,8 @@ def create_task(
 ) -> TableEvent:
     """The GM opens an extended task in the running scene, with its line's terms
     (STA 1e: Work, Magnitude, Resistance; STA 2e: progress track, Resistance and the
-    track's breakthrough points)."""
+    track's breakthrough points). `difficulty`: what a test needs to feed it (SC-07:
+    STA 1e's is its Magnitude)."""
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name or len(name) > NAME_MAX:
         raise ServiceError(_("Name the task (at most %(n)d characters).") % {"n": NAME_MAX})
@@ -99,6 +100,7 @@ def create_task(
                 resistance,
                 breakthrough_at=points,
             )
+            difficulty = extended.tests_difficulty(shape.rule, shape.magnitude, difficulty)
         except (RulesError, TypeError) as error:
             raise ServiceError(str(error)) from None
         task = ExtendedTask.objects.create(
@@ -199,6 +201,10 @@ def link_roll(
         task = _open_task(campaign, task_id)
         test = _linkable_test(campaign, membership, test_id)
         passed = bool((test.result or {}).get("passed"))
+        try:
+            extended.refuse_easier_test(task.difficulty, (test.result or {}).get("difficulty", 0))
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
         value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
         try:
             step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)

@@ -61,7 +61,7 @@ def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
     task = task_of(made)
     assert made.kind == "extended_task" and made.payload["progress"] == 0
     # Faces 2, 2, 1, Effect (1) = 6 Work, no Resistance: 5+, a Breakthrough.
-    first = test_roll(c, player, kara, [3, 4])
+    first = test_roll(c, player, kara, [3, 4], difficulty=2)  # SC-07: at the Magnitude
     dice = challenge(c, player, kara, [2, 2, 1, 5])
     event = extended_tasks.link_roll(c.pk, player, task.pk, first.pk, challenge_seq=dice.seq)
     assert (event.payload["amount"], event.payload["scored"]) == (6, 1)
@@ -72,7 +72,7 @@ def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
     event = extended_tasks.link_roll(c.pk, player, task.pk, failed.pk)
     assert (event.payload["amount"], event.payload["scored"]) == (0, 0)
     # 2 Work fills the 7 track (1 fits): the second Breakthrough completes the task.
-    second = test_roll(c, player, kara, [2, 9])
+    second = test_roll(c, player, kara, [2, 9], difficulty=2)
     dice = challenge(c, player, kara, [2, 3])
     event = extended_tasks.link_roll(c.pk, player, task.pk, second.pk, challenge_seq=dice.seq)
     assert (event.payload["amount"], event.payload["scored"]) == (1, 1)
@@ -84,6 +84,47 @@ def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
     with pytest.raises(ServiceError, match="complete"):
         extended_tasks.link_roll(c.pk, player, task.pk, third.pk, challenge_seq=dice.seq)
     assert snapshot(c) == before
+
+
+def test_sc_07_sta1_magnitude_is_the_tests_difficulty(d20_campaign, gm, player, kara):
+    """SC-07, STA Dev Blog 005 (STA 1e "Extended Tasks"): the Magnitude is also the
+    Difficulty of the tests; a Magnitude 2 task stores Difficulty 2 and a test passed at
+    Difficulty 1 does not feed it (refused, nothing changes); one at 2 does."""
+    c = line(d20_campaign, "sta1", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=7, magnitude=2))
+    assert task.difficulty == 2
+    easy = test_roll(c, player, kara, [3, 4], difficulty=1)
+    dice = challenge(c, player, kara, [2, 2, 1, 5])
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="Difficulty 2 or more"):
+        extended_tasks.link_roll(c.pk, player, task.pk, easy.pk, challenge_seq=dice.seq)
+    assert snapshot(c) == before
+    hard = test_roll(c, player, kara, [3, 4], difficulty=2)
+    event = extended_tasks.link_roll(c.pk, player, task.pk, hard.pk, challenge_seq=dice.seq)
+    assert event.payload["amount"] == 6
+
+
+def test_sc_07_sta1_a_difficulty_other_than_the_magnitude_is_refused(d20_campaign, gm):
+    """SC-07, STA Dev Blog 005: the GM may leave the Difficulty at 0 (it becomes the
+    Magnitude) or set it to the Magnitude; another is refused and nothing changes."""
+    c = line(d20_campaign, "sta1", gm)
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="at its Magnitude"):
+        extended_tasks.create_task(c.pk, gm, "Scan", work=7, magnitude=2, difficulty=1)
+    assert snapshot(c) == before
+    made = extended_tasks.create_task(c.pk, gm, "Scan", work=7, magnitude=3, difficulty=3)
+    assert task_of(made).difficulty == 3
+
+
+def test_sc_07_other_lines_keep_the_gms_difficulty(d20_campaign, gm, player, kara):
+    """SC-07 is STA 1e's (STA Dev Blog 005); an STA 2e task keeps the GM's Difficulty (0:
+    any test), and a set one refuses an easier test just the same."""
+    c = line(d20_campaign, "sta2", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=6, difficulty=2))
+    assert task.difficulty == 2
+    easy = test_roll(c, player, kara, [3, 4], difficulty=1)
+    with pytest.raises(ServiceError, match="Difficulty 2 or more"):
+        extended_tasks.link_roll(c.pk, player, task.pk, easy.pk)
 
 
 def test_sc_03_sta2_impact_is_the_department_minus_resistance_and_closes_when_full(

@@ -32,7 +32,7 @@ def test_sta1_cards_odds_equal_the_brute_force(d20_campaign, gm, player, kara, c
     her usual Challenge dice: the 2 she rolled last."""
     c = line(d20_campaign, "sta1", gm)
     made = extended_tasks.create_task(c.pk, gm, "Realign", work=4, magnitude=2, difficulty=2)
-    first = test_roll(c, player, kara, [3, 4])
+    first = test_roll(c, player, kara, [3, 4], difficulty=2)  # SC-07
     dice = challenge(c, player, kara, [2, 1])  # 3 Work: not yet full
     extended_tasks.link_roll(
         c.pk, player, made.payload["task_id"], first.pk, challenge_seq=dice.seq
