@@ -203,10 +203,7 @@ def link_roll(
         passed = bool((test.result or {}).get("passed"))
         try:
             extended.refuse_easier_test(task.difficulty, (test.result or {}).get("difficulty", 0))
-        except RulesError as error:
-            raise ServiceError(str(error)) from None
-        value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
-        try:
+            value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
             step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)
         except RulesError as error:
             raise ServiceError(str(error)) from None
