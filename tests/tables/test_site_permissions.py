@@ -50,6 +50,7 @@ def settings_data(campaign, **overrides):
         "assistance_needs_leader_success": "on",
         "gm_momentum_to_threat": "on",
         "double_harm": "on",  # SC-R1, on by default
+        "keep_once_in_a_row": "on",  # SC-01a, on by default
     }
     data.update(overrides)
     return data
