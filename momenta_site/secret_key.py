@@ -39,8 +39,8 @@ def secret_key(*, debug: bool, sqlite_path: str) -> str:
     if running_demo():
         return demo_key(Path(sqlite_path))
     if running_host():
-        # `manage.py host` before it has read its data folder's key: this step signs
-        # nothing, and the table itself runs with the folder's key (momenta_site/hosting.py).
+        # `manage.py host` before it has read its data folder's key, or host_backup:
+        # they sign nothing; the table runs with the folder's key (momenta_site/hosting.py).
         return secrets.token_urlsafe(50)
     raise ImproperlyConfigured(MISSING)
 
@@ -51,8 +51,9 @@ def running_demo() -> bool:
 
 
 def running_host() -> bool:
-    """This process is `manage.py host` (tables/management/commands/host.py)."""
-    return Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] == ["host"]
+    """This process is `manage.py host` or `host_backup`, which read their key from
+    their data folder (tables/management/commands/host.py)."""
+    return Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] in (["host"], ["host_backup"])
 
 
 def demo_key(database: Path) -> str:
