@@ -38,8 +38,10 @@ def port():
         return s.getsockname()[1]
 
 
-def step_one(folder, port, *args):
-    call_command("host", "--data", str(folder), "--port", str(port), "--bind", "127.0.0.1", *args)
+def step_one(folder, port, *args, **kwargs):
+    call_command(
+        "host", "--data", str(folder), "--port", str(port), "--bind", "127.0.0.1", *args, **kwargs
+    )
 
 
 def test_step_one_keeps_a_key_and_hands_the_table_its_environment(
@@ -193,3 +195,33 @@ def test_tls_is_handed_to_uvicorn(tmp_path, port, execs, monkeypatch):
     assert argv[argv.index("--ssl-certfile") + 1] == "c.pem"
     assert argv[argv.index("--ssl-keyfile") + 1] == "k.pem"
     assert "https://table.test:8443/" in out.getvalue()
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """A person at a terminal typing `answers` in turn (username, password, again)."""
+    answers = []
+    monkeypatch.setattr(sys, "stdin", type("Tty", (io.StringIO,), {"isatty": lambda s: True})())
+    monkeypatch.setattr("builtins.input", lambda prompt: answers.pop(0))
+    monkeypatch.setattr(host.getpass, "getpass", lambda prompt: answers.pop(0))
+    return answers
+
+
+def test_the_first_run_asks_for_the_gm_at_a_terminal(fresh, port, execs, terminal):
+    terminal += ["gm", GOOD_PASSWORD, GOOD_PASSWORD]
+    step_one(fresh, port, stdout=io.StringIO())
+    [(argv, env)] = execs
+    assert argv[argv.index("--gm-username") + 1] == "gm"
+    assert env[hosting.PASSWORD_VARIABLE] == GOOD_PASSWORD  # for step 2, not on argv
+    assert GOOD_PASSWORD not in argv
+
+
+def test_two_different_passwords_at_the_terminal_create_nothing(fresh, port, execs, terminal):
+    terminal += ["gm", GOOD_PASSWORD, GOOD_PASSWORD + "x"]
+    assert_refused(fresh, port, [], "the two passwords differ", execs)
+
+
+def test_a_campaign_name_too_long_is_refused(fresh, port, execs, monkeypatch):
+    monkeypatch.setenv(hosting.PASSWORD_VARIABLE, GOOD_PASSWORD)
+    args = ["--gm-username", "gm", "--campaign", "x" * 101]
+    assert_refused(fresh, port, args, "--campaign needs a name of 1 to 100", execs)

@@ -33,8 +33,10 @@ from django.core.management.base import BaseCommand, CommandError
 from momenta_site import hosting
 from momenta_site.catalogues import compile_catalogues
 from tables.management.commands.serve import uvicorn_argv
+from tables.models import Campaign
 from tables.services import first_table
 
+CAMPAIGN_NAME_LENGTH = Campaign._meta.get_field("name").max_length
 MANAGE = str(Path(__file__).resolve().parents[3] / "manage.py")
 
 
@@ -77,8 +79,10 @@ class Command(BaseCommand):
     def prepare(self, folder, options) -> None:
         tls = bool(options["tls_cert"] or options["tls_key"])
         hosting.check_tls(options["tls_cert"], options["tls_key"])
-        if not options["campaign"].strip():
-            raise hosting.HostError("--campaign needs a name")
+        if not 0 < len(options["campaign"].strip()) <= CAMPAIGN_NAME_LENGTH:
+            raise hosting.HostError(
+                f"--campaign needs a name of 1 to {CAMPAIGN_NAME_LENGTH} letters"
+            )
         extra = {}
         if not hosting.has_accounts(folder):
             extra = self.gm_account(options)
@@ -123,9 +127,13 @@ class Command(BaseCommand):
                 "or run it in a terminal to be asked"
             )
         self.stdout.write("First run: the GM's account (yours).")
-        username = input("GM username: ").strip()
-        password = getpass.getpass("Password: ")
-        if getpass.getpass("Password (again): ") != password:
+        try:
+            username = input("GM username: ").strip()
+            password = getpass.getpass("Password: ")
+            again = getpass.getpass("Password (again): ")
+        except (EOFError, KeyboardInterrupt):
+            raise hosting.HostError("stopped at the GM's account; nothing was created") from None
+        if again != password:
             raise hosting.HostError("the two passwords differ; nothing was created")
         return username, password
 
