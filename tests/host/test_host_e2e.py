@@ -44,7 +44,8 @@ class HostedTable:
         """Start it; what it printed this time."""
         seen = self.log.stat().st_size if self.log.exists() else 0
         env = server_env(self.folder, **{hosting.PASSWORD_VARIABLE: GM_PASSWORD})
-        env.pop("SECRET_KEY", None)  # the folder's own, as on a GM's machine
+        for name in ("SECRET_KEY", "DEBUG", "PYTEST_VERSION"):
+            env.pop(name, None)  # as a GM's shell has it: the key is the folder's own
         command = [*MANAGE, "host", "--data", str(self.folder), "--port", str(self.port)]
         with open(self.log, "a") as log:
             self.process = subprocess.Popen(
