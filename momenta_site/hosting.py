@@ -126,7 +126,7 @@ def machine_addresses(hostname: str) -> list[str]:
 def host_names(extra: list[str], hostname: str, addresses: list[str]) -> list[str]:
     """The names browsers may address this table by (ALLOWED_HOSTS): the ones given
     with --host first, then the machine's addresses, its name, then loopback."""
-    names = [*extra, *(a for a in addresses if not _is_loopback(a)), hostname]
+    names = [*extra, *(a for a in addresses if not is_loopback(a)), hostname]
     if hostname and "." not in hostname:
         names.append(f"{hostname}.local")  # mDNS on a home network (macOS, avahi)
     names += ["localhost", "127.0.0.1"]
@@ -154,12 +154,10 @@ def base_urls(names: list[str], port: int, tls: bool) -> list[str]:
 def preferred(names: list[str]) -> str:
     """The name to print the GM's and friends' links with: a --host name if given,
     else the LAN address, else the machine's name (host_names' order)."""
-    return next(
-        (name for name in names if name != "localhost" and not _is_loopback(name)), names[0]
-    )
+    return next((name for name in names if name != "localhost" and not is_loopback(name)), names[0])
 
 
-def _is_loopback(name: str) -> bool:
+def is_loopback(name: str) -> bool:
     try:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:

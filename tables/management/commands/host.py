@@ -79,6 +79,9 @@ class Command(BaseCommand):
     def prepare(self, folder, options) -> None:
         tls = bool(options["tls_cert"] or options["tls_key"])
         hosting.check_tls(options["tls_cert"], options["tls_key"])
+        if tls:  # step 2 and uvicorn get them whatever folder they run in
+            options["tls_cert"] = str(Path(options["tls_cert"]).resolve())
+            options["tls_key"] = str(Path(options["tls_key"]).resolve())
         if not 0 < len(options["campaign"].strip()) <= CAMPAIGN_NAME_LENGTH:
             raise hosting.HostError(
                 f"--campaign needs a name of 1 to {CAMPAIGN_NAME_LENGTH} letters"
@@ -157,6 +160,10 @@ class Command(BaseCommand):
                 options["gm_username"], password, options["campaign"]
             )
         self.tell(folder, urls, base, made)
+        if hosting.is_loopback(options["bind"]):
+            self.stderr.write(
+                f"Listening on {options['bind']} only: other machines cannot reach it."
+            )
         argv = uvicorn_argv(
             host=options["bind"],
             port=options["port"],
