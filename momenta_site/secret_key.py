@@ -38,12 +38,22 @@ def secret_key(*, debug: bool, sqlite_path: str) -> str:
         return DEVELOPMENT_KEY
     if running_demo():
         return demo_key(Path(sqlite_path))
+    if running_host():
+        # `manage.py host` before it has read its data folder's key, or host_backup:
+        # they sign nothing; the table runs with the folder's key (momenta_site/hosting.py).
+        return secrets.token_urlsafe(50)
     raise ImproperlyConfigured(MISSING)
 
 
 def running_demo() -> bool:
     """This process is `manage.py demo` (settings read it too: the demo's static files)."""
     return Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] == ["demo"]
+
+
+def running_host() -> bool:
+    """This process is `manage.py host` or `host_backup`, which read their key from
+    their data folder (tables/management/commands/host.py)."""
+    return Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] in (["host"], ["host_backup"])
 
 
 def demo_key(database: Path) -> str:

@@ -20,6 +20,9 @@ def chromium_installed() -> bool:
     return CHROMIUM.exists()
 
 
-def launch(playwright, executable: Path | str = CHROMIUM):
-    """A headless chromium browser from a started `sync_playwright()`."""
-    return playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+def launch(playwright, executable: Path | str = CHROMIUM, extra_args: tuple[str, ...] = ()):
+    """A headless chromium browser from a started `sync_playwright()`; `extra_args`
+    e.g. a --host-resolver-rules mapping a test's host name to loopback."""
+    return playwright.chromium.launch(
+        executable_path=str(executable), args=[*CHROMIUM_ARGS, *extra_args]
+    )
