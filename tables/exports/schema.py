@@ -103,6 +103,9 @@ class CampaignSettings(Strict):
     keep_initiative_cost: Annotated[int, Field(ge=0, le=6)] | None = None
     keep_once_in_a_row: bool = True
     players_open_each_round: bool = False
+    # Issue 36 (GL-07); a document from before them: the defaults.
+    session_start_from_fortune: bool = True
+    mission_sets_threat: bool = True
 
 
 class Member(Strict):

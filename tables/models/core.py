@@ -50,6 +50,8 @@ SETTINGS_FIELDS = (
     "keep_initiative_cost",
     "keep_once_in_a_row",
     "players_open_each_round",
+    "session_start_from_fortune",
+    "mission_sets_threat",
 )
 
 
@@ -189,6 +191,20 @@ class Campaign(models.Model):
         help_text=gettext_lazy(
             "Off: the side that did not take the round's last turn opens the next one."
         ),
+    )
+    # GL-07 (issue 36): Conan's session start, a Modiphius forum answer on the rules.
+    session_start_from_fortune = models.BooleanField(
+        _("Conan: a session starts with no Momentum, and Doom at the player characters' Fortune"),
+        default=True,
+        db_default=True,
+        help_text=_("Off: Momentum and Doom carry over from the last session."),
+    )
+    # GL-07 (issue 36, ruling GL-R2): STA's adventure start, at the GM's "New mission".
+    mission_sets_threat = models.BooleanField(
+        _("Star Trek Adventures: a new mission sets Threat to 2 per player character"),
+        default=True,
+        db_default=True,
+        help_text=_("Off: Threat carries over from the last mission."),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(
