@@ -147,6 +147,7 @@ class Character(Strict):
     resolve: Count
     resolve_max: Count
     determination: Count
+    minor_foe: bool = False  # issue 36, SC-06; a document from before it: not minor
     attributes: list[Attribute]
     skills: list[Skill]
     traits: list[Trait]

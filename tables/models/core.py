@@ -347,6 +347,12 @@ class Character(models.Model):
         default=False,
         help_text=gettext_lazy("Character creation mode: no Momentum spent or gained (PM-12)."),
     )
+    # SC-06 (Dune core rulebook, Conflict chapter): one successful attack defeats it.
+    minor_foe = models.BooleanField(
+        gettext_lazy("Minor foe: one successful attack defeats it"),
+        default=False,
+        db_default=False,
+    )
 
     # Momenta pools (RS-01, PM).
     momentum = models.PositiveSmallIntegerField(default=3)
