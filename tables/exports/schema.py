@@ -106,6 +106,7 @@ class CampaignSettings(Strict):
     # Issue 36 (GL-07); a document from before them: the defaults.
     session_start_from_fortune: bool = True
     mission_sets_threat: bool = True
+    borrowed_extended_tasks: bool = True  # issue 36, SC-R7, SC-R16, SC-R17
 
 
 class Member(Strict):

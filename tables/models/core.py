@@ -52,6 +52,7 @@ SETTINGS_FIELDS = (
     "players_open_each_round",
     "session_start_from_fortune",
     "mission_sets_threat",
+    "borrowed_extended_tasks",
 )
 
 
@@ -205,6 +206,18 @@ class Campaign(models.Model):
         default=True,
         db_default=True,
         help_text=_("Off: Threat carries over from the last mission."),
+    )
+    # SC-03 (issue 36, rulings SC-R7, SC-R16, SC-R17): lines with no extended-task rule of
+    # their own borrow a sibling line's.
+    borrowed_extended_tasks = models.BooleanField(
+        _("Conan, Achtung! Cthulhu, the seeds' 2d20: extended tasks follow a sibling line's rules"),
+        default=True,
+        db_default=True,
+        help_text=_(
+            "Conan and Achtung! Cthulhu use Star Trek Adventures 1st edition's Work and "
+            "Breakthroughs, the seeds' 2d20 Dune's points. Off: these lines offer no "
+            "extended tasks."
+        ),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
     mute_pool_chatter = models.BooleanField(

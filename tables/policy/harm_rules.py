@@ -1,9 +1,9 @@
-"""Which harm rule a campaign plays (SC-06), for the forms, templates and services that
-read it: no writes here."""
+"""Which harm and extended-task rules a campaign plays (SC-03, SC-06), for the forms,
+templates and services that read it: no writes here."""
 
 from __future__ import annotations
 
-from rules import harm
+from rules import extended, harm
 
 
 def defeats_minor_foes(campaign) -> bool:
@@ -12,3 +12,12 @@ def defeats_minor_foes(campaign) -> bool:
     if campaign.dice_system != "d20":
         return False
     return harm.HARM_RULE.get(campaign.game_line or "seeds") == harm.MINOR_FOE
+
+
+def offers_tasks(campaign) -> bool:
+    """SC-03: a 2d20 line whose extended tasks have a rule, the book's or a borrowed one
+    the campaign's setting allows (SC-R7, SC-R16, SC-R17)."""
+    if campaign.dice_system != "d20":
+        return False
+    line = campaign.game_line or "seeds"
+    return extended.offered(line, borrowed=campaign.borrowed_extended_tasks)

@@ -50,6 +50,14 @@ def defeats_minor_foes(campaign) -> bool:
 
 
 @register.filter
+def offers_tasks(campaign) -> bool:
+    """SC-03: the GM is offered a new extended task only where the line has a rule."""
+    from tables.policy.harm_rules import offers_tasks as offers
+
+    return offers(campaign)
+
+
+@register.filter
 def odds_for(task, odds: dict):
     """An extended task's finishing odds (presenters/task_odds.py), or None (SC-03)."""
     return (odds or {}).get(task.pk)
