@@ -165,7 +165,7 @@ class Campaign(models.Model):
     # SC-R1 (issue 24): a 2d20 hit of 5+ that also fills the track inflicts two harms (two
     # Breakthroughs for an extended task); off, one. Books read both ways, groups differ.
     double_harm = models.BooleanField(
-        _("SC-R1: a hit of 5+ that also fills the track inflicts two harms"),
+        _("A hit of 5+ that also fills the track inflicts two harms"),
         default=True,
         db_default=True,  # old code's INSERTs during a rolling upgrade (migration_safety)
     )
