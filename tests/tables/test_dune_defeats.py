@@ -140,3 +140,16 @@ def test_sc_06_only_the_gm_flags_a_dune_npc_minor_on_its_sheet(dune, marcus, kar
     assert 'name="minor_foe"' in gm_page.content.decode()
     mine = client_for("player").get(reverse("character_edit", args=[dune.pk, kara.pk]))
     assert 'name="minor_foe"' not in mine.content.decode()
+
+
+def test_sc_06_a_player_cannot_flag_a_character_minor(dune, player, gm, kara, marcus):
+    """The flag is the GM's: a player's sheet that carries it anyway leaves it off."""
+    from tables.services import characters
+
+    sheet = characters.Sheet(fields={"name": "Kara", "notes": "minor?", "minor_foe": True})
+    characters.save_character(dune.pk, player, sheet, kara.pk)
+    kara.refresh_from_db()
+    assert (kara.notes, kara.minor_foe) == ("minor?", False)
+    characters.save_character(dune.pk, gm, characters.Sheet(fields={"minor_foe": True}), marcus.pk)
+    marcus.refresh_from_db()
+    assert marcus.minor_foe
