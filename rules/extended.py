@@ -22,8 +22,17 @@
   dice for the Work and Wounds' rule for the Breakthroughs (5+ in one roll, or the track
   filled).
 
-Others (the seeds, Fallout, Achtung!): `rule_of` refuses them, so no task of theirs is
-created with a made-up rule.
+- Achtung! Cthulhu (ruling SC-R16): no extended-task rule of its own in what the table
+  could read; as Conan's, it is read as STA 1e's (its Challenge dice for the Work, its
+  Injuries' rule for the Breakthroughs), without STA 1e's Magnitude-as-Difficulty (SC-07
+  is STA's dev blog).
+- The seeds' 2d20 (ruling SC-R17): the seeds print no extended task and no Challenge
+  dice, so a task is read as Dune's (2 points a passed test, plus the Quality of the
+  asset used), which needs only what the seeds have.
+
+The borrowed rules (SC-R7, SC-R16, SC-R17) are a campaign setting (`borrowed` below);
+with it off, and always for Fallout, `rule_of` refuses, so no task is created with a
+rule the GM did not choose.
 """
 
 from __future__ import annotations
@@ -40,9 +49,16 @@ STA1 = "sta1"
 STA2 = "sta2"
 CONAN = "conan"
 DUNE = "dune"
-RULES = (STA1, STA2, CONAN, DUNE)
-# Rules whose Work is a damage track with Breakthroughs as injuries (STA 1e; Conan, SC-R7).
-WORK_AND_MAGNITUDE = (STA1, CONAN)
+ACHTUNG = "achtung"
+SEEDS = "seeds"
+RULES = (STA1, STA2, CONAN, DUNE, ACHTUNG, SEEDS)
+# Lines whose tasks borrow a sibling line's rule (SC-R7, SC-R16, SC-R17): a setting.
+BORROWED = (CONAN, ACHTUNG, SEEDS)
+# Rules whose Work is a damage track with Breakthroughs as injuries (STA 1e; Conan, SC-R7;
+# Achtung! Cthulhu, SC-R16).
+WORK_AND_MAGNITUDE = (STA1, CONAN, ACHTUNG)
+# Rules scoring points toward a requirement (Dune; the seeds, SC-R17).
+POINTS = (DUNE, SEEDS)
 DUNE_POINTS = 2  # Dune: a passed test's points before the asset's Quality and Momentum
 
 
@@ -84,10 +100,17 @@ def refuse_easier_test(task_difficulty: int, test_difficulty: int) -> None:
         )
 
 
-def rule_of(line_key: str) -> str:
-    if line_key not in RULES:
+def rule_of(line_key: str, *, borrowed: bool = True) -> str:
+    """The extended-task rule a line's tasks follow; `borrowed` off (the campaign's
+    setting) refuses the lines whose rule is borrowed (SC-R7, SC-R16, SC-R17)."""
+    if line_key not in RULES or (line_key in BORROWED and not borrowed):
         raise InvalidTask(gettext_noop("This game line's extended tasks are not supported yet."))
     return line_key
+
+
+def offered(line_key: str, *, borrowed: bool = True) -> bool:
+    """Whether the GM is offered a new extended task on this line (the same test)."""
+    return line_key in RULES and (borrowed or line_key not in BORROWED)
 
 
 def _count(value, what: str, low: int = 0, high: int = MAX_TRACK) -> int:
@@ -155,7 +178,7 @@ def advance(task: Task, succeeded: bool, value: int, *, both: bool = True) -> Pr
         dealt = max(0, value - task.resistance)
         hit = challenge_hit(FIVE_OR_EMPTY, task.progress, task.work, dealt, both=both)
         amount, scored, after = hit.step.delta, hit.harms, hit.step.after
-    elif task.rule == DUNE:
+    elif task.rule in POINTS:
         after = min(task.work, task.progress + DUNE_POINTS + value)
         amount, scored = after - task.progress, 0
     else:

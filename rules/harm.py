@@ -16,8 +16,10 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
   one for damage taken while at 0.
 - STA 2nd ed. (SC-06): Stress avoids the Injury; a hit the track only partly absorbs
   fills it and becomes a complication; a hit on a full track is an Injury.
-- Dune: no damage track in the book (a hit defeats unless the target pays to avoid
-  it): a Defeats track the GM moves by 1 per confirmed hit.
+- Dune (SC-06, Dune core rulebook, Conflict chapter): no damage track; one successful
+  attack defeats a minor foe (`defeat_hit`: its Defeats track takes 1). Other foes are
+  defeated through an extended task, which the table does not model yet: the GM marks
+  their defeat by hand.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ FIVE_ONLY = "five_only"  # 5+ in one hit (Fallout's critical hit)
 PAST_TRACK = "past_track"  # STA 2e: Stress avoids the Injury; partly absorbed, a complication
 FIVE_OR_ZERO = "five_or_zero"  # Fallout: 5+ in one hit, reaching 0 HP, and any hit at 0
 NO_HARMS = "none"  # Momenta: the track alone
+MINOR_FOE = "minor_foe"  # Dune: one successful attack defeats a minor foe, no damage
 
 MOMENTA = "momenta"
 
@@ -87,7 +90,7 @@ HARM_RULE: dict[str, str] = {
     "sta2": PAST_TRACK,
     "conan": FIVE_OR_EMPTY,
     "fallout": FIVE_OR_ZERO,
-    "dune": NO_HARMS,
+    "dune": MINOR_FOE,
     "achtung": FIVE_OR_EMPTY,
 }
 
@@ -193,3 +196,17 @@ def challenge_hit(rule: str, taken: int, maximum: int, dealt: int, *, both: bool
         if rule == FIVE_OR_EMPTY and step.after == maximum and (both or not harms):
             harms += 1
     return Hit(dealt, step, harms, complication)
+
+
+def defeat_hit(taken: int, maximum: int, minor: bool) -> Hit:
+    """SC-06 (Dune core rulebook, Conflict chapter): one successful attack defeats a minor
+    foe: its Defeats track takes 1 (a foe already defeated takes nothing more). A foe
+    that is not minor is defeated through an extended task, not by one attack: refused."""
+    if not minor:
+        raise InvalidHarm(
+            gettext_noop(
+                "Only a minor foe is defeated by one attack; defeat this one through an "
+                "extended task, then mark the defeat by hand."
+            )
+        )
+    return Hit(0, move(taken, maximum, 1), 0)

@@ -103,6 +103,10 @@ class CampaignSettings(Strict):
     keep_initiative_cost: Annotated[int, Field(ge=0, le=6)] | None = None
     keep_once_in_a_row: bool = True
     players_open_each_round: bool = False
+    # Issue 36 (GL-07); a document from before them: the defaults.
+    session_start_from_fortune: bool = True
+    mission_sets_threat: bool = True
+    borrowed_extended_tasks: bool = True  # issue 36, SC-R7, SC-R16, SC-R17
 
 
 class Member(Strict):
@@ -144,6 +148,7 @@ class Character(Strict):
     resolve: Count
     resolve_max: Count
     determination: Count
+    minor_foe: bool = False  # issue 36, SC-06; a document from before it: not minor
     attributes: list[Attribute]
     skills: list[Skill]
     traits: list[Trait]

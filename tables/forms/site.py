@@ -28,6 +28,7 @@ from tables.models import (
     Trait,
 )
 from tables.models.limits import MAX_INVITE_USES
+from tables.policy import harm_rules
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
 from tables.wording import pool_name
 
@@ -198,6 +199,7 @@ class CharacterForm(forms.ModelForm):
             "resolve",
             "resolve_max",
             "determination",
+            "minor_foe",
         ]
         labels = {
             "name": gettext_lazy("Name"),
@@ -222,6 +224,8 @@ class CharacterForm(forms.ModelForm):
         self.gm = gm
         if campaign.economy != Campaign.Economy.PERSONAL:
             del self.fields["momentum"]
+        if not (gm and self.instance.is_npc and harm_rules.defeats_minor_foes(campaign)):
+            del self.fields["minor_foe"]  # SC-06: a GM's flag on a Dune NPC
         if campaign.dice_system == Campaign.DiceSystem.D6:
             del self.fields["determination"]
         else:

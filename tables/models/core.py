@@ -50,6 +50,9 @@ SETTINGS_FIELDS = (
     "keep_initiative_cost",
     "keep_once_in_a_row",
     "players_open_each_round",
+    "session_start_from_fortune",
+    "mission_sets_threat",
+    "borrowed_extended_tasks",
 )
 
 
@@ -162,7 +165,7 @@ class Campaign(models.Model):
     # SC-R1 (issue 24): a 2d20 hit of 5+ that also fills the track inflicts two harms (two
     # Breakthroughs for an extended task); off, one. Books read both ways, groups differ.
     double_harm = models.BooleanField(
-        _("SC-R1: a hit of 5+ that also fills the track inflicts two harms"),
+        _("A hit of 5+ that also fills the track inflicts two harms"),
         default=True,
         db_default=True,  # old code's INSERTs during a rolling upgrade (migration_safety)
     )
@@ -188,6 +191,32 @@ class Campaign(models.Model):
         db_default=False,
         help_text=gettext_lazy(
             "Off: the side that did not take the round's last turn opens the next one."
+        ),
+    )
+    # GL-07 (issue 36): Conan's session start, a Modiphius forum answer on the rules.
+    session_start_from_fortune = models.BooleanField(
+        _("Conan: a session starts with no Momentum, and Doom at the player characters' Fortune"),
+        default=True,
+        db_default=True,
+        help_text=_("Off: Momentum and Doom carry over from the last session."),
+    )
+    # GL-07 (issue 36, ruling GL-R2): STA's adventure start, at the GM's "New mission".
+    mission_sets_threat = models.BooleanField(
+        _("Star Trek Adventures: a new mission sets Threat to 2 per player character"),
+        default=True,
+        db_default=True,
+        help_text=_("Off: Threat carries over from the last mission."),
+    )
+    # SC-03 (issue 36, rulings SC-R7, SC-R16, SC-R17): lines with no extended-task rule of
+    # their own borrow a sibling line's.
+    borrowed_extended_tasks = models.BooleanField(
+        _("Conan, Achtung! Cthulhu, the seeds' 2d20: extended tasks follow a sibling line's rules"),
+        default=True,
+        db_default=True,
+        help_text=_(
+            "Conan and Achtung! Cthulhu use Star Trek Adventures 1st edition's Work and "
+            "Breakthroughs, the seeds' 2d20 Dune's points. Off: these lines offer no "
+            "extended tasks."
         ),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.
@@ -330,6 +359,12 @@ class Character(models.Model):
     in_creation = models.BooleanField(
         default=False,
         help_text=gettext_lazy("Character creation mode: no Momentum spent or gained (PM-12)."),
+    )
+    # SC-06 (Dune core rulebook, Conflict chapter): one successful attack defeats it.
+    minor_foe = models.BooleanField(
+        gettext_lazy("Minor foe: one successful attack defeats it"),
+        default=False,
+        db_default=False,
     )
 
     # Momenta pools (RS-01, PM).

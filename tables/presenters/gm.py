@@ -3,6 +3,7 @@ custom spends. Read-only; built here for the view and the `gm_panel_context` tag
 
 from __future__ import annotations
 
+from rules import starts
 from tables.forms.gm import gm_panel_forms
 from tables.models import (
     Attribute,
@@ -17,7 +18,7 @@ from tables.models import (
 from tables.policy.access import still_secret
 from tables.presenters.d20 import campaign_plays_d20
 from tables.services import sessions
-from tables.services.game_lines import NEW_ADVENTURE
+from tables.services.game_lines import adventure_word
 
 
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
@@ -29,9 +30,11 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
         "membership": membership,
         "is_gm": membership.is_gm,
         "plays_d20": campaign_plays_d20(campaign),
-        # GL-02: the line's "new mission" button, "" where its pool refills otherwise.
-        "new_adventure": campaign_plays_d20(campaign)
-        and NEW_ADVENTURE.get(campaign.line.refill_at, ""),
+        # GL-02, GL-07: the line's "new mission" button, "" where a mission changes nothing.
+        "new_adventure": campaign_plays_d20(campaign) and adventure_word(campaign),
+        "new_adventure_refills": campaign.line.refills_between_sessions,
+        "new_adventure_threat": campaign.mission_sets_threat
+        and starts.starts_adventures(campaign.line.key),
         **gm_panel_forms(campaign, pools),
         "custom_spends": CustomSpend.objects.filter(campaign=campaign),
         "open_contests": Contest.objects.filter(

@@ -133,7 +133,7 @@ def _values(campaign: Campaign, task: ExtendedTask, character, usual) -> dict[in
         )
         last = rolls.order_by("-seq").values_list("payload", flat=True).first()
         return challenge.odds(last["dice"]).total if last else {}
-    if task.rule == extended.DUNE:
+    if task.rule in extended.POINTS:
         return {0: Fraction(1)}
     skill = Skill.objects.filter(character=character, name=usual[1].get("skill")).first()
     return {skill.value if skill is not None else 0: Fraction(1)}

@@ -21,6 +21,7 @@ from tables.services.core import Change, append_event, lock_campaign
 # words are tables/policy/characters.py (the form shows them too).
 # The sheet's rows, by the character's related name.
 ROW_KINDS = ("attributes", "skills", "traits", "assets")
+GM_FIELDS = ("minor_foe",)  # SC-06: only a GM flags a foe minor (the form offers it to GMs)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
                 raise ServiceError(BACK_INTO_CREATION)
         for name, value in sheet.fields.items():
             # RS-01: a maximum is the GM's like the pool (the form refuses a change).
-            if not gm and (name in SHEET_POOLS or (name in SHEET_MAXIMA and not creating)):
+            if not gm and (name in GM_FIELDS or name in SHEET_POOLS):
+                continue
+            if not gm and name in SHEET_MAXIMA and not creating:
                 continue
             if creating or name not in SHEET_POOLS or name in sheet.touched:
                 setattr(character, name, value)

@@ -94,7 +94,7 @@ def create_task(
         try:
             points = tuple(sorted(set(breakthrough_at)))
             shape = extended.Task(
-                extended.rule_of(campaign.game_line),
+                extended.rule_of(campaign.game_line, borrowed=campaign.borrowed_extended_tasks),
                 work,
                 magnitude,
                 resistance,
@@ -134,7 +134,7 @@ def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq,
         if event is None or event.payload.get("roller_id") != test.character_id:
             raise ServiceError(_("Name the roller's own Challenge dice roll for the Work."))
         return event.payload["total"]
-    if task.rule == extended.DUNE:
+    if task.rule in extended.POINTS:  # Dune; the seeds (SC-R17)
         return _asset_quality(test, asset) + _task_points(test)
     skill = Skill.objects.filter(character=test.character, name=test.spec.get("skill")).first()
     return skill.value if skill is not None else 0

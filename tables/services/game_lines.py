@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
 
-from rules import challenge, game_lines
+from rules import challenge, game_lines, starts
 from rules.d20 import FACES
 from rules.errors import RulesError
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, cap_of
@@ -31,6 +31,7 @@ from tables.services.core import (
 )
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
+from tables.services.d20.starts import adventure_threat_changes, log_threat
 from tables.services.scenes import current_scene
 
 
@@ -92,33 +93,53 @@ NEW_ADVENTURE = {
 }
 
 
+def adventure_word(campaign: Campaign) -> str:
+    """The GM's button for a new mission (adventure, quest), "" where a mission changes
+    nothing: a line refilling the personal pool then (GL-02), or STA 1e, whose mission sets
+    Threat (GL-07, while the setting says so) and whose Determination refills each session."""
+    line = campaign.line
+    if line.refills_between_sessions:
+        return str(NEW_ADVENTURE[line.refill_at])
+    if campaign.mission_sets_threat and starts.starts_adventures(line.key):
+        return str(NEW_ADVENTURE[game_lines.MISSION])
+    return ""
+
+
 def start_new_adventure(campaign_id: int, actor) -> TableEvent:
     """GL-02: the GM starts a new mission (Dune: adventure, Fallout: quest); every player
     character's personal pool goes back to the line's starting amount, one ledger line each.
-    Lines that refill at the session start (or never) refuse it and change nothing."""
+    GL-07: on STA (both editions) Threat is set to 2 per player character (a setting), in
+    an event of Threat's audience (MO-13). Lines with neither refuse it, change nothing."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         _require_2d20(campaign)
         line = campaign.line
-        if not line.refills_between_sessions:
+        occasion = adventure_word(campaign)
+        if not occasion:
             raise ServiceError(
                 _("In %(line)s, %(pool)s is not refilled by a new mission.")
                 % {"line": line.title, "pool": line.personal_pool}
             )
-        occasion = str(NEW_ADVENTURE[line.refill_at])
-        changes = refill_personal_pools(campaign, occasion)
-        summary = _("%(occasion)s: every player character's %(pool)s back to its start.") % {
+        event = None
+        if line.refills_between_sessions:
+            summary = _("%(occasion)s: every player character's %(pool)s back to its start.") % {
+                "occasion": occasion,
+                "pool": line.personal_pool,
+            }
+            event = append_event(
+                campaign,
+                events.POOL_ADJUSTED,
+                actor,
+                {"pool": DETERMINATION, "character_id": None, "summary": summary},
+                changes=refill_personal_pools(campaign, occasion),
+            )
+        threat = adventure_threat_changes(campaign, occasion)
+        summary = _("%(occasion)s: %(pool)s set to 2 per player character.") % {
             "occasion": occasion,
-            "pool": line.personal_pool,
+            "pool": line.gm_pool,
         }
-        return append_event(
-            campaign,
-            events.POOL_ADJUSTED,
-            actor,
-            {"pool": DETERMINATION, "character_id": None, "summary": summary},
-            changes=changes,
-        )
+        return log_threat(campaign, actor, threat, summary) or event
 
 
 # --- Challenge dice (GL-04) -------------------------------------------------------------

@@ -275,9 +275,12 @@ def apply_d20_hit(
     """SC-02 (2d20): the GM applies a passed attack test's damage: the Challenge dice
     `total` + `bonus` damage (None: the test's Bonus Damage spends, rules.momentum
     BONUS_DAMAGE) - the target's `soak`, to `track`; the line's rule adds harms (Injuries,
-    Wounds, Trauma) to the track it names (rules.harm.challenge_hit). The target is the
+    Wounds, Trauma) to the track it names (rules.harm.challenge_hit); Dune's defeats a
+    minor foe instead (SC-06, services/harm_marks.py). The target is the
     one named in the composer unless `target_id` says another. One application per test;
     none for a voided one."""
+    from tables.services import harm_marks  # it builds on this module's helpers
+
     reason = _reason(reason, required=False)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
@@ -286,6 +289,8 @@ def apply_d20_hit(
             raise ServiceError(_("This is a Momenta campaign: apply the roll's damage."))
         test = _passed_attack(campaign, test_id)
         target = _target(campaign, _chosen(target_id, test.spec))
+        if harm.HARM_RULE[line_key(campaign)] == harm.MINOR_FOE:  # SC-06, Dune: no damage
+            return harm_marks.defeat_minor_foe(campaign, actor, test, target, reason)
         kind = _stress_kind(campaign, track)
         _refuse_second_hit(d20_test=test)
         bonus = attacks.bonus_damage(test) if bonus is None else bonus

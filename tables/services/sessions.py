@@ -34,6 +34,7 @@ from tables.services.core import (
 )
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.resolution import close_open_tests
+from tables.services.d20.starts import log_threat, session_start_changes
 from tables.services.scenes import current_scene, new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
@@ -42,7 +43,8 @@ from tables.services.scenes import current_scene, new_scene
 def start_session(campaign_id: int, actor) -> PlaySession:
     """Start a play session: every character's Momentum resets to 3 (PM-01); on a 2d20
     line that says so (STA 1e, Conan, Achtung!), the personal pool goes back to its
-    starting amount (GL-02).
+    starting amount (GL-02); Conan then sets group Momentum to 0 and Doom to the player
+    characters' Fortune (GL-07, a setting), in an event of Threat's audience (MO-13).
 
     Unspent Momentum does not carry over. The reset applies in the personal
     economy only; each character gets a ledger line, even when already at 3,
@@ -68,10 +70,19 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                         character=character,
                     )
                 )
-        elif not campaign.uses_d6 and campaign.line.refill_at == game_lines.SESSION:
-            changes += refill_personal_pools(campaign, _("New session"))  # GL-02
+        elif not campaign.uses_d6:
+            if campaign.line.refill_at == game_lines.SESSION:
+                changes += refill_personal_pools(campaign, _("New session"))  # GL-02
+            changes += session_start_changes(campaign, _("New session"))  # GL-07, after GL-02
+        public = [c for c in changes if c.pool != "threat"]
         append_event(
-            campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=changes
+            campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=public
+        )
+        log_threat(
+            campaign,
+            actor,
+            changes,
+            _("New session: %(pool)s set (GL-07).") % {"pool": campaign.line.gm_pool},
         )
     return session
 

@@ -42,6 +42,22 @@ def hit_tracks(campaign) -> list[str]:
 
 
 @register.filter
+def defeats_minor_foes(campaign) -> bool:
+    """SC-06, Dune: a passed attack's card offers the defeat of a minor foe, not damage."""
+    from tables.policy.harm_rules import defeats_minor_foes as plays
+
+    return plays(campaign)
+
+
+@register.filter
+def offers_tasks(campaign) -> bool:
+    """SC-03: the GM is offered a new extended task only where the line has a rule."""
+    from tables.policy.harm_rules import offers_tasks as offers
+
+    return offers(campaign)
+
+
+@register.filter
 def odds_for(task, odds: dict):
     """An extended task's finishing odds (presenters/task_odds.py), or None (SC-03)."""
     return (odds or {}).get(task.pk)

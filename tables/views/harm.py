@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from tables.live.render import base_context
 from tables.presenters.scene_board import board_context
 from tables.said import worded
-from tables.services import extended_tasks, harm
+from tables.services import extended_tasks, harm, harm_marks
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, event_fragments, respond, run_command
@@ -114,6 +114,15 @@ def _harm(action: str, campaign, user, post):
             bonus=_optional_int(post, "bonus"),  # empty: the test's Bonus Damage spends
             soak=_int(post, "soak", 0),
             reason=post.get("reason", ""),
+        )
+    if action == "mark":  # SC-06: a harm by hand (a Dune defeat through an extended task)
+        return harm_marks.mark_harm(
+            campaign.pk,
+            user,
+            _int(post, "character"),
+            post.get("track", ""),
+            _int(post, "amount"),
+            post.get("reason", ""),
         )
     if action == "recover":
         return harm.recover(

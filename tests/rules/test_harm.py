@@ -110,10 +110,24 @@ def test_sc_03_r7_conan_needs_a_magnitude_and_scores_as_sta1():
     assert (step.amount, step.breakthroughs, step.task.complete) == (5, 2, True)  # SC-R1
 
 
-@pytest.mark.parametrize("line", ["fallout", "achtung", "seeds"])
-def test_sc_03_lines_without_an_implemented_rule_are_refused(line):
+def test_sc_03_lines_without_an_implemented_rule_are_refused():
     with pytest.raises(InvalidTask, match="not supported"):
-        Task(line, work=5, magnitude=1)
+        Task("fallout", work=5, magnitude=1)
+
+
+@pytest.mark.parametrize("line", ["conan", "achtung", "seeds"])
+def test_sc_08_borrowed_task_rules_are_refused_with_the_setting_off(line):
+    """SC-R7, SC-R16, SC-R17: a borrowed rule only while the campaign's setting allows it."""
+    assert extended.rule_of(line) == line
+    with pytest.raises(InvalidTask, match="not supported"):
+        extended.rule_of(line, borrowed=False)
+
+
+def test_sc_r16_achtung_scores_as_sta1_and_sc_r17_seeds_as_dune():
+    step = advance(Task(extended.ACHTUNG, work=5, magnitude=1), True, 5)
+    assert (step.amount, step.breakthroughs, step.task.complete) == (5, 2, True)
+    step = advance(Task(extended.SEEDS, work=5), True, 1)
+    assert (step.amount, step.breakthroughs) == (3, 0)
 
 
 def test_sc_r1_off_a_hit_of_five_that_fills_the_track_inflicts_one_harm():

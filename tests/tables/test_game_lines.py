@@ -166,8 +166,9 @@ def test_gl_02_sta_1st_edition_sets_determination_to_1_each_session(d20_campaign
     assert (kara.determination, marcus.determination) == (1, 0)
     line = PoolChange.objects.get(pool="determination", character=kara)
     assert (line.delta, line.after) == (-2, 1) and "New session" in line.reason
-    with pytest.raises(ServiceError, match="not refilled by a new mission"):
-        services.start_new_adventure(d20_campaign.pk, gm)
+    services.start_new_adventure(d20_campaign.pk, gm)  # GL-07: it sets Threat only
+    kara.refresh_from_db()
+    assert kara.determination == 1
 
 
 def test_gl_02_sta_2nd_edition_sets_determination_to_1_each_mission(d20_campaign, gm, player, kara):
@@ -186,7 +187,7 @@ def test_gl_02_sta_2nd_edition_sets_determination_to_1_each_mission(d20_campaign
     assert "New mission" in event.payload["changes"][0]["reason"]
 
 
-def test_gl_02_the_gm_panel_starts_a_new_mission(d20_campaign, kara, client_for):
+def test_gl_02_gl_07_the_gm_panel_starts_a_new_mission(d20_campaign, kara, client_for):
     _line(d20_campaign, "sta2")
     Character.objects.filter(pk=kara.pk).update(determination=0)
     url = reverse("new_adventure", args=[d20_campaign.pk])
@@ -199,7 +200,11 @@ def test_gl_02_the_gm_panel_starts_a_new_mission(d20_campaign, kara, client_for)
     assert kara.determination == 1
     _line(d20_campaign, "sta1")
     page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
-    assert url not in page  # STA 1st edition refills at the session start
+    assert url in page  # GL-07: a mission sets Threat; Determination refills each session
+    assert "Threat set to 2 per player character</span>" in page
+    Campaign.objects.filter(pk=d20_campaign.pk).update(mission_sets_threat=False)
+    page = client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert url not in page  # a mission would change nothing
 
 
 def test_gl_04_sta_2nd_edition_has_no_challenge_dice(d20_campaign, player):

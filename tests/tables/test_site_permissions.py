@@ -51,6 +51,9 @@ def settings_data(campaign, **overrides):
         "gm_momentum_to_threat": "on",
         "double_harm": "on",  # SC-R1, on by default
         "keep_once_in_a_row": "on",  # SC-01a, on by default
+        "session_start_from_fortune": "on",  # GL-07, on by default
+        "mission_sets_threat": "on",  # GL-07, GL-R2, on by default
+        "borrowed_extended_tasks": "on",  # SC-R7, SC-R16, SC-R17, on by default
     }
     data.update(overrides)
     return data

@@ -1,0 +1,23 @@
+"""Which harm and extended-task rules a campaign plays (SC-03, SC-06), for the forms,
+templates and services that read it: no writes here."""
+
+from __future__ import annotations
+
+from rules import extended, harm
+
+
+def defeats_minor_foes(campaign) -> bool:
+    """SC-06 (Dune core rulebook, Conflict chapter): a successful attack defeats a minor
+    foe, so the GM flags NPCs minor and the roll's card offers the defeat."""
+    if campaign.dice_system != "d20":
+        return False
+    return harm.HARM_RULE.get(campaign.game_line or "seeds") == harm.MINOR_FOE
+
+
+def offers_tasks(campaign) -> bool:
+    """SC-03: a 2d20 line whose extended tasks have a rule, the book's or a borrowed one
+    the campaign's setting allows (SC-R7, SC-R16, SC-R17)."""
+    if campaign.dice_system != "d20":
+        return False
+    line = campaign.game_line or "seeds"
+    return extended.offered(line, borrowed=campaign.borrowed_extended_tasks)
