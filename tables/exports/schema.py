@@ -103,6 +103,7 @@ class CampaignSettings(Strict):
     keep_initiative_cost: Annotated[int, Field(ge=0, le=6)] | None = None
     keep_once_in_a_row: bool = True
     players_open_each_round: bool = False
+    gm_reads_whispers: bool = True  # issue 37; a document from before it: the default
 
 
 class Member(Strict):

@@ -51,6 +51,7 @@ def settings_data(campaign, **overrides):
         "gm_momentum_to_threat": "on",
         "double_harm": "on",  # SC-R1, on by default
         "keep_once_in_a_row": "on",  # SC-01a, on by default
+        "gm_reads_whispers": "on",  # issue 37, on by default
     }
     data.update(overrides)
     return data
