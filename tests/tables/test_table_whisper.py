@@ -313,3 +313,19 @@ def test_the_settings_form_offers_the_gm_the_setting(client_for, momenta_campaig
     assert 'name="gm_reads_whispers"' in client_for("gm").get(url).content.decode()
     client_for("gm").post(url, settings_data(momenta_campaign, gm_reads_whispers=""))
     assert Campaign.objects.get(pk=momenta_campaign.pk).gm_reads_whispers is False
+
+
+def test_a_gm_voiding_a_hidden_whisper_is_told_there_is_no_such_event(
+    momenta_campaign, gm, player, player2
+):
+    from tables.services import corrections
+
+    keep_whispers_from_gms(momenta_campaign)
+    event = whisper(momenta_campaign, player, player2)
+    answers = []
+    for seq in (event.seq, event.seq + 1):  # the whisper, and nothing
+        with pytest.raises(ServiceError) as refused:
+            corrections.void_event(momenta_campaign.pk, gm, seq, "Oops")
+        answers.append(str(refused.value).replace(str(seq), "N"))
+    assert answers[0] == answers[1]
+    assert TableEvent.objects.filter(campaign=momenta_campaign).count() == 1
