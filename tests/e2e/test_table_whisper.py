@@ -65,6 +65,10 @@ def test_a_whisper_reaches_its_recipient_and_the_gm_and_not_another_player(brows
     try:
         for page in pages.values():
             expect(page.locator("#presence .presence-person")).to_have_count(4)
+        # The recipient's list shows only for a whisper (site.css).
+        expect(pages["alice"].locator("#talk-to")).to_be_hidden()
+        pages["alice"].locator("#talk-mode").select_option("whisper")
+        expect(pages["alice"].locator("#talk-to")).to_be_visible()
         whisper = send(pages["alice"], "whisper", "Meet me by the <mill>", to="bob")
         card = f"#roll-log > #event-{whisper}"
         lines = {
