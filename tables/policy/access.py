@@ -128,8 +128,10 @@ def audience_of(record) -> str:
 # --- Who sees an event: per role, and one person for a PRIVATE kind --------------------------
 # Events for everyone reach everyone; GM-audience events reach GMs; a PRIVATE kind (a
 # message to the GM, tables/events.py) is stored with the GM audience and reaches its
-# actor too. Every path that shows an event to a person (live push, replay, the log and
-# its pages, a command's answer) asks here or uses events_seen_q, with the viewer's id.
+# actor too; a WHISPER kind reaches its actor and its recipient, and the GMs only if
+# stored with the GM audience (NAMED: kept from them, issue 37). Every path that shows an
+# event to a person (live push, replay, the log and its pages, a command's answer) asks
+# here or uses events_seen_q, with the viewer's id.
 
 PRIVATE_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.audience == events.PRIVATE)
 # Issue 37: a whisper names two people, its actor and payload["recipient_id"].

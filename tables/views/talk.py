@@ -43,7 +43,12 @@ def table_talk(request, pk: int):
     The membership is read once, with its campaign and the session's user; the
     fragments are drawn from the campaign row the service locked and wrote."""
     campaign, membership = player_at(request, pk)
-    form = talk_form(campaign, request.user, request.POST)
+    posted = request.POST.copy()
+    if posted.get("mode") != talk.WHISPER:
+        # The list stays in the form for every mode: a stale choice in it (a player who
+        # left) must not refuse a message that is not a whisper.
+        posted.pop("to", None)
+    form = talk_form(campaign, request.user, posted)
     event, error = None, ""
     if form.is_valid():
         try:

@@ -199,6 +199,14 @@ def test_a_bad_recipient_is_refused_in_the_form_and_nothing_is_stored(
     assert not TableEvent.objects.exists()
 
 
+def test_a_stale_recipient_does_not_refuse_a_message_that_is_not_a_whisper(
+    client_for, momenta_campaign, observer
+):
+    answer = post(client_for("player"), momenta_campaign, observer.pk, mode="ooc", text="brb")
+    assert answer.status_code == 200 and str(talk.NO_RECIPIENT) not in answer.content.decode()
+    assert TableEvent.objects.get().kind == "talk"
+
+
 def test_a_forged_recipient_is_refused_without_htmx_too(client_for, momenta_campaign):
     answer = client_for("player").post(
         reverse("table_talk", args=[momenta_campaign.pk]),
