@@ -99,7 +99,11 @@ BY_POOL = "by_pool"  # GM-only while the Threat it shows is hidden (MO-13)
 # GM audience, so a path that knows only roles keeps it from players; the paths that know
 # the viewer (tables/services/access.py sees_event) also show it to the actor.
 PRIVATE = "private"
-AUDIENCE_RULES = frozenset({ALL, GM_ONLY, BY_RECORD, BY_POOL, PRIVATE})
+# Its actor and the one person its payload names (payload["recipient_id"]: a whisper,
+# issue 37), and the GMs where the event's stored audience is GM; stored NAMED, none of
+# the GMs but those it names read it.
+WHISPER = "whisper"
+AUDIENCE_RULES = frozenset({ALL, GM_ONLY, BY_RECORD, BY_POOL, PRIVATE, WHISPER})
 
 _ALWAYS = frozenset({LOG, POOLS})
 _CARDS = _ALWAYS | {CHARACTER_CARDS}
@@ -524,6 +528,16 @@ TALK_PRIVATE = _kind(
     regions=_ALWAYS,
     audience=PRIVATE,
     log_template="talk_private",
+)
+# A whisper to one player (issue 37): its sender, its recipient and, unless the campaign
+# keeps players' whispers from them (gm_reads_whispers), the GMs.
+TALK_WHISPER = _kind(
+    "talk_whisper",
+    gettext_lazy("Whisper"),
+    payload=payloads.TalkWhisper,
+    regions=_ALWAYS,
+    audience=WHISPER,
+    log_template="talk_whisper",
 )
 # --- Corrections (tables/services/corrections.py) ---------------------------------------------
 # The GM voids a mistaken event: its pool changes reversed in the ledger, its card struck

@@ -502,6 +502,13 @@ class Talk(Payload):
     text: str
 
 
+class TalkWhisper(Talk):
+    """A whisper: who it is for (their id, and their name when it was sent)."""
+
+    recipient_id: int
+    recipient: str
+
+
 class Voided(Payload):
     target_seq: int
     target_kind: str

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
-from tables.policy.access import PRIVATE_KINDS
+from tables.policy.access import NAMED_KINDS
 from tables.wording import line_words, pool_adjusted, pool_label, pool_name
 
 PUBLIC = "public"
@@ -70,8 +70,9 @@ class Post:
 
 def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
     """The one post this event makes, or None (no webhook for its audience, or not posted)."""
-    if event.kind in PRIVATE_KINDS:
-        return None  # a message to the GM is for the GMs and its sender: never any channel
+    if event.kind in NAMED_KINDS or event.audience == TableEvent.Audience.NAMED:
+        # A message to the GM, a whisper: for the people it names (and GMs): never a channel.
+        return None
     secret = event.audience == TableEvent.Audience.GM
     target, url = (
         (GM, campaign.discord_gm_webhook_url) if secret else (PUBLIC, campaign.discord_webhook_url)

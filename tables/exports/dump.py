@@ -71,6 +71,10 @@ def _row(table: Table, obj: dj.Model, numbers: _Numbers, where: str) -> dict:
     row = {"id": numbers.ids[table.model][obj.pk]} if numbered(table) else {}
     for f in fields_of(table):
         row[f.name] = _value(f, obj, numbers, f"{where}.{f.name}")
+    if table.model is TableEvent and obj.audience == TableEvent.Audience.NAMED:
+        # A whisper the GMs do not read (issue 37): only GMs export, so its words stay
+        # out; the event stays (the log's seqs have no gap), and so does whom it was for.
+        row["payload"] = {**row["payload"], "text": ""}
     for child in table.children:
         row[child.key] = [
             _row(child, c, numbers, f"{where}.{child.key}[{i}]")

@@ -36,6 +36,7 @@ REF_KEYS = {
     "pattern_id": "custom_patterns",
     "spend_id": "custom_spends",
     "user_id": USERS,
+    "recipient_id": USERS,  # a whisper's (issue 37)
     "call_id": "called_tests",
     "trait_id": "scene_traits",
     "conflict_id": "conflicts",

@@ -22,7 +22,7 @@ import contextvars
 import logging
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from channels.db import database_sync_to_async
@@ -30,7 +30,7 @@ from channels.db import database_sync_to_async
 from tables.live import frames, presence, render
 from tables.live.broadcast import group_name
 from tables.policy.locale import Reader, reading_as
-from tables.services.access import private_viewer
+from tables.services.access import WHISPER_KINDS, private_viewer, private_viewers
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,9 @@ class Frame:
     # A PRIVATE kind's one viewer besides the GMs (access.private_viewer): its html for
     # players is rendered for that person alone; every other player gets None.
     private_to: int | None = None
+    # A whisper (issue 37): {(user id, view): html} drawn for the sender and the recipient
+    # in every view present; everyone else gets `html`, which only GMs who read it have.
+    personal: dict[tuple[int, View], str] = field(default_factory=dict)
 
     def for_audience(
         self, audience: str, viewer: int | None, reader: Reader | None = None
@@ -85,6 +88,8 @@ class Frame:
         view = audience if reader is None else (audience, reader)
         if view not in self.html:
             return False, None
+        if (viewer, view) in self.personal:
+            return True, self.personal[(viewer, view)]
         if self.private_to is not None and audience != render.GM and viewer != self.private_to:
             return True, None
         return True, self.html[view]
@@ -114,8 +119,22 @@ def load_frames(campaign_id: int, after: int, views: frozenset[View]) -> list[Fr
         for reader, seeing in _by_reader(views, allowed):
             for audience, html in frames.fragments(e, seeing, reader).items():
                 drawn[audience if reader is None else (audience, reader)] = html
-        loaded.append(Frame(e.seq, e.kind, {v: drawn.get(v) for v in views}, private_to))
+        personal = _whispered(e, views) if e.kind in WHISPER_KINDS else {}
+        loaded.append(Frame(e.seq, e.kind, {v: drawn.get(v) for v in views}, private_to, personal))
     return loaded
+
+
+def _whispered(event, views: frozenset[View]) -> dict[tuple[int, View], str]:
+    """A whisper drawn for its sender and its recipient in every view present (the hub
+    does not know which view is whose): a few draws, for a rare event."""
+    personal = {}
+    for viewer in private_viewers(event):
+        for view in views:
+            audience, reader = (view, None) if isinstance(view, str) else view
+            html = frames.seen(event, audience, viewer=viewer, reader=reader)
+            if html is not None:
+                personal[(viewer, view)] = html
+    return personal
 
 
 def _by_reader(views, allowed: set[str]) -> list[tuple[Reader | None, list[str]]]:

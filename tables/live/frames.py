@@ -42,6 +42,7 @@ from django.conf import settings
 from tables.live import render
 from tables.models import MomentaRoll, TableEvent
 from tables.policy.locale import Reader, current_reader, reading_as
+from tables.services.access import WHISPER_KINDS
 
 # A frame is wanted again within moments (the hub after the answer, a socket catching
 # up after a reconnect), so a few minutes of a busy worker's frames is plenty. A bound in
@@ -144,6 +145,18 @@ def fragment(event: TableEvent, audience: str, reader: Reader | None = None) -> 
     return html
 
 
+def seen(event: TableEvent, audience: str, *, viewer: int | None, reader: Reader | None = None):
+    """What one person (their audience and user id) gets for `event`: None if they may not
+    see it; a whisper drawn for them alone, worded for its sender, its recipient or a GM
+    looking on (issue 37), and never kept; anything else, the audience's frame."""
+    if not render.visible(event, audience, viewer):
+        return None
+    if event.kind not in WHISPER_KINDS:
+        return fragment(event, audience, reader)
+    with reading_as(reader or current_reader()), render.reading_for(viewer):
+        return render.render_event_fragments(event, audience)
+
+
 def _get(memo: OrderedDict, key):
     found = memo.get(key)
     if found is not None:
@@ -201,10 +214,6 @@ def events_after(
     socket still advances its cursor past it, but nothing of it leaves the server.
     """
     return [
-        (
-            e.seq,
-            e.kind,
-            fragment(e, audience, reader) if render.visible(e, audience, viewer) else None,
-        )
+        (e.seq, e.kind, seen(e, audience, viewer=viewer, reader=reader))
         for e in render.next_events(campaign_id, after, limit)
     ]

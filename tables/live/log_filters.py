@@ -35,8 +35,10 @@ ROLL_KINDS = frozenset(
 )
 
 
-# Words at the table: the GM's notes and table talk (a message to the GM included).
-TALK_KINDS = frozenset({kinds.NOTE.name, kinds.TALK.name, kinds.TALK_PRIVATE.name})
+# Words at the table: the GM's notes and table talk (a message to the GM, a whisper included).
+TALK_KINDS = frozenset(
+    {kinds.NOTE.name, kinds.TALK.name, kinds.TALK_PRIVATE.name, kinds.TALK_WHISPER.name}
+)
 
 
 def topics(kind: str, changes) -> tuple[str, ...]:

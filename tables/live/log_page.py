@@ -55,9 +55,9 @@ def log_page(
     events = TableEvent.objects.filter(campaign=campaign, seq__lte=campaign.last_seq)
     if before is not None:
         events = events.filter(seq__lt=before)
-    if audience != live.GM:
-        # Players never get GM-only events, but for their own messages to the GM.
-        events = events.filter(events_seen_q(viewer))
+    # Players never get GM-only events, but for their own messages to the GM; nobody
+    # gets a whisper that does not name them, unless a GM who reads it (issue 37).
+    events = events.filter(events_seen_q(viewer, is_gm=audience == live.GM))
     events = unmuted(events, campaign)
     if show == "rolls":
         events = events.filter(kind__in=ROLL_KINDS)
@@ -67,4 +67,6 @@ def log_page(
         events = events.filter(kind__in=TALK_KINDS)
     rows = list(events.select_related("actor").order_by("-seq")[: limit + 1])
     older = rows[limit - 1].seq if len(rows) > limit else None
-    return LogPage(live.log_entries(rows[:limit], campaign, audience), show, older)
+    with live.reading_for(viewer):  # a whisper's card is worded for its reader
+        entries = live.log_entries(rows[:limit], campaign, audience)
+    return LogPage(entries, show, older)

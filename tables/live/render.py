@@ -14,6 +14,8 @@ play record it is about, its templates) is its entry in tables/events.py.
 There are two audiences: "gm" (GMs and co-GMs) and "all" (players and
 observers). Pushed partials may depend on the audience, never on the person,
 so the fan-out renders each event once per audience for all of a process's sockets.
+The one exception is a whisper (issue 37), worded for its sender, its recipient or a
+GM looking on: drawn for the person inside `reading_for`, never kept (frames.seen).
 
 A card about a play record (a 2d20 test, a Momenta roll, an Assist) shows the
 record as it is now (LogEntry.record), and later events about it push its
@@ -22,6 +24,8 @@ state block again: docs/live.md, "Cards that change after the event".
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +52,7 @@ from tables.presenters.conflicts import tracker_context, tracker_rows
 from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
 from tables.said import localized, worded
-from tables.services.access import sees_event
+from tables.services.access import WHISPER_KINDS, sees_event
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -69,6 +73,33 @@ def visible(event: TableEvent, audience: str, viewer: int | None) -> bool:
     """May this audience see the event? `viewer` (a user id) also lets the one person a
     PRIVATE kind names see it (access.sees_event); None, it is the GMs' alone."""
     return sees_event(event, audience == GM, viewer)
+
+
+# Who the page is drawn for, by user id: only a whisper's card reads it (its wording).
+_reading_for: ContextVar[int | None] = ContextVar("reading_for", default=None)
+
+
+@contextlib.contextmanager
+def reading_for(viewer: int | None):
+    """Word what is drawn inside for this person (a whisper's card: "whispers to you")."""
+    token = _reading_for.set(viewer)
+    try:
+        yield
+    finally:
+        _reading_for.reset(token)
+
+
+def whisper_side(event: TableEvent) -> str:
+    """How the person drawn for stands to a whisper: "sender", "recipient" or, a GM
+    looking on, "onlooker"; "" for any other event."""
+    if event.kind not in WHISPER_KINDS:
+        return ""
+    viewer = _reading_for.get()
+    if viewer is not None and viewer == event.actor_id:
+        return "sender"
+    if viewer is not None and viewer == (event.payload or {}).get("recipient_id"):
+        return "recipient"
+    return "onlooker"
 
 
 def shows_threat(campaign: Campaign, audience: str) -> bool:
@@ -118,6 +149,7 @@ class LogEntry:
     # The play record the event is about (D20Test, MomentaRoll or AssistRequest), as it
     # is *now*: cards show its current state, and later events push that state again.
     record: Any = None
+    whisper_side: str = ""  # a whisper's card: whisper_side(), for the person drawn for
 
     @property
     def topics(self) -> tuple[str, ...]:
@@ -257,6 +289,7 @@ def log_entry(
         templates=_log_templates(event.kind),
         payload=localized(event.payload),
         record=record,
+        whisper_side=whisper_side(event),
     )
 
 

@@ -53,6 +53,7 @@ SETTINGS_FIELDS = (
     "session_start_from_fortune",
     "mission_sets_threat",
     "borrowed_extended_tasks",
+    "gm_reads_whispers",
 )
 
 
@@ -226,6 +227,18 @@ class Campaign(models.Model):
         help_text=gettext_lazy(
             "On: a hand adjustment of a pool, or Threat added or spent, by one point "
             "makes no card in the log. Pools still update live and each pool's history keeps it."
+        ),
+    )
+
+    # Issue 37: whispers between two players reach the GMs too, unless the GM says not;
+    # read when a whisper is sent (the sender knows who will read it, for good).
+    gm_reads_whispers = models.BooleanField(
+        gettext_lazy("GMs read the whispers players send each other"),
+        default=True,
+        db_default=True,  # old code's INSERTs during a rolling upgrade (migration_safety)
+        help_text=gettext_lazy(
+            "Off: a whisper from one player to another is for the two of them alone. "
+            "Whispers already sent keep who may read them."
         ),
     )
 

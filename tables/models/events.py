@@ -15,6 +15,8 @@ class TableEvent(models.Model):
     class Audience(models.TextChoices):
         ALL = "all", gettext_lazy("Everyone at the table")
         GM = "gm", gettext_lazy("GM only")
+        # Only the people the event names (a whisper the GMs do not read, issue 37).
+        NAMED = "named", gettext_lazy("Only those it names")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveBigIntegerField()

@@ -128,27 +128,53 @@ def audience_of(record) -> str:
 # --- Who sees an event: per role, and one person for a PRIVATE kind --------------------------
 # Events for everyone reach everyone; GM-audience events reach GMs; a PRIVATE kind (a
 # message to the GM, tables/events.py) is stored with the GM audience and reaches its
-# actor too. Every path that shows an event to a person (live push, replay, the log and
-# its pages, a command's answer) asks here or uses events_seen_q, with the viewer's id.
+# actor too; a WHISPER kind reaches its actor and its recipient, and the GMs only if
+# stored with the GM audience (NAMED: kept from them, issue 37). Every path that shows an
+# event to a person (live push, replay, the log and its pages, a command's answer) asks
+# here or uses events_seen_q, with the viewer's id.
 
 PRIVATE_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.audience == events.PRIVATE)
+# Issue 37: a whisper names two people, its actor and payload["recipient_id"].
+WHISPER_KINDS = frozenset(k.name for k in events.REGISTRY.values() if k.audience == events.WHISPER)
+NAMED_KINDS = PRIVATE_KINDS | WHISPER_KINDS
+
+
+def private_viewers(event: TableEvent) -> frozenset[int]:
+    """The people besides the GMs who see `event` (a private kind's actor, a whisper's
+    sender and recipient); empty for every other kind."""
+    if event.kind in PRIVATE_KINDS:
+        return frozenset({event.actor_id} - {None})
+    if event.kind in WHISPER_KINDS:
+        return frozenset({event.actor_id, (event.payload or {}).get("recipient_id")} - {None})
+    return frozenset()
 
 
 def private_viewer(event: TableEvent) -> int | None:
-    """The one person besides the GMs who sees `event` (its actor), or None."""
+    """The one person besides the GMs who sees a PRIVATE kind's `event` (its actor), or None."""
     return event.actor_id if event.kind in PRIVATE_KINDS else None
 
 
 def sees_event(event: TableEvent, is_gm: bool, viewer_id: int | None) -> bool:
-    """May this viewer (GM or not; their user id, None if unknown) see `event`?"""
-    if is_gm or event.audience == TableEvent.Audience.ALL:
+    """May this viewer (GM or not; their user id, None if unknown) see `event`?
+
+    GMs see what is for everyone or for the GMs; a NAMED event (a whisper kept from the
+    GMs) only those it names, GMs or not."""
+    if event.audience == TableEvent.Audience.ALL:
         return True
-    return viewer_id is not None and private_viewer(event) == viewer_id
+    if is_gm and event.audience == TableEvent.Audience.GM:
+        return True
+    return viewer_id is not None and viewer_id in private_viewers(event)
 
 
-def events_seen_q(viewer_id: int | None) -> Q:
-    """sees_event for a player or observer, as a filter on TableEvent rows."""
-    seen = Q(audience=TableEvent.Audience.ALL)
+def events_seen_q(viewer_id: int | None, *, is_gm: bool) -> Q:
+    """sees_event as a filter on TableEvent rows."""
+    audiences = (
+        [TableEvent.Audience.ALL, TableEvent.Audience.GM] if is_gm else [TableEvent.Audience.ALL]
+    )
+    seen = Q(audience__in=audiences)
     if viewer_id is not None:
         seen |= Q(kind__in=PRIVATE_KINDS, actor_id=viewer_id, audience=TableEvent.Audience.GM)
+        seen |= Q(kind__in=WHISPER_KINDS) & (
+            Q(actor_id=viewer_id) | Q(payload__recipient_id=viewer_id)
+        )
     return seen

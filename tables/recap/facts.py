@@ -139,12 +139,11 @@ class Recap:
 
 
 def recap_of(campaign: Campaign, span: Span, *, is_gm: bool, viewer_id: int | None) -> Recap:
-    """The recap of `span` as this reader may see it: GMs everything, anyone else the
-    events the log shows them (their own messages to the GM too), and Threat only while
-    the GM shows it (MO-13)."""
+    """The recap of `span` as this reader may see it: the events the log shows them (GMs
+    all but whispers kept from them, issue 37; anyone else their own messages to the GM
+    and whispers too), and Threat only while the GM shows it (MO-13)."""
     rows = TableEvent.objects.filter(campaign=campaign, seq__gte=span.first, seq__lte=span.last)
-    if not is_gm:
-        rows = rows.filter(events_seen_q(viewer_id))
+    rows = rows.filter(events_seen_q(viewer_id, is_gm=is_gm))
     shows_threat = is_gm or campaign.threat_visible
     ledger = _ledger(campaign, rows, shows_threat)
     reader = _Reader(campaign)

@@ -7,7 +7,9 @@ this path; new code imports tables.policy.access.
 from tables.policy.access import (  # noqa: F401
     ALLOWED,
     HIDDEN,
+    NAMED_KINDS,
     PRIVATE_KINDS,
+    WHISPER_KINDS,
     audience_of,
     can_control,
     controllable,
@@ -16,6 +18,7 @@ from tables.policy.access import (  # noqa: F401
     has_role,
     membership_of,
     private_viewer,
+    private_viewers,
     require_control,
     seen_by,
     sees_event,

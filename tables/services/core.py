@@ -214,6 +214,13 @@ def _check_audience(kind: events.EventKind, actor, audience: str) -> None:
         audience != TableEvent.Audience.GM or not getattr(actor, "is_authenticated", False)
     ):
         raise ValueError(f"{kind.name} events are for the GMs and their actor only")
+    # A whisper is never for the whole table; NAMED only for the GMs it leaves out.
+    if kind.audience == events.WHISPER and (
+        audience == TableEvent.Audience.ALL or not getattr(actor, "is_authenticated", False)
+    ):
+        raise ValueError(f"{kind.name} events are for their actor and recipient only")
+    if kind.audience != events.WHISPER and audience == TableEvent.Audience.NAMED:
+        raise ValueError(f"{kind.name} events name nobody to read them")
 
 
 def _next_seq(campaign: Campaign) -> int:

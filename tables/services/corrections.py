@@ -16,6 +16,7 @@ from tables import events
 from tables.models import PoolChange, TableEvent
 from tables.said import said
 from tables.services import attacks
+from tables.services.access import sees_event
 from tables.services.core import (
     Change,
     ServiceError,
@@ -49,7 +50,8 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
         if not why:
             raise ServiceError(NO_REASON)
         target = TableEvent.objects.filter(campaign=campaign, seq=seq).first()
-        if target is None:
+        # A whisper kept from the GMs (issue 37) answers as no event at all.
+        if target is None or not sees_event(target, True, actor.pk):
             raise ServiceError(NO_SUCH_EVENT)
         if target.voided_by_id is not None:
             raise ServiceError(gettext("#%(seq)s is already voided.") % {"seq": seq})

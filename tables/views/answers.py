@@ -59,11 +59,12 @@ def event_fragments(membership: Membership, events=()) -> str:
     not see (TB-03) are left out, as the socket leaves them out. Drawn through the
     render seam (live/frames.py): this process's hub then draws only the other audience."""
     audience = live.audience_for(membership)
-    return "".join(
-        frames.fragment(event, audience)
+    drawn = (
+        frames.seen(event, audience, viewer=membership.user_id)
         for event in events
-        if event is not None and live.visible(event, audience, membership.user_id)
+        if event is not None
     )
+    return "".join(html for html in drawn if html is not None)
 
 
 def respond(

@@ -21,7 +21,7 @@ from tables.services.access import has_role
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
 from tables.views.d20 import composer_of
-from tables.views.talk import TalkForm
+from tables.views.talk import talk_form
 
 
 class NoteForm(forms.Form):
@@ -40,7 +40,9 @@ def table(request, pk: int):
     context = table_page.table_context(campaign.pk, membership, show=show, at=at)
     context["note_form"] = NoteForm()
     # Table talk (views/talk.py): players and GMs post; observers only read.
-    context["talk_form"] = TalkForm() if has_role(membership, "player") else None
+    context["talk_form"] = (
+        talk_form(campaign, request.user) if has_role(membership, "player") else None
+    )
     # The viewer's own choices (issue 14); site.css animates only under this class.
     person = PersonSettings.of(request.user)
     context["dice_motion"] = person.animate_dice

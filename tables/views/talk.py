@@ -19,6 +19,18 @@ class TalkForm(forms.Form):
     # The service bounds the length (after its own cleaning): one refusal, one wording.
     mode = forms.ChoiceField(choices=list(talk.MODES.items()), initial=talk.IN_CHARACTER)
     text = forms.CharField(strip=True, required=False)
+    # A whisper's recipient (issue 37): one of `recipients`, (user id, name); the service
+    # checks again under the lock that they are still a player here.
+    to = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+
+    def __init__(self, *args, recipients: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [("", "")] + [(pk, name) for pk, name in recipients]
+
+
+def talk_form(campaign, user, *args, **kwargs) -> TalkForm:
+    """The table's talk form for `user`, whose whispers may go to the other players."""
+    return TalkForm(*args, recipients=talk.whisper_recipients(campaign.pk, user), **kwargs)
 
 
 @require_POST
@@ -31,7 +43,12 @@ def table_talk(request, pk: int):
     The membership is read once, with its campaign and the session's user; the
     fragments are drawn from the campaign row the service locked and wrote."""
     campaign, membership = player_at(request, pk)
-    form = TalkForm(request.POST)
+    posted = request.POST.copy()
+    if posted.get("mode") != talk.WHISPER:
+        # The list stays in the form for every mode: a stale choice in it (a player who
+        # left) must not refuse a message that is not a whisper.
+        posted.pop("to", None)
+    form = talk_form(campaign, request.user, posted)
     event, error = None, ""
     if form.is_valid():
         try:
@@ -41,15 +58,25 @@ def table_talk(request, pk: int):
                 form.cleaned_data["mode"],
                 form.cleaned_data["text"],
                 membership=membership,
+                recipient_id=form.cleaned_data["to"],
             )
         except (ServiceError, PermissionDenied) as refusal:
             error = str(refusal)
     else:
-        error = talk.NO_MODE if "mode" in form.errors else " ".join(form.errors.get("text", []))
+        error = _refusal(form)
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
-    if event is not None:
-        form = TalkForm(initial={"mode": form.cleaned_data["mode"]})
+    if event is not None:  # the same mode and recipient for the next message
+        kept = {"mode": form.cleaned_data["mode"], "to": form.cleaned_data["to"]}
+        form = talk_form(campaign, request.user, initial=kept)
     # talk_used: the form stays open on a phone for the next message (folds.js).
     context = {"campaign": campaign, "talk_form": form, "talk_error": error, "talk_used": True}
     return respond(request, membership, TEMPLATE, context, [event])
+
+
+def _refusal(form: TalkForm) -> str:
+    if "mode" in form.errors:
+        return str(talk.NO_MODE)
+    if "to" in form.errors:  # not among the choices: gone, or never a player here
+        return str(talk.NO_RECIPIENT)
+    return " ".join(form.errors.get("text", []))

@@ -171,6 +171,7 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
     sessions.post_note(d6.pk, gm, "Rain")
     talk.post_talk(d6.pk, player, talk.IN_CHARACTER, "Wet again")
     talk.post_talk(d6.pk, player, talk.TO_GM, "I pocket the key")
+    talk.post_talk(d6.pk, player, talk.WHISPER, "Follow me", recipient_id=player2.pk)
     gift = sessions.adjust_pool(d6.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
     corrections.void_event(d6.pk, gm, gift.seq, "Wrong hero")
     fog = scene_board.add_trait(d6.pk, gm, "Fog").payload["trait_id"]

@@ -296,7 +296,10 @@ FORMS = {
         lambda fx: {"pool": "threat", "delta": 2, "reason": "ambush"},
     ),
     "note": (lambda fx, data: NoteForm(data), lambda fx: {"text": "'quoted' & <tagged>"}),
-    "talk": (lambda fx, data: TalkForm(data), lambda fx: {"mode": "ic", "text": "hello"}),
+    "talk": (
+        lambda fx, data: TalkForm(data, recipients=[(7, "bob")]),
+        lambda fx: {"mode": "ic", "text": "hello"},
+    ),
 }
 
 

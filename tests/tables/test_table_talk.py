@@ -60,7 +60,8 @@ def test_a_message_to_the_gm_is_stored_for_the_gms_and_names_its_sender(momenta_
 
 
 def test_a_gm_may_talk_in_every_mode(momenta_campaign, gm, cogm):
-    kinds = [say(momenta_campaign, gm, mode, "Hm").kind for mode in talk.MODES]
+    said = [mode for mode in talk.MODES if mode != talk.WHISPER]  # a whisper names its player
+    kinds = [say(momenta_campaign, gm, mode, "Hm").kind for mode in said]
     assert kinds == ["talk", "talk", "talk_private"]
     assert say(momenta_campaign, cogm, talk.OUT_OF_CHARACTER, "Snacks?").actor == cogm
 
@@ -166,7 +167,7 @@ def test_a_refusal_is_shown_in_the_form_with_the_text_kept(client_for, momenta_c
     long = "z" * (talk.MAX_LENGTH + 1)
     html = post(client_for("player"), momenta_campaign, "ic", long, **HX).content.decode()
     assert str(talk.TOO_LONG) in html and f">{long}</textarea>" in html
-    html = post(client_for("player"), momenta_campaign, "whisper", "Hi", **HX).content.decode()
+    html = post(client_for("player"), momenta_campaign, "shout", "Hi", **HX).content.decode()
     assert str(talk.NO_MODE) in html
     html = post(client_for("player"), momenta_campaign, "ic", "   ", **HX).content.decode()
     assert str(talk.EMPTY) in html
@@ -293,14 +294,14 @@ def test_a_message_is_never_voided(momenta_campaign, gm, player):
     assert TableEvent.objects.filter(campaign=momenta_campaign).count() == 1
 
 
-def test_discord_never_posts_a_private_message(momenta_campaign, player):
+def test_discord_never_posts_a_private_message(momenta_campaign, player, player2):
     Campaign.objects.filter(pk=momenta_campaign.pk).update(
         discord_webhook_url="https://discord.test/api/webhooks/1/a",
         discord_gm_webhook_url="https://discord.test/api/webhooks/2/b",
     )
     campaign = Campaign.objects.get(pk=momenta_campaign.pk)
     for mode in talk.MODES:
-        event = say(momenta_campaign, player, mode, "words")
+        event = talk.post_talk(momenta_campaign.pk, player, mode, "words", recipient_id=player2.pk)
         assert embeds.post_for(event, campaign) is None, mode
     # Even a private event that carried a pool change would not go to the GM's channel.
     private = TableEvent(
