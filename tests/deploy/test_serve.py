@@ -41,7 +41,15 @@ def test_serve_runs_uvicorn_workers_with_a_graceful_stop(collected, settings, ex
     assert flags["--port"] == "8002"
     assert flags["--workers"] == "3"
     assert flags["--timeout-graceful-shutdown"] == "20"
-    assert "--forwarded-allow-ips" in argv
+    # Read by the app, with X-Request-ID, not by uvicorn (momenta_site/request_log.py).
+    assert "--no-proxy-headers" in argv and "--proxy-headers" not in argv
+
+
+def test_serve_hands_the_proxys_addresses_to_the_workers_app(collected, exec_calls, monkeypatch):
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    call_command("serve", "--forwarded-allow-ips", "10.0.0.2")
+    assert len(exec_calls) == 1
+    assert os.environ["FORWARDED_ALLOW_IPS"] == "10.0.0.2"
 
 
 def test_serve_hands_its_drain_file_to_the_uvicorn_workers(

@@ -170,7 +170,6 @@ class Command(BaseCommand):
             port=options["port"],
             workers=1,
             graceful_timeout=10,
-            forwarded_allow_ips="127.0.0.1,::1",
             access_log=False,
         )
         if tls:
