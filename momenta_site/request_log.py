@@ -5,7 +5,9 @@ every few seconds would drown the rest) gives each request an id: the proxy's
 `X-Request-ID` when it sent a sane one, else a new one. Lines logged while the
 request runs carry it (momenta_site/logs.py), the answer carries it in
 `X-Request-ID` (a person reporting a 500 can quote it), and when the answer is
-ready one INFO line on `momenta.requests` says method, path, status and time.
+ready one INFO line on `momenta.requests` says method, path, status and time (at
+ERROR for a 5xx other than 503, so a server error shows at the default WARNING:
+503 is the site's own "come back shortly", whose cause is logged where it is found).
 The query string is left out: it may hold an invitation code.
 
 `TrustedProxyMiddleware` wraps the whole ASGI app: a connection from an address
@@ -48,6 +50,10 @@ def new_id(offered: str | None) -> str:
     return uuid.uuid4().hex[:16]
 
 
+def _level(status: int) -> int:
+    return logging.ERROR if status >= 500 and status != 503 else logging.INFO
+
+
 def _user_pk(user) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
@@ -79,12 +85,14 @@ class RequestLogMiddleware:
         try:
             response = self.get_response(request)
             response.headers.setdefault("X-Request-ID", request.request_id)
-            if log.isEnabledFor(logging.INFO):
+            level = _level(response.status_code)
+            if log.isEnabledFor(level):
                 # Who sent it (as the request began: a logout's line names who logged out);
                 # none when it was answered before the session was read.
                 user = getattr(request, "logged_user_id", None)
                 elapsed = (time.perf_counter() - started) * 1000
-                log.info(
+                log.log(
+                    level,
                     "%s %s %s %.0f ms",
                     request.method,
                     request.path,
