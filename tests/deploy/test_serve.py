@@ -120,6 +120,16 @@ def test_serve_hands_uvicorn_the_sites_log_format_and_level(collected, settings,
     assert "--no-access-log" in argv  # the site's own line per request is enough
 
 
+def test_serve_has_uvicorn_make_its_info_lines_at_the_default_level(
+    collected, settings, exec_calls
+):
+    """At WARNING too: the filter needs the worker's death line made to raise it."""
+    settings.LOG_LEVEL = "WARNING"
+    call_command("serve")
+    [argv] = exec_calls
+    assert argv[argv.index("--log-level") + 1] == "info"
+
+
 UVICORN_LINES = """
 import logging
 from uvicorn.config import Config
@@ -134,6 +144,7 @@ def test_uvicorns_own_lines_come_out_in_the_sites_json_format():
     """What `serve` passes uvicorn, read by uvicorn itself in a fresh interpreter."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
     env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1", "LOG_FORMAT": "json"}
+    env["LOG_LEVEL"] = "INFO"  # as `serve` is run for the line per request
     done = subprocess.run(
         [sys.executable, "-c", UVICORN_LINES % str(serve.LOG_CONFIG)],
         cwd=serve.ROOT,
@@ -149,3 +160,30 @@ def test_uvicorns_own_lines_come_out_in_the_sites_json_format():
     ]
     assert lines[0]["message"] == "Started server process [42]"
     assert lines[1]["message"] == '127.0.0.1:5 - "GET / HTTP/1.1" 200'
+
+
+DEATH_LINES = """
+import logging
+from uvicorn.config import Config
+Config("momenta_site.asgi:application", log_config=%r, log_level="info").configure_logging()
+logging.getLogger("uvicorn.error").info("Started server process [%%d]", 42)
+logging.getLogger("uvicorn.error").info("Child process [%%d] died", 43)
+logging.getLogger("uvicorn.error").info("Started server process [%%d]", 44)
+"""
+
+
+def test_a_workers_death_is_one_warning_at_the_default_level():
+    """The report: a killed worker was logged at INFO, invisible at LOG_LEVEL=WARNING.
+    uvicorn's supervisor says so, then starts another: only the first is a warning."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
+    env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1", "LOG_FORMAT": "json"}
+    done = subprocess.run(
+        [sys.executable, "-c", DEATH_LINES % str(serve.LOG_CONFIG)],
+        cwd=serve.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [(x["level"], x["message"]) for x in lines] == [("WARNING", "Child process [43] died")]

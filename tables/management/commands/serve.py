@@ -56,8 +56,10 @@ def uvicorn_argv(
     argv += ["--timeout-graceful-shutdown", str(graceful_timeout)]
     argv += ["--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)]
     # uvicorn's own lines (start, stop, --access-log) in the site's format and at its
-    # LOG_LEVEL: the file hands them to the same formatter (momenta_site/logs.py).
-    argv += ["--log-config", str(LOG_CONFIG), "--log-level", settings.LOG_LEVEL.lower()]
+    # LOG_LEVEL: the file hands them to the same formatter (momenta_site/logs.py) and
+    # filter, which needs them made at INFO to tell a worker's death at WARNING.
+    level = settings.LOG_LEVEL if settings.LOG_LEVEL == "DEBUG" else "INFO"
+    argv += ["--log-config", str(LOG_CONFIG), "--log-level", level.lower()]
     # Django's ASGI app has no lifespan events; "off" spares a warning per start.
     argv += ["--lifespan", "off", "--no-server-header"]
     # The proxy's X-Forwarded-* headers are read by the app itself, from the addresses
