@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -187,3 +191,67 @@ def test_a_workers_death_is_one_warning_at_the_default_level():
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stderr.splitlines()]
     assert [(x["level"], x["message"]) for x in lines] == [("WARNING", "Child process [43] died")]
+
+
+TWO_WORKERS = """
+import os, sys
+import django
+django.setup()
+from tables.management.commands.serve import uvicorn_argv
+argv = uvicorn_argv(host="127.0.0.1", port=int(sys.argv[1]), workers=2, graceful_timeout=2,
+                    access_log=False)
+os.execv(argv[0], argv)
+"""
+
+
+def workers_of(pid: int) -> set[int]:
+    """uvicorn's worker processes (multiprocessing's spawned children, not its tracker)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"spawn_main" in cmdline:
+                found.add(int(child))
+    return found
+
+
+def wait_for(condition, seconds: float):
+    deadline = time.monotonic() + seconds
+    while not (found := condition()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_killed_worker_of_the_served_site_is_one_warning_line(tmp_path):
+    """`serve`'s own uvicorn command line, two workers, one killed with -9, at the
+    default LOG_LEVEL: one WARNING line, nothing else (its replacement's start is INFO)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
+    env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
+    env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
+    log = tmp_path / "stderr"
+    with log.open("w") as stderr:
+        server = subprocess.Popen(
+            [sys.executable, "-c", TWO_WORKERS, str(port)], cwd=serve.ROOT, env=env, stderr=stderr
+        )
+    try:
+        first = wait_for(lambda: len(workers_of(server.pid)) == 2 and workers_of(server.pid), 90)
+        killed = min(first)
+        os.kill(killed, signal.SIGKILL)
+        wait_for(lambda: (workers_of(server.pid) - first) and len(workers_of(server.pid)) == 2, 90)
+        server.terminate()
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:  # failed midway: leave no process behind
+            for pid in workers_of(server.pid):
+                os.kill(pid, signal.SIGKILL)
+            server.kill()
+            server.wait()
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1, lines
+    assert " WARNING uvicorn.error " in lines[0]
+    assert lines[0].endswith(f"Child process [{killed}] died")
