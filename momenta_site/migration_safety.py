@@ -128,14 +128,17 @@ def project_apps() -> set[str]:
 
 def plan_problems(plan, loader) -> list[str]:
     """Why the forward steps of a `migrate` plan ([(migration, backwards)]) would break
-    the running release; `loader` (a MigrationLoader) gives the state before each.
-    Only the project's own apps are judged: Django's and packages' migrations are
-    theirs to make safe, and going backwards is an operator's deliberate choice."""
+    the running release; `loader` (a MigrationLoader on the database) gives the state
+    before each and what is applied. Only the project's own apps are judged (Django's
+    and packages' migrations are theirs to make safe), only those with a migration
+    applied already (no running code uses an app whose tables do not exist yet: a
+    fresh install), and going backwards is an operator's deliberate choice."""
     mine = project_apps()
+    running = {app for app, _ in loader.applied_migrations or ()} & mine
     found = []
     for migration, backwards in plan:
         key = (migration.app_label, migration.name)
-        if backwards or migration.app_label not in mine or key in GRANDFATHERED:
+        if backwards or migration.app_label not in running or key in GRANDFATHERED:
             continue
         found += problems(migration, loader.project_state(key, at_end=False))
     return found
