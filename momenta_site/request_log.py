@@ -68,7 +68,7 @@ class TrustedProxyMiddleware:
         if scope["type"] in ("http", "websocket"):
             client = scope.get("client")
             if (client[0] if client else None) not in self.forwarded.trusted_hosts:
-                headers = [(k, v) for k, v in scope["headers"] if k != b"x-request-id"]
+                headers = [(k, v) for k, v in scope.get("headers", ()) if k != b"x-request-id"]
                 scope = dict(scope, headers=headers)
         await self.forwarded(scope, receive, send)
 

@@ -33,19 +33,21 @@ def scope(client, *headers):
     }
 
 
-async def seen_by_the_app(client, *headers, trusted="127.0.0.1,::1"):
+async def seen_by_the_app(client, *headers, trusted="127.0.0.1,::1", kind="http"):
     """The scope the app behind TrustedProxyMiddleware is handed."""
     seen = {}
 
     async def app(scope, receive, send):
         seen.update(scope)
 
-    await TrustedProxyMiddleware(app, trusted)(scope(client, *headers), None, None)
+    given = scope(client, *headers) | {"type": kind}
+    await TrustedProxyMiddleware(app, trusted)(given, None, None)
     return seen
 
 
-async def test_an_id_from_an_address_not_the_proxys_is_dropped():
-    seen = await seen_by_the_app(("203.0.113.9", 51000), (b"x-request-id", CLIENTS_ID))
+@pytest.mark.parametrize("kind", ["http", "websocket"])
+async def test_an_id_from_an_address_not_the_proxys_is_dropped(kind):
+    seen = await seen_by_the_app(("203.0.113.9", 51000), (b"x-request-id", CLIENTS_ID), kind=kind)
     assert b"x-request-id" not in dict(seen["headers"])
 
 
