@@ -578,7 +578,6 @@ class Worker:
             port=self.port,
             workers=1,
             graceful_timeout=15,
-            forwarded_allow_ips="127.0.0.1",
             access_log=False,
         )
         argv[argv.index(SERVED)] = APP

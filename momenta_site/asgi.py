@@ -22,10 +22,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from momenta_site.gc_tuning import tune_for_serving  # noqa: E402
 from momenta_site.mail import SendAfterAnswer  # noqa: E402
 from momenta_site.origin import SameOriginValidator  # noqa: E402
-from momenta_site.request_log import SocketLogMiddleware  # noqa: E402
+from momenta_site.request_log import SocketLogMiddleware, TrustedProxyMiddleware  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         # A request's mail goes out after its answer (momenta_site/mail.py).
         "http": SendAfterAnswer(http_app),
@@ -38,6 +38,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Outermost: the client's address, scheme and request id from the proxy only.
+application = TrustedProxyMiddleware(router, settings.FORWARDED_ALLOW_IPS)
 
 # Last, once everything start-up makes exists (momenta_site/gc_tuning.py).
 tune_for_serving()

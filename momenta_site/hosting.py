@@ -24,7 +24,15 @@ STATIC_FOLDER = "static"
 DATA_VARIABLE = "MOMENTA_HOST_DATA"
 PASSWORD_VARIABLE = "MOMENTA_GM_PASSWORD"
 # Variables of a production site that must not leak into a table on a laptop.
-DROPPED = ("DATABASE_URL", "REDIS_URL", "STATIC_ROOT", "SECURE_PROXY_SSL_HEADER", "DRAIN_FILE")
+# (FORWARDED_ALLOW_IPS: no proxy in front, so the default, loopback only.)
+DROPPED = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "STATIC_ROOT",
+    "SECURE_PROXY_SSL_HEADER",
+    "DRAIN_FILE",
+    "FORWARDED_ALLOW_IPS",
+)
 
 
 class HostError(Exception):

@@ -1,6 +1,7 @@
 """Logging filters: a refused request is worth a line, a Redis outage two, not a traceback each."""
 
 import logging
+import re
 
 
 class RefusalsWithoutTraceback(logging.Filter):
@@ -86,3 +87,28 @@ class RedisOutage(logging.Filter):
             return False
         record.exc_info = record.exc_text = None
         return True
+
+
+class UvicornLevels(logging.Filter):
+    """uvicorn's own lines at the site's LOG_LEVEL, a worker's death among the warnings.
+
+    When a worker of `serve --workers N` dies (killed, out of memory) uvicorn starts
+    another and says "Child process [PID] died" at INFO: unseen at the default
+    WARNING, though the operator wants to know. `serve` runs uvicorn at INFO at least
+    (a line must be made to be judged); this filter, on the handler of
+    momenta_site/uvicorn_logging.json, makes that one line a WARNING and drops the
+    rest below LOG_LEVEL, as before.
+    """
+
+    DIED = re.compile(r"Child process \[\d+\] died")
+
+    def __init__(self):
+        from django.conf import settings
+
+        super().__init__()
+        self.level = logging.getLevelName(settings.LOG_LEVEL)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING and self.DIED.fullmatch(record.getMessage()):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return record.levelno >= self.level

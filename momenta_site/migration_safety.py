@@ -16,12 +16,24 @@ database. So a migration may only add what old code can ignore:
 A migration reviewed as safe all the same (the removal of a column the previous
 release no longer reads) says why in a class attribute, e.g.
 `rolling_upgrade = "0.9 stopped reading Campaign.legacy_notes"`.
+`manage.py migrate` (tables/management/commands/migrate.py) refuses a pending
+migration this finds, before anything changes, unless given `--allow-unsafe`;
 tests/test_migration_safety.py runs the check over every migration of the
 project's apps; those made before it existed are grandfathered by name.
+
+Why not django-migration-linter: it judges the SQL `sqlmigrate` prints with
+regular expressions, so its answer depends on the database. On SQLite (`manage.py
+host`, the tests) every table rebuild reads as "NOT NULL constraint on columns":
+it refuses 0020-0026, each a `db_default` column the previous release survived.
+This judges the operations themselves, the same on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
 from django.db import migrations
 from django.db.migrations.state import ProjectState
 from django.db.models import NOT_PROVIDED
@@ -101,4 +113,32 @@ def problems(migration, state: ProjectState) -> list[str]:
         elif isinstance(operation, migrations.RunSQL):
             found.append(f"{where}: raw SQL cannot be checked; review it")
         operation.state_forwards(app_label, state)
+    return found
+
+
+def project_apps() -> set[str]:
+    """The apps whose code is this repository's (not Django's or a package's)."""
+    root = Path(settings.BASE_DIR).resolve()
+    return {
+        config.label
+        for config in apps.get_app_configs()
+        if root in Path(config.path).resolve().parents and ".venv" not in Path(config.path).parts
+    }
+
+
+def plan_problems(plan, loader) -> list[str]:
+    """Why the forward steps of a `migrate` plan ([(migration, backwards)]) would break
+    the running release; `loader` (a MigrationLoader on the database) gives the state
+    before each and what is applied. Only the project's own apps are judged (Django's
+    and packages' migrations are theirs to make safe), only those with a migration
+    applied already (no running code uses an app whose tables do not exist yet: a
+    fresh install), and going backwards is an operator's deliberate choice."""
+    mine = project_apps()
+    running = {app for app, _ in loader.applied_migrations or ()} & mine
+    found = []
+    for migration, backwards in plan:
+        key = (migration.app_label, migration.name)
+        if backwards or migration.app_label not in running or key in GRANDFATHERED:
+            continue
+        found += problems(migration, loader.project_state(key, at_end=False))
     return found

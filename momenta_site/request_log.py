@@ -5,8 +5,16 @@ every few seconds would drown the rest) gives each request an id: the proxy's
 `X-Request-ID` when it sent a sane one, else a new one. Lines logged while the
 request runs carry it (momenta_site/logs.py), the answer carries it in
 `X-Request-ID` (a person reporting a 500 can quote it), and when the answer is
-ready one INFO line on `momenta.requests` says method, path, status and time.
+ready one INFO line on `momenta.requests` says method, path, status and time (at
+ERROR for a 5xx other than 503, so a server error shows at the default WARNING:
+503 is the site's own "come back shortly", whose cause is logged where it is found).
 The query string is left out: it may hold an invitation code.
+
+`TrustedProxyMiddleware` wraps the whole ASGI app: a connection from an address
+not in settings.FORWARDED_ALLOW_IPS (`serve --forwarded-allow-ips`, the proxy) has
+its `X-Request-ID` dropped, so a client cannot choose the id its lines are logged
+under; from the proxy it then applies X-Forwarded-For/-Proto (uvicorn's own
+middleware, run here rather than by uvicorn so that both follow the one list).
 
 `RequestUserMiddleware`, right after Django's AuthenticationMiddleware, makes the
 user's id known to the lines logged from then on.
@@ -23,6 +31,8 @@ import re
 import time
 import uuid
 
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
 from momenta_site import logs
 
 log = logging.getLogger("momenta.requests")
@@ -30,6 +40,7 @@ socket_log = logging.getLogger("momenta.sockets")
 
 # A proxy's id (Caddy's {http.request.uuid}, nginx's $request_id) is kept when it
 # looks like one; anything else could forge or break log lines, so it is replaced.
+# (Only the proxy's reaches here on ASGI: TrustedProxyMiddleware drops a client's.)
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 
 
@@ -39,8 +50,27 @@ def new_id(offered: str | None) -> str:
     return uuid.uuid4().hex[:16]
 
 
+def _level(status: int) -> int:
+    return logging.ERROR if status >= 500 and status != 503 else logging.INFO
+
+
 def _user_pk(user) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
+
+
+class TrustedProxyMiddleware:
+    """ASGI: the proxy's headers count only from the proxy's addresses."""
+
+    def __init__(self, inner, trusted: str):
+        self.forwarded = ProxyHeadersMiddleware(inner, trusted_hosts=trusted)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            client = scope.get("client")
+            if (client[0] if client else None) not in self.forwarded.trusted_hosts:
+                headers = [(k, v) for k, v in scope.get("headers", ()) if k != b"x-request-id"]
+                scope = dict(scope, headers=headers)
+        await self.forwarded(scope, receive, send)
 
 
 class RequestLogMiddleware:
@@ -55,12 +85,14 @@ class RequestLogMiddleware:
         try:
             response = self.get_response(request)
             response.headers.setdefault("X-Request-ID", request.request_id)
-            if log.isEnabledFor(logging.INFO):
+            level = _level(response.status_code)
+            if log.isEnabledFor(level):
                 # Who sent it (as the request began: a logout's line names who logged out);
                 # none when it was answered before the session was read.
                 user = getattr(request, "logged_user_id", None)
                 elapsed = (time.perf_counter() - started) * 1000
-                log.info(
+                log.log(
+                    level,
                     "%s %s %s %.0f ms",
                     request.method,
                     request.path,

@@ -240,6 +240,9 @@ REDIS_URL = env_str("REDIS_URL", "")
 # instance no new requests before a restart (deploy/restart). `manage.py serve
 # --drain-file` sets it per instance; unset, an instance never drains.
 DRAIN_FILE = env_str("DRAIN_FILE", "")
+# The proxy's addresses: only from these are X-Forwarded-For/-Proto and X-Request-ID
+# believed (momenta_site/request_log.py). Set by `manage.py serve --forwarded-allow-ips`.
+FORWARDED_ALLOW_IPS = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 if REDIS_URL:
     # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
     # (sockets catch up from the database), and pub/sub keeps no per-channel

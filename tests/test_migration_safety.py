@@ -6,26 +6,12 @@ An upgrade migrates, then restarts the instances one by one (deploy/README.md,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from django.apps import apps
-from django.conf import settings
 from django.db import migrations, models
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.state import ModelState, ProjectState
 
-from momenta_site.migration_safety import GRANDFATHERED, problems
-
-
-def project_apps() -> set[str]:
-    """The apps whose code is this repository's (not Django's or a package's)."""
-    root = Path(settings.BASE_DIR).resolve()
-    return {
-        config.label
-        for config in apps.get_app_configs()
-        if root in Path(config.path).resolve().parents and ".venv" not in Path(config.path).parts
-    }
+from momenta_site.migration_safety import GRANDFATHERED, problems, project_apps
 
 
 def test_every_new_migration_is_safe_while_old_code_runs():

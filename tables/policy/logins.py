@@ -7,10 +7,11 @@ named), so is the address. The failures are recorded and cleared by
 tables/services/logins.py.
 
 The client address is REMOTE_ADDR, never X-Forwarded-For: behind the proxy,
-`manage.py serve` runs uvicorn with --proxy-headers and --forwarded-allow-ips,
-so uvicorn puts the proxy's X-Forwarded-For there only for connections that come
-from the proxy. Read here, the header would let a guesser name any address it
-likes. An IPv6 client counts by its /64 network: one host is given a whole one.
+`manage.py serve --forwarded-allow-ips` names the proxy, and the ASGI app puts
+the proxy's X-Forwarded-For there only for connections that come from it
+(momenta_site/request_log.py, TrustedProxyMiddleware). Read here, the header
+would let a guesser name any address it likes. An IPv6 client counts by its /64
+network: one host is given a whole one.
 """
 
 from __future__ import annotations

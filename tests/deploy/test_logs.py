@@ -54,6 +54,24 @@ def test_a_warning_logged_inside_a_request_names_that_request_and_its_user(
 
 
 @pytest.mark.django_db
+def test_a_server_errors_request_line_is_an_error(site_log, client, monkeypatch):  # noqa: F811
+    """The report: the 500's line was INFO, invisible at the default level (WARNING)."""
+    from tables.views import site
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(site.LoginView, "get", broken)
+    log = site_log(json_lines=True, level="WARNING")
+    client.raise_request_exception = False
+    answer = client.get("/login/")
+    assert answer.status_code == 500
+    (line,) = log.named("momenta.requests")
+    assert (line["level"], line["status"]) == ("ERROR", 500)
+    assert line["request_id"] == answer["X-Request-ID"]
+
+
+@pytest.mark.django_db
 def test_a_visitor_not_logged_in_is_logged_without_a_user(site_log, client):  # noqa: F811
     log = site_log(json_lines=True)
     assert client.get("/login/").status_code == 200

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -41,7 +45,15 @@ def test_serve_runs_uvicorn_workers_with_a_graceful_stop(collected, settings, ex
     assert flags["--port"] == "8002"
     assert flags["--workers"] == "3"
     assert flags["--timeout-graceful-shutdown"] == "20"
-    assert "--forwarded-allow-ips" in argv
+    # Read by the app, with X-Request-ID, not by uvicorn (momenta_site/request_log.py).
+    assert "--no-proxy-headers" in argv and "--proxy-headers" not in argv
+
+
+def test_serve_hands_the_proxys_addresses_to_the_workers_app(collected, exec_calls, monkeypatch):
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    call_command("serve", "--forwarded-allow-ips", "10.0.0.2")
+    assert len(exec_calls) == 1
+    assert os.environ["FORWARDED_ALLOW_IPS"] == "10.0.0.2"
 
 
 def test_serve_hands_its_drain_file_to_the_uvicorn_workers(
@@ -112,6 +124,16 @@ def test_serve_hands_uvicorn_the_sites_log_format_and_level(collected, settings,
     assert "--no-access-log" in argv  # the site's own line per request is enough
 
 
+def test_serve_has_uvicorn_make_its_info_lines_at_the_default_level(
+    collected, settings, exec_calls
+):
+    """At WARNING too: the filter needs the worker's death line made to raise it."""
+    settings.LOG_LEVEL = "WARNING"
+    call_command("serve")
+    [argv] = exec_calls
+    assert argv[argv.index("--log-level") + 1] == "info"
+
+
 UVICORN_LINES = """
 import logging
 from uvicorn.config import Config
@@ -126,6 +148,7 @@ def test_uvicorns_own_lines_come_out_in_the_sites_json_format():
     """What `serve` passes uvicorn, read by uvicorn itself in a fresh interpreter."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
     env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1", "LOG_FORMAT": "json"}
+    env["LOG_LEVEL"] = "INFO"  # as `serve` is run for the line per request
     done = subprocess.run(
         [sys.executable, "-c", UVICORN_LINES % str(serve.LOG_CONFIG)],
         cwd=serve.ROOT,
@@ -141,3 +164,95 @@ def test_uvicorns_own_lines_come_out_in_the_sites_json_format():
     ]
     assert lines[0]["message"] == "Started server process [42]"
     assert lines[1]["message"] == '127.0.0.1:5 - "GET / HTTP/1.1" 200'
+
+
+DEATH_LINES = """
+import logging
+from uvicorn.config import Config
+Config("momenta_site.asgi:application", log_config=%r, log_level="info").configure_logging()
+logging.getLogger("uvicorn.error").info("Started server process [%%d]", 42)
+logging.getLogger("uvicorn.error").info("Child process [%%d] died", 43)
+logging.getLogger("uvicorn.error").info("Started server process [%%d]", 44)
+"""
+
+
+def test_a_workers_death_is_one_warning_at_the_default_level():
+    """The report: a killed worker was logged at INFO, invisible at LOG_LEVEL=WARNING.
+    uvicorn's supervisor says so, then starts another: only the first is a warning."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOG_")}
+    env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1", "LOG_FORMAT": "json"}
+    done = subprocess.run(
+        [sys.executable, "-c", DEATH_LINES % str(serve.LOG_CONFIG)],
+        cwd=serve.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [(x["level"], x["message"]) for x in lines] == [("WARNING", "Child process [43] died")]
+
+
+TWO_WORKERS = """
+import os, sys
+import django
+django.setup()
+from tables.management.commands.serve import uvicorn_argv
+argv = uvicorn_argv(host="127.0.0.1", port=int(sys.argv[1]), workers=2, graceful_timeout=2,
+                    access_log=False)
+os.execv(argv[0], argv)
+"""
+
+
+def workers_of(pid: int) -> set[int]:
+    """uvicorn's worker processes (multiprocessing's spawned children, not its tracker)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"spawn_main" in cmdline:
+                found.add(int(child))
+    return found
+
+
+def wait_for(condition, seconds: float):
+    deadline = time.monotonic() + seconds
+    while not (found := condition()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_killed_worker_of_the_served_site_is_one_warning_line(tmp_path):
+    """`serve`'s own uvicorn command line, two workers, one killed with -9, at the
+    default LOG_LEVEL: one WARNING line, nothing else (its replacement's start is INFO)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    dropped = ("LOG_", "DATABASE_URL", "REDIS_URL")  # CI's stage 2 sets them: one process here
+    env = {k: v for k, v in os.environ.items() if not k.startswith(dropped)}
+    env |= {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
+    env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
+    log = tmp_path / "stderr"
+    with log.open("w") as stderr:
+        server = subprocess.Popen(
+            [sys.executable, "-c", TWO_WORKERS, str(port)], cwd=serve.ROOT, env=env, stderr=stderr
+        )
+    try:
+        first = wait_for(lambda: len(workers_of(server.pid)) == 2 and workers_of(server.pid), 90)
+        killed = min(first)
+        os.kill(killed, signal.SIGKILL)
+        wait_for(lambda: (workers_of(server.pid) - first) and len(workers_of(server.pid)) == 2, 90)
+        server.terminate()
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:  # failed midway: leave no process behind
+            for pid in workers_of(server.pid):
+                os.kill(pid, signal.SIGKILL)
+            server.kill()
+            server.wait()
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1, lines
+    assert " WARNING uvicorn.error " in lines[0]
+    assert lines[0].endswith(f"Child process [{killed}] died")

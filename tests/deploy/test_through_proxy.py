@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -160,3 +161,17 @@ def test_two_workers_behind_caddy_share_the_table_and_survive_a_killed_worker(br
     gm_context.close()
     alice_context.close()
     assert errors == []
+
+
+def test_the_request_id_is_caddys_not_the_clients():
+    """The report's `qa-client-id-0001` was adopted through Caddy; now Caddy sets its own
+    uuid (deploy/momenta-proxy.caddy) and the app answers, and logs, under that."""
+    sent = "qa-client-id-0001"
+    request = urllib.request.Request(
+        f"{os.environ['MOMENTA_DEPLOY_URL']}/login/", headers={"X-Request-ID": sent}
+    )
+    with urllib.request.urlopen(request, timeout=15) as answer:
+        answered = answer.headers["X-Request-ID"]
+    assert answered != sent
+    # Caddy's {http.request.uuid}, not an id the app made up (16 hex digits).
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", answered)

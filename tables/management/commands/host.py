@@ -148,7 +148,8 @@ class Command(BaseCommand):
             compile_catalogues()
         except CommandError as error:  # no msgfmt: the table still runs, in English
             self.stderr.write(f"Translations not compiled ({error}); pages stay in English.")
-        call_command("migrate", interactive=False, verbosity=0)
+        # One process, migrating before it serves: no older release runs beside it.
+        call_command("migrate", interactive=False, verbosity=0, allow_unsafe=True)
         call_command("collectstatic", interactive=False, verbosity=0)
         names = os.environ["ALLOWED_HOSTS"].split(",")
         tls = bool(options["tls_cert"])
@@ -169,7 +170,6 @@ class Command(BaseCommand):
             port=options["port"],
             workers=1,
             graceful_timeout=10,
-            forwarded_allow_ips="127.0.0.1,::1",
             access_log=False,
         )
         if tls:

@@ -48,7 +48,6 @@ def uvicorn_argv(
     port: int,
     workers: int,
     graceful_timeout: int,
-    forwarded_allow_ips: str,
     access_log: bool,
 ) -> list[str]:
     """The uvicorn command line `serve` runs."""
@@ -57,13 +56,15 @@ def uvicorn_argv(
     argv += ["--timeout-graceful-shutdown", str(graceful_timeout)]
     argv += ["--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)]
     # uvicorn's own lines (start, stop, --access-log) in the site's format and at its
-    # LOG_LEVEL: the file hands them to the same formatter (momenta_site/logs.py).
-    argv += ["--log-config", str(LOG_CONFIG), "--log-level", settings.LOG_LEVEL.lower()]
+    # LOG_LEVEL: the file hands them to the same formatter (momenta_site/logs.py) and
+    # filter, which needs them made at INFO to tell a worker's death at WARNING.
+    level = settings.LOG_LEVEL if settings.LOG_LEVEL == "DEBUG" else "INFO"
+    argv += ["--log-config", str(LOG_CONFIG), "--log-level", level.lower()]
     # Django's ASGI app has no lifespan events; "off" spares a warning per start.
     argv += ["--lifespan", "off", "--no-server-header"]
-    # The client address and scheme from the proxy's X-Forwarded-* headers, only
-    # when the connection comes from one of these addresses (the proxy).
-    argv += ["--proxy-headers", "--forwarded-allow-ips", forwarded_allow_ips]
+    # The proxy's X-Forwarded-* headers are read by the app itself, from the addresses
+    # in FORWARDED_ALLOW_IPS only, with its X-Request-ID (momenta_site/request_log.py).
+    argv.append("--no-proxy-headers")
     if not access_log:
         argv.append("--no-access-log")  # the proxy logs every request already
     return argv
@@ -124,7 +125,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--forwarded-allow-ips",
             default="127.0.0.1,::1",
-            help="Proxies whose X-Forwarded-For/-Proto are trusted.",
+            help="Proxies whose X-Forwarded-For/-Proto and X-Request-ID are trusted.",
         )
         parser.add_argument(
             "--drain-file",
@@ -165,9 +166,10 @@ class Command(BaseCommand):
             port=options["port"],
             workers=options["workers"],
             graceful_timeout=options["graceful_timeout"],
-            forwarded_allow_ips=options["forwarded_allow_ips"],
             access_log=options["access_log"],
         )
+        # The uvicorn workers' app reads it from the environment (settings.FORWARDED_ALLOW_IPS).
+        os.environ["FORWARDED_ALLOW_IPS"] = options["forwarded_allow_ips"]
         if options["drain_file"]:
             # The uvicorn workers read it from the environment (settings.DRAIN_FILE).
             os.environ["DRAIN_FILE"] = options["drain_file"]
