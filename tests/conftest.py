@@ -17,11 +17,13 @@ hypothesis_settings.load_profile("momenta")
 PASSWORD = "table-pass-123"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _compiled_catalogues():
+def pytest_configure(config):
     """The translations the pages are drawn in, built from locale/ as `manage.py demo`
-    builds them (the .mo files are not committed; issue 28)."""
-    compile_catalogues()
+    builds them (the .mo files are not committed; issue 28). Once, before xdist starts
+    its workers: they then find every .mo newer than its .po and write nothing, where
+    two writers could leave one reading a half-written file."""
+    if not hasattr(config, "workerinput"):
+        compile_catalogues()
 
 
 @pytest.fixture(autouse=True)

@@ -53,6 +53,7 @@ class ServerProcess:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = self.folder / "server.log"
+        self.database = Path(self.env["SQLITE_PATH"])
         self.process: subprocess.Popen | None = None
 
     def manage(self, *args: str, **kwargs) -> subprocess.CompletedProcess:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +85,44 @@ def chromium_path():
     return chromium
 
 
+# The databases servers start from, made once per test process: migrating and seeding
+# cost more than a server's whole start, for every module (issue 38).
+_TEMPLATES: dict[str, tuple[Path, dict | None]] = {}
+
+
+def _template(tmp_path_factory, kind: str) -> tuple[Path, dict | None]:
+    """("migrated" | "seeded" | "demo") -> (its database file, SEED's ids or None)."""
+    if kind not in _TEMPLATES:
+        folder = tmp_path_factory.mktemp(f"e2e-template-{kind}")
+        maker = ServerProcess(folder, [], env=server_env(folder, E2E_PASSWORD=PASSWORD))
+        seed = None
+        if kind == "migrated":
+            maker.manage("migrate", "-v", "0")
+        else:
+            copy_database(_template(tmp_path_factory, "migrated")[0], maker.database)
+            if kind == "demo":
+                maker.manage("seed_demo", capture_output=True)
+            else:
+                seeded = maker.manage("shell", "-c", SEED, capture_output=True, text=True)
+                seed = json.loads(seeded.stdout.split("SEED=", 1)[1])
+        _TEMPLATES[kind] = (maker.database, seed)
+    return _TEMPLATES[kind]
+
+
+def copy_database(source: Path, target: Path) -> None:
+    # SQLite's own backup: the WAL's pages too, whatever was left uncheckpointed.
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+
+
+def start_from(tmp_path_factory, server: ServerProcess, kind: str = "seeded") -> dict | None:
+    """Give `server` (not started) a fresh copy of a template database: "migrated" (empty),
+    "seeded" (SEED: returns its ids) or "demo" (`manage.py seed_demo`'s campaigns)."""
+    template, seed = _template(tmp_path_factory, kind)
+    copy_database(template, server.database)
+    return seed
+
+
 def seeded_server(tmp_path_factory, **env: str) -> ServerProcess:
     """A freshly seeded server process (not started), with `env` added to its
     environment: .base, .campaign (Momenta), .d20_campaign, .characters ({user: {id,
@@ -93,9 +134,7 @@ def seeded_server(tmp_path_factory, **env: str) -> ServerProcess:
         ["runserver", "--noreload", "--insecure"],
         env=server_env(folder, E2E_PASSWORD=PASSWORD, **env),
     )
-    server.manage("migrate", "-v", "0")
-    seeded = server.manage("shell", "-c", SEED, capture_output=True, text=True)
-    seed = json.loads(seeded.stdout.split("SEED=", 1)[1])
+    seed = start_from(tmp_path_factory, server)
     server.campaign = seed["campaign"]
     server.d20_campaign = seed["d20_campaign"]
     server.characters = seed["characters"]

@@ -19,7 +19,7 @@ import pytest
 
 from tables.devtools.server import ServerProcess, server_env
 
-from .conftest import TIMEOUT_MS
+from .conftest import TIMEOUT_MS, start_from
 
 pytestmark = pytest.mark.e2e
 
@@ -45,8 +45,7 @@ def demo_server(tmp_path_factory):
     server = ServerProcess(
         folder, ["runserver", "--noreload", "--insecure"], env=server_env(folder)
     )
-    server.manage("migrate", "-v", "0")
-    server.manage("seed_demo", capture_output=True)
+    start_from(tmp_path_factory, server, "demo")
     server.start()
     try:
         yield server

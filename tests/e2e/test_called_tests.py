@@ -12,13 +12,11 @@ The dice are fixed in the server process by a sitecustomize module on its PYTHON
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tables.devtools.server import ServerProcess, server_env
 
-from .conftest import PASSWORD, SEED
+from .conftest import PASSWORD, start_from
 from .test_live_table import log_in
 
 pytestmark = pytest.mark.e2e
@@ -49,9 +47,8 @@ def fixed_server(tmp_path_factory):
     (hook / "sitecustomize.py").write_text(FIXED_DICE)
     env = server_env(folder, E2E_PASSWORD=PASSWORD, PYTHONPATH=str(hook), E2E_D20_FACES="2,15")
     server = ServerProcess(folder, ["runserver", "--noreload", "--insecure"], env=env)
-    server.manage("migrate", "-v", "0")
-    seeded = server.manage("shell", "-c", SEED, capture_output=True, text=True)
-    server.d20_campaign = json.loads(seeded.stdout.split("SEED=", 1)[1])["d20_campaign"]
+    seed = start_from(tmp_path_factory, server)
+    server.d20_campaign = seed["d20_campaign"]
     server.manage(
         "shell",
         "-c",

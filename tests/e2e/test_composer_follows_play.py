@@ -16,14 +16,13 @@ so every roll has a set and waits for its patterns.
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
 
 from tables.devtools.server import ServerProcess, server_env
 
-from .conftest import PASSWORD, SEED
+from .conftest import PASSWORD, start_from
 from .test_assist_consent import ask, gm_accepts, momentum, open_assists
 from .test_live_table import READY_COMPOSER, log_in, redraw, roll
 
@@ -56,9 +55,7 @@ def d6_server(tmp_path_factory):
     path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p)
     env = server_env(folder, E2E_PASSWORD=PASSWORD, PYTHONPATH=path, E2E_D6_FACES="5")
     server = ServerProcess(folder, ["runserver", "--noreload", "--insecure"], env=env)
-    server.manage("migrate", "-v", "0")
-    seeded = server.manage("shell", "-c", SEED, capture_output=True, text=True)
-    seed = json.loads(seeded.stdout.split("SEED=", 1)[1])
+    seed = start_from(tmp_path_factory, server)
     server.campaign, server.characters = seed["campaign"], seed["characters"]
     server.start()
     try:

@@ -10,13 +10,11 @@ one trait, and only that one remains.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tables.devtools.server import ServerProcess, server_env
 
-from .conftest import PASSWORD, SEED
+from .conftest import PASSWORD, start_from
 from .test_called_tests import FIXED_DICE
 from .test_live_table import log_in
 
@@ -35,9 +33,8 @@ def board_server(tmp_path_factory):
     (hook / "sitecustomize.py").write_text(FIXED_DICE)
     env = server_env(folder, E2E_PASSWORD=PASSWORD, PYTHONPATH=str(hook), E2E_D20_FACES="1")
     server = ServerProcess(folder, ["runserver", "--noreload", "--insecure"], env=env)
-    server.manage("migrate", "-v", "0")
-    seeded = server.manage("shell", "-c", SEED, capture_output=True, text=True)
-    server.d20_campaign = json.loads(seeded.stdout.split("SEED=", 1)[1])["d20_campaign"]
+    seed = start_from(tmp_path_factory, server)
+    server.d20_campaign = seed["d20_campaign"]
     server.manage(
         "shell",
         "-c",
