@@ -1,5 +1,7 @@
 """Shared fixtures: a table with a GM, a co-GM, two players, an observer and an outsider."""
 
+import os
+
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -24,6 +26,26 @@ def pytest_configure(config):
     two writers could leave one reading a half-written file."""
     if not hasattr(config, "workerinput"):
         compile_catalogues()
+    elif django_settings.REDIS_URL:
+        _own_redis_database(config.workerinput["workerid"])
+
+
+def _own_redis_database(worker: str) -> None:
+    """Each xdist worker its own Redis database and channel prefix (CI's second run):
+    every worker's test database numbers its campaigns from 1, and pub/sub channels are
+    server-wide, so table 1's doorbells would ring in every worker. Set in the
+    environment too, for the server processes tests start."""
+    number = int(worker.removeprefix("gw")) + 1
+    url = f"{django_settings.REDIS_URL.rsplit('/', 1)[0]}/{number}"
+    prefix = f"momenta-{worker}"
+    os.environ.update(REDIS_URL=url, CHANNEL_LAYER_PREFIX=prefix)
+    django_settings.REDIS_URL = url
+    layer = django_settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer["hosts"][0]["address"] = url
+    layer["prefix"] = prefix
+    cache = django_settings.CACHES["default"]
+    if "redis" in cache["BACKEND"].lower():  # the configured cache some tests put back
+        cache["LOCATION"] = url
 
 
 @pytest.fixture(autouse=True)
