@@ -43,14 +43,29 @@
     stage.replaceChildren();
   }
 
-  // A look-alike of the card, for the eyes only: no ids (they stay unique to
-  // the log), nothing to press (the real buttons are in the log).
+  // A look-alike of the card's heart, for the eyes only: who rolled what, the
+  // dice, the outcome (the parts marked data-say and the first dice), so it fits
+  // the stage's band (site.css); no ids (they stay unique to the log), nothing
+  // to press (the real buttons are in the log).
   function copyOf(entry) {
     var card = document.createElement("div");
     card.className = "roll-stage-card " + entry.className.replace(/\blog-entry\b/g, "");
-    card.innerHTML = entry.innerHTML;
+    var dice = false;
+    entry.querySelectorAll("[data-say], .dice, .d20-dice").forEach(function (el) {
+      var isDice = !el.hasAttribute("data-say");
+      if (isDice && (dice || el.closest("[data-say]"))) return;
+      dice = dice || isDice;
+      var part = document.createElement(isDice ? "p" : "div");
+      part.className = isDice ? "roll-stage-dice" : "roll-stage-line";
+      part.innerHTML = el.outerHTML;
+      card.appendChild(part);
+    });
     card.querySelectorAll("form, button, input, select, textarea, .d20-open").forEach(function (el) {
       el.remove();
+    });
+    // A rule's link keeps its words, not its link: the stage is for the eyes only.
+    card.querySelectorAll("a").forEach(function (a) {
+      a.replaceWith.apply(a, Array.prototype.slice.call(a.childNodes));
     });
     card.querySelectorAll("[id]").forEach(function (el) {
       el.removeAttribute("id");

@@ -129,3 +129,91 @@ def test_not_at_all_for_a_person_who_turned_the_stage_off(table, app_server):  #
         bob.get_by_label("Show each roll large as it lands").check()
         bob.get_by_role("button", name="Save", exact=True).click()
         expect(bob.get_by_label("Show each roll large as it lands")).to_be_checked()
+
+
+# Issue 37: while a card is on the stage, each frame, every visible, enabled control
+# of the page (the stage's own copy aside: it is inert) that the stage's box meets.
+COVERED = """() => {
+  window.covered = [];
+  window.stagedBoxes = 0;
+  const stage = document.getElementById("roll-stage");
+  const CONTROLS =
+    "button, input, select, textarea, a[href], [tabindex]:not([tabindex='-1']), summary";
+  function meets(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+  function frame() {
+    if (stage.hidden) return;
+    const box = stage.getBoundingClientRect();
+    window.stagedBoxes++;
+    for (const el of document.querySelectorAll(CONTROLS)) {
+      if (stage.contains(el) || el.disabled || el.type === "hidden") continue;
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width && r.height && meets(box, r)) {
+        const words = (el.textContent || "").trim().slice(0, 40);
+        window.covered.push((el.id || el.tagName) + " " + words);
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+  new MutationObserver(() => {
+    if (!stage.hidden && stage.querySelector(".roll-stage-card")) requestAnimationFrame(frame);
+  }).observe(stage, { childList: true });
+}"""
+
+SCREENS = [{"width": 1280, "height": 900}, {"width": 390, "height": 844}]
+
+
+def uncovered_while_staged(page) -> None:
+    """The stage came and went on `page` and covered nothing there."""
+    from playwright.sync_api import expect
+
+    page.wait_for_function("window.stagedBoxes > 0")
+    expect(page.locator("#roll-stage")).to_be_hidden()
+    assert page.evaluate("window.covered") == []
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=["laptop", "phone"])
+def test_the_stage_covers_no_control_of_a_watching_player(table, app_server, screen):  # noqa: F811
+    """bob watches alice roll, at the top of his page and scrolled to his composer: the
+    stage has a place of its own and never lies over a button, field or link."""
+    alice, bob = table["alice"][1], table["bob"][1]
+    bob.set_viewport_size(screen)
+    for scrolled in (False, True):
+        if scrolled:
+            bob.locator("#momenta-roll button.mc-roll").scroll_into_view_if_needed()
+        bob.evaluate(COVERED)
+        roll(alice, "alice", app_server.characters["alice"], "WITS")
+        uncovered_while_staged(bob)
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=["laptop", "phone"])
+def test_on_a_2d20_table_the_stage_covers_neither_the_roller_nor_the_watcher(
+    browser, app_server, screen
+):
+    """alice rolls a 2d20 test: on her screen the spend panel she is about to use, and
+    on bob's, his composer, stay clear of the stage."""
+    from playwright.sync_api import expect
+
+    from .test_gm_tabs import give_paul_a_skill
+    from .test_live_table import log_in
+
+    errors: list = []
+    give_paul_a_skill(app_server)
+    path = f"/campaigns/{app_server.d20_campaign}/table/"
+    alice_context, alice = log_in(browser, app_server.base, "alice", path, errors, screen)
+    bob_context, bob = log_in(browser, app_server.base, "bob", path, errors, screen)
+    try:
+        for page in (alice, bob):
+            page.evaluate(COVERED)
+        alice.locator("#d20-play select[name=skill]").select_option("Communicate")
+        with alice.expect_response(lambda r: r.url.endswith("/d20/roll/")):
+            alice.locator("#roll-button").click()
+        expect(alice.locator("#spend-panel form.d20-done button[type=submit]")).to_be_visible()
+        for page in (alice, bob):
+            uncovered_while_staged(page)
+    finally:
+        alice_context.close()
+        bob_context.close()
+    assert errors == []

@@ -6,8 +6,11 @@ with 4 group Momentum and 4 Threat.
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
 from tables.models import Campaign, Character, Conflict, PoolChange, TableEvent
+from tables.presenters.conflicts import side_words
+from tables.said import worded
 from tables.services.conflicts import paid, turns
 from tables.services.core import ServiceError
 
@@ -74,11 +77,19 @@ def test_sc01_the_gm_keeps_the_initiative_for_two_threat(
     turns.choose_next(d20_campaign.pk, gm, marcus.pk)
     turns.end_turn(d20_campaign.pk, gm, marcus.pk)
 
-    paid.keep_initiative(d20_campaign.pk, gm, brute.pk)
+    event = paid.keep_initiative(d20_campaign.pk, gm, brute.pk)
 
     d20_campaign.refresh_from_db()
     assert d20_campaign.threat == 1
     assert acting(d20_campaign) == "Brute"
+    # The log names the side as the turn tracker does (issue 37: not "The gm's side"),
+    # in each reader's language.
+    assert worded(event.payload) == "The GM's side keeps the initiative: Brute acts next."
+    assert side_words("gm") == "The GM's side"
+    with translation.override("de"):
+        assert worded(event.payload) == (
+            f"{side_words('gm')} behält die Initiative: Brute handelt als Nächstes."
+        )
 
 
 def test_sc01_without_keeping_the_sides_alternate(d20_campaign, fight, gm, player, kara, lena):
@@ -105,7 +116,7 @@ def test_sc01a_a_side_keeps_the_initiative_once_in_a_row(
     turns.end_turn(d20_campaign.pk, player2, lena.pk)
     before = state(d20_campaign)
 
-    with pytest.raises(ServiceError, match="already kept the initiative"):
+    with pytest.raises(ServiceError, match="^The players' side already kept the initiative"):
         paid.keep_initiative(d20_campaign.pk, player, third.pk)
 
     assert state(d20_campaign) == before

@@ -30,6 +30,7 @@ from tables.services.conflicts.turns import (
     _set_acting,
     _side_words,
     next_side,
+    side_title,
     turn_rules,
     waiting,
 )
@@ -69,7 +70,7 @@ def keep_initiative(campaign_id: int, actor, character_id, pay: str = rules.SPEN
         if conflict.last_kept and once:
             raise ServiceError(
                 _("%(side)s already kept the initiative: it passes to the other side now.")
-                % {"side": _side_words(side).capitalize()}
+                % {"side": side_title(side)}
             )
         if not rules.may_keep(conflict.last_side, conflict.last_kept and once, waiting(conflict)):
             raise ServiceError(

@@ -26,6 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules import turns as rules
 from tables import events
@@ -38,6 +39,7 @@ from tables.models import (
     Participant,
     TableEvent,
 )
+from tables.said import said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -81,11 +83,12 @@ def _participant(conflict: Conflict, character_id) -> Participant:
 
 
 def _event(campaign, actor, conflict, action, summary, participant=None, changes=()):
+    """`summary`: the sentence, or said()'s pair (worded again for each reader)."""
     payload = {
         "conflict_id": conflict.pk,
         "action": action,
         "round": conflict.round,
-        "summary": summary,
+        **(summary if isinstance(summary, dict) else {"summary": summary}),
     }
     if participant is not None:
         payload.update(
@@ -98,6 +101,15 @@ def _event(campaign, actor, conflict, action, summary, participant=None, changes
 
 def _side_words(side: str) -> str:
     return _("the players' side") if side == PLAYERS else _("the GM's side")
+
+
+# A side opening a sentence, in the turn tracker's words (presenters/conflicts.py); not
+# _side_words capitalised, which made "The gm's side" (issue 37).
+SIDE_TITLES = {PLAYERS: gettext_noop("The players' side"), GM: gettext_noop("The GM's side")}
+
+
+def side_title(side: str) -> str:
+    return _(SIDE_TITLES[PLAYERS if side == PLAYERS else GM])
 
 
 def _may_speak_for(membership: Membership, side: str) -> None:
@@ -161,10 +173,10 @@ def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(
     if paid:
         summary = paid  # paid.py words what was bought
     elif kept:
-        summary = _("%(side)s keeps the initiative: %(who)s acts next.") % {
-            "side": _side_words(participant.side).capitalize(),
-            "who": name,
-        }
+        side = words(SIDE_TITLES[PLAYERS if participant.side == PLAYERS else GM])
+        summary = said(
+            gettext_noop("%(side)s keeps the initiative: %(who)s acts next."), side=side, who=name
+        )
     else:
         summary = _("%(who)s is acting.") % {"who": name}
     action = "kept" if kept else "acting"
