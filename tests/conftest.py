@@ -30,6 +30,16 @@ def pytest_configure(config):
         _own_redis_database(config.workerinput["workerid"])
 
 
+# The slowest modules: a browser module takes 10-140 s, most others under 2 s.
+SLOW_FIRST = ("tests/e2e/", "tests/host/test_host_e2e.py", "tests/tables/test_fuzz_inputs.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The slow modules handed out first (xdist's loadscope deals modules in this
+    order), so the run does not end waiting on one worker's last browser module."""
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
+
+
 def _own_redis_database(worker: str) -> None:
     """Each xdist worker its own Redis database and channel prefix (CI's second run):
     every worker's test database numbers its campaigns from 1, and pub/sub channels are
