@@ -69,6 +69,31 @@ def zero_dice_faces_kept(faces: Sequence[int]) -> tuple[int, ...]:
     return (min(faces),)
 
 
+def _checked_resolve_spent(resolve_spent) -> tuple[tuple[Spender, int], ...]:
+    """RS-01: who spent Resolve on a roll, as (who, how much ≥ 1) pairs."""
+    spent = tuple(tuple(entry) for entry in resolve_spent)
+    for entry in spent:
+        if len(entry) != 2 or not _is_spender(entry[0]):
+            raise InvalidRoll(gettext_noop("Resolve spent is a list of (who, how much)."))
+        if not _is_int(entry[1]) or entry[1] < 1:
+            raise InvalidRoll(
+                gettext_noop("%(who)s must spend at least 1 Resolve to be listed."),
+                who=entry[0],
+            )
+    return spent
+
+
+def _checked_patterns(patterns) -> tuple[Pattern, ...]:
+    """A roller's patterns, each a Pattern, no two with one name."""
+    patterns = tuple(patterns)
+    names = [p.name.casefold() for p in patterns]
+    if not all(isinstance(p, Pattern) for p in patterns) or len(set(names)) != len(names):
+        raise InvalidRoll(
+            gettext_noop("A roll's patterns must be Pattern objects with distinct names.")
+        )
+    return patterns
+
+
 @dataclass(frozen=True)
 class RollSpec:
     """Everything that decides a Momenta roll before the dice fall.
@@ -120,6 +145,20 @@ class RollSpec:
         object.__setattr__(self, "modifiers", modifiers)
         _check_count(self.threads, "The number of Threads")
         _check_count(self.advantage_dice, "Dice per Advantage")
+        self._check_opposition()
+        object.__setattr__(self, "resolve_spent", _checked_resolve_spent(self.resolve_spent))
+        object.__setattr__(self, "patterns", _checked_patterns(self.patterns))
+        if not isinstance(self.template, RollTemplate):
+            raise InvalidRoll(gettext_noop("The roll template must be a RollTemplate."))
+        if self.kind == "luck":
+            self._check_straight_luck()
+        if self.threads and self.kind == "attack":
+            raise InvalidRoll(gettext_noop("Threads never apply to attacks."))
+        if self.threads and self.play != "narrative":
+            raise InvalidRoll(gettext_noop("Threads apply only in narrative play."))
+
+    def _check_opposition(self) -> None:
+        """D6-10: an opposition is either its successes or a pool to roll, never both."""
         if self.opposition_successes is not None:
             _check_count(self.opposition_successes, "Opposition successes")
             if self.opposition_pool is not None:
@@ -128,43 +167,21 @@ class RollSpec:
                 )
         if self.opposition_pool is not None and not _is_int(self.opposition_pool):
             raise InvalidRoll(gettext_noop("The opposition pool is a whole number of dice."))
-        spent = tuple(tuple(entry) for entry in self.resolve_spent)
-        for entry in spent:
-            if len(entry) != 2 or not _is_spender(entry[0]):
-                raise InvalidRoll(gettext_noop("Resolve spent is a list of (who, how much)."))
-            if not _is_int(entry[1]) or entry[1] < 1:
-                raise InvalidRoll(
-                    gettext_noop("%(who)s must spend at least 1 Resolve to be listed."),
-                    who=entry[0],
-                )
-        object.__setattr__(self, "resolve_spent", spent)
-        patterns = tuple(self.patterns)
-        names = [p.name.casefold() for p in patterns]
-        if not all(isinstance(p, Pattern) for p in patterns) or len(set(names)) != len(names):
+
+    def _check_straight_luck(self) -> None:
+        """D6-11: a straight roll of LUCK; nothing changes it, nothing opposes it."""
+        if any(self.modifiers):
             raise InvalidRoll(
-                gettext_noop("A roll's patterns must be Pattern objects with distinct names.")
+                gettext_noop("A luck roll is a straight roll: no dice modifiers apply.")
             )
-        object.__setattr__(self, "patterns", patterns)
-        if not isinstance(self.template, RollTemplate):
-            raise InvalidRoll(gettext_noop("The roll template must be a RollTemplate."))
-        if self.kind == "luck":
-            # D6-11: a straight roll of LUCK; nothing changes it, nothing opposes it.
-            if any(modifiers):
-                raise InvalidRoll(
-                    gettext_noop("A luck roll is a straight roll: no dice modifiers apply.")
-                )
-            if self.threads:
-                raise InvalidRoll(gettext_noop("Threads do not apply to a luck roll."))
-            if self.advantage or self.disadvantage:
-                raise InvalidRoll(
-                    gettext_noop("A luck roll is a straight roll: no Advantage or Disadvantage.")
-                )
-            if self.opposition_successes is not None or self.opposition_pool is not None:
-                raise InvalidRoll(gettext_noop("Nothing opposes a luck roll."))
-        if self.threads and self.kind == "attack":
-            raise InvalidRoll(gettext_noop("Threads never apply to attacks."))
-        if self.threads and self.play != "narrative":
-            raise InvalidRoll(gettext_noop("Threads apply only in narrative play."))
+        if self.threads:
+            raise InvalidRoll(gettext_noop("Threads do not apply to a luck roll."))
+        if self.advantage or self.disadvantage:
+            raise InvalidRoll(
+                gettext_noop("A luck roll is a straight roll: no Advantage or Disadvantage.")
+            )
+        if self.opposition_successes is not None or self.opposition_pool is not None:
+            raise InvalidRoll(gettext_noop("Nothing opposes a luck roll."))
 
     @property
     def advantage_modifier(self) -> int:
