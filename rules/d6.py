@@ -423,19 +423,7 @@ def resolve_roll(
     faces = _take_faces(faces, spec.dice_rolled, "faces", rng)
     kept = zero_dice_faces_kept(faces) if spec.zero_dice else faces
     successes = count_successes(kept)
-
-    if spec.opposition_pool is not None:
-        opp_faces = _take_faces(opposition_faces, spec.opposition_dice_rolled, "opposition", rng)
-        opp_kept = zero_dice_faces_kept(opp_faces) if spec.opposition_pool <= 0 else opp_faces
-        opposition = count_successes(opp_kept)
-    else:
-        if opposition_faces is not None:
-            raise InvalidRoll(
-                gettext_noop("Opposition faces were given, but the roll has no opposition pool.")
-            )
-        opp_faces = ()
-        opposition = spec.opposition_successes or 0
-
+    opp_faces, opposition = _opposition(spec, opposition_faces, rng)
     effective = max(0, successes - opposition)  # D6-10
     band = band_of(effective)
     overflow = overflow_of(effective)
@@ -460,6 +448,21 @@ def resolve_roll(
         patterns=applicable,
         default_allocation=default,
     )
+
+
+def _opposition(
+    spec: RollSpec, opposition_faces: Sequence[int] | None, rng: RandomSource | None
+) -> tuple[tuple[int, ...], int]:
+    """D6-10: the opposition's faces (rolled now, or none) and its successes."""
+    if spec.opposition_pool is not None:
+        opp_faces = _take_faces(opposition_faces, spec.opposition_dice_rolled, "opposition", rng)
+        opp_kept = zero_dice_faces_kept(opp_faces) if spec.opposition_pool <= 0 else opp_faces
+        return opp_faces, count_successes(opp_kept)
+    if opposition_faces is not None:
+        raise InvalidRoll(
+            gettext_noop("Opposition faces were given, but the roll has no opposition pool.")
+        )
+    return (), spec.opposition_successes or 0
 
 
 def apply_allocation(
@@ -542,31 +545,42 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
         )
     key = name.casefold()
     if key in KIND_SIZES:
-        label = pattern_label(key, face)
-        matches = [p for p in result.patterns if p.kind == key]
-        if not matches:
-            refusals = [
-                _refusal(p, spec, result.effective_successes)
-                for p in spec.patterns
-                if p.kind == key
-            ]
-            reason = f" {refusals[0]}" if refusals else ""
-            raise PatternNotApplicable(
-                gettext_noop("No pattern for a %(label)s applies to this roll.%(reason)s"),
-                label=label,
-                reason=reason,
-            )
-        if len(matches) > 1:
-            names = " or ".join(p.name for p in matches)
-            raise UnknownPattern(
-                gettext_noop("%(label)s could trigger %(names)s: choose one."),
-                label=label,
-                names=names,
-            )
-        return matches[0], face
+        return _pattern_of_kind(result, key, face), face
+    return _pattern_named(result, name, face), face
+
+
+def _pattern_of_kind(result: RollResult, kind: str, face: int) -> Pattern:
+    """The one applicable pattern of `kind`, refusing none or a choice of several."""
+    spec = result.spec
+    label = pattern_label(kind, face)
+    matches = [p for p in result.patterns if p.kind == kind]
+    if not matches:
+        refusals = [
+            _refusal(p, spec, result.effective_successes) for p in spec.patterns if p.kind == kind
+        ]
+        reason = f" {refusals[0]}" if refusals else ""
+        raise PatternNotApplicable(
+            gettext_noop("No pattern for a %(label)s applies to this roll.%(reason)s"),
+            label=label,
+            reason=reason,
+        )
+    if len(matches) > 1:
+        names = " or ".join(p.name for p in matches)
+        raise UnknownPattern(
+            gettext_noop("%(label)s could trigger %(names)s: choose one."),
+            label=label,
+            names=names,
+        )
+    return matches[0]
+
+
+def _pattern_named(result: RollResult, name: str, face: int) -> Pattern:
+    """The roller's pattern called `name`, refused with its reason if it does not apply."""
+    spec = result.spec
+    key = name.casefold()
     for pattern in result.patterns:
         if pattern.name.casefold() == key:
-            return pattern, face
+            return pattern
     for pattern in spec.patterns:
         if pattern.name.casefold() == key:
             reason = _refusal(pattern, spec, result.effective_successes)
@@ -578,7 +592,7 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
                     pattern=pattern.name,
                     reason=reason,
                 )
-            return pattern, face
+            return pattern
     raise UnknownPattern(gettext_noop("This roll has no pattern called %(name)r."), name=name)
 
 
