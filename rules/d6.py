@@ -636,6 +636,30 @@ def worth_key(spec: RollSpec, band: int, allocation_uses: Sequence[tuple[Pattern
     return (w.final_band, w.damage, w.refund, w.texts, -len(dice), tuple(dice))
 
 
+def _face_option(
+    spec: RollSpec, by_name: dict[str, Pattern], combo: Sequence[str], face: int
+) -> tuple[tuple[tuple[str, int], ...], int, int, int, int, int]:
+    """What triggering the patterns `combo` on dice showing `face` is worth: (uses,
+    upgrade steps, Resolve refunded, harm, narrated extras, dice used)."""
+    upgrades: list[int] = []
+    refund = damage = texts = dice = 0
+    for name in combo:
+        p = by_name[name]
+        dice += p.size
+        if p.effect == "outcome_upgrade":
+            upgrades.append(p.amount)
+        elif p.effect == "resolve_refund":
+            refund += p.amount
+        elif p.effect == "damage_per_face":
+            damage += p.amount * face
+        elif p.effect == "damage":
+            damage += p.amount
+        elif p.effect == "text":
+            texts += 1
+    uses = tuple((name, face) for name in combo)
+    return uses, _upgrade_steps(spec, upgrades), refund, damage, texts, dice
+
+
 def _best_allocation(
     spec: RollSpec, faces: Sequence[int], band: int, patterns: Sequence[Pattern]
 ) -> Allocation:
@@ -658,25 +682,10 @@ def _best_allocation(
     # state (upgrade, refund) -> (damage, texts, -dice, faces_desc, uses)
     best: dict[tuple[int, int], tuple] = {(0, 0): (0, 0, 0, (), ())}
     for face in sorted(counts, reverse=True):
-        options = []
-        for combo in fitting_multisets(counts[face], names, sizes):
-            upgrades: list[int] = []
-            refund = damage = texts = dice = 0
-            for name in combo:
-                p = by_name[name]
-                dice += p.size
-                if p.effect == "outcome_upgrade":
-                    upgrades.append(p.amount)
-                elif p.effect == "resolve_refund":
-                    refund += p.amount
-                elif p.effect == "damage_per_face":
-                    damage += p.amount * face
-                elif p.effect == "damage":
-                    damage += p.amount
-                elif p.effect == "text":
-                    texts += 1
-            uses_here = tuple((name, face) for name in combo)
-            options.append((uses_here, _upgrade_steps(spec, upgrades), refund, damage, texts, dice))
+        options = [
+            _face_option(spec, by_name, combo, face)
+            for combo in fitting_multisets(counts[face], names, sizes)
+        ]
         nxt: dict[tuple[int, int], tuple] = {}
         for (up, ref), (dmg, texts, neg_dice, dice_desc, uses) in best.items():
             for chosen, steps, refund, add_dmg, add_texts, dice in options:
