@@ -188,13 +188,10 @@ def _check_faces(faces, count: int, whose: str) -> tuple[int, ...]:
     return faces
 
 
-def score_test(
-    test: SkillTest, faces, assistance_faces=(), rerolled: tuple[int, ...] = ()
-) -> SkillTestResult:
-    """Score given faces (T-R1, T-R2, T-03, MO-01).
-
-    `assistance_faces` holds one tuple of one face per assistant, in order.
-    """
+def _check_test_faces(
+    test: SkillTest, faces, assistance_faces
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The roller's faces and each assistant's, refused unless they fit the test."""
     faces = _check_faces(faces, test.dice, "The roller's pool")
     if any(face != 1 for face in faces[: test.ones]):
         raise InvalidTest(gettext_noop("A die set by Determination shows 1 (GL-02, GL-03)."))
@@ -209,6 +206,17 @@ def score_test(
         _check_faces(f, 1, f"{a.name}'s assistance")
         for a, f in zip(test.assistants, assistance_faces, strict=True)
     )
+    return faces, assistance_faces
+
+
+def score_test(
+    test: SkillTest, faces, assistance_faces=(), rerolled: tuple[int, ...] = ()
+) -> SkillTestResult:
+    """Score given faces (T-R1, T-R2, T-03, MO-01).
+
+    `assistance_faces` holds one tuple of one face per assistant, in order.
+    """
+    faces, assistance_faces = _check_test_faces(test, faces, assistance_faces)
     own = sum(die_successes(f, test.target, test.focus) for f in faces)
     helped = sum(
         die_successes(f, a.target, a.focus)

@@ -69,6 +69,31 @@ def zero_dice_faces_kept(faces: Sequence[int]) -> tuple[int, ...]:
     return (min(faces),)
 
 
+def _checked_resolve_spent(resolve_spent) -> tuple[tuple[Spender, int], ...]:
+    """RS-01: who spent Resolve on a roll, as (who, how much ≥ 1) pairs."""
+    spent = tuple(tuple(entry) for entry in resolve_spent)
+    for entry in spent:
+        if len(entry) != 2 or not _is_spender(entry[0]):
+            raise InvalidRoll(gettext_noop("Resolve spent is a list of (who, how much)."))
+        if not _is_int(entry[1]) or entry[1] < 1:
+            raise InvalidRoll(
+                gettext_noop("%(who)s must spend at least 1 Resolve to be listed."),
+                who=entry[0],
+            )
+    return spent
+
+
+def _checked_patterns(patterns) -> tuple[Pattern, ...]:
+    """A roller's patterns, each a Pattern, no two with one name."""
+    patterns = tuple(patterns)
+    names = [p.name.casefold() for p in patterns]
+    if not all(isinstance(p, Pattern) for p in patterns) or len(set(names)) != len(names):
+        raise InvalidRoll(
+            gettext_noop("A roll's patterns must be Pattern objects with distinct names.")
+        )
+    return patterns
+
+
 @dataclass(frozen=True)
 class RollSpec:
     """Everything that decides a Momenta roll before the dice fall.
@@ -120,6 +145,20 @@ class RollSpec:
         object.__setattr__(self, "modifiers", modifiers)
         _check_count(self.threads, "The number of Threads")
         _check_count(self.advantage_dice, "Dice per Advantage")
+        self._check_opposition()
+        object.__setattr__(self, "resolve_spent", _checked_resolve_spent(self.resolve_spent))
+        object.__setattr__(self, "patterns", _checked_patterns(self.patterns))
+        if not isinstance(self.template, RollTemplate):
+            raise InvalidRoll(gettext_noop("The roll template must be a RollTemplate."))
+        if self.kind == "luck":
+            self._check_straight_luck()
+        if self.threads and self.kind == "attack":
+            raise InvalidRoll(gettext_noop("Threads never apply to attacks."))
+        if self.threads and self.play != "narrative":
+            raise InvalidRoll(gettext_noop("Threads apply only in narrative play."))
+
+    def _check_opposition(self) -> None:
+        """D6-10: an opposition is either its successes or a pool to roll, never both."""
         if self.opposition_successes is not None:
             _check_count(self.opposition_successes, "Opposition successes")
             if self.opposition_pool is not None:
@@ -128,43 +167,21 @@ class RollSpec:
                 )
         if self.opposition_pool is not None and not _is_int(self.opposition_pool):
             raise InvalidRoll(gettext_noop("The opposition pool is a whole number of dice."))
-        spent = tuple(tuple(entry) for entry in self.resolve_spent)
-        for entry in spent:
-            if len(entry) != 2 or not _is_spender(entry[0]):
-                raise InvalidRoll(gettext_noop("Resolve spent is a list of (who, how much)."))
-            if not _is_int(entry[1]) or entry[1] < 1:
-                raise InvalidRoll(
-                    gettext_noop("%(who)s must spend at least 1 Resolve to be listed."),
-                    who=entry[0],
-                )
-        object.__setattr__(self, "resolve_spent", spent)
-        patterns = tuple(self.patterns)
-        names = [p.name.casefold() for p in patterns]
-        if not all(isinstance(p, Pattern) for p in patterns) or len(set(names)) != len(names):
+
+    def _check_straight_luck(self) -> None:
+        """D6-11: a straight roll of LUCK; nothing changes it, nothing opposes it."""
+        if any(self.modifiers):
             raise InvalidRoll(
-                gettext_noop("A roll's patterns must be Pattern objects with distinct names.")
+                gettext_noop("A luck roll is a straight roll: no dice modifiers apply.")
             )
-        object.__setattr__(self, "patterns", patterns)
-        if not isinstance(self.template, RollTemplate):
-            raise InvalidRoll(gettext_noop("The roll template must be a RollTemplate."))
-        if self.kind == "luck":
-            # D6-11: a straight roll of LUCK; nothing changes it, nothing opposes it.
-            if any(modifiers):
-                raise InvalidRoll(
-                    gettext_noop("A luck roll is a straight roll: no dice modifiers apply.")
-                )
-            if self.threads:
-                raise InvalidRoll(gettext_noop("Threads do not apply to a luck roll."))
-            if self.advantage or self.disadvantage:
-                raise InvalidRoll(
-                    gettext_noop("A luck roll is a straight roll: no Advantage or Disadvantage.")
-                )
-            if self.opposition_successes is not None or self.opposition_pool is not None:
-                raise InvalidRoll(gettext_noop("Nothing opposes a luck roll."))
-        if self.threads and self.kind == "attack":
-            raise InvalidRoll(gettext_noop("Threads never apply to attacks."))
-        if self.threads and self.play != "narrative":
-            raise InvalidRoll(gettext_noop("Threads apply only in narrative play."))
+        if self.threads:
+            raise InvalidRoll(gettext_noop("Threads do not apply to a luck roll."))
+        if self.advantage or self.disadvantage:
+            raise InvalidRoll(
+                gettext_noop("A luck roll is a straight roll: no Advantage or Disadvantage.")
+            )
+        if self.opposition_successes is not None or self.opposition_pool is not None:
+            raise InvalidRoll(gettext_noop("Nothing opposes a luck roll."))
 
     @property
     def advantage_modifier(self) -> int:
@@ -406,19 +423,7 @@ def resolve_roll(
     faces = _take_faces(faces, spec.dice_rolled, "faces", rng)
     kept = zero_dice_faces_kept(faces) if spec.zero_dice else faces
     successes = count_successes(kept)
-
-    if spec.opposition_pool is not None:
-        opp_faces = _take_faces(opposition_faces, spec.opposition_dice_rolled, "opposition", rng)
-        opp_kept = zero_dice_faces_kept(opp_faces) if spec.opposition_pool <= 0 else opp_faces
-        opposition = count_successes(opp_kept)
-    else:
-        if opposition_faces is not None:
-            raise InvalidRoll(
-                gettext_noop("Opposition faces were given, but the roll has no opposition pool.")
-            )
-        opp_faces = ()
-        opposition = spec.opposition_successes or 0
-
+    opp_faces, opposition = _opposition(spec, opposition_faces, rng)
     effective = max(0, successes - opposition)  # D6-10
     band = band_of(effective)
     overflow = overflow_of(effective)
@@ -443,6 +448,21 @@ def resolve_roll(
         patterns=applicable,
         default_allocation=default,
     )
+
+
+def _opposition(
+    spec: RollSpec, opposition_faces: Sequence[int] | None, rng: RandomSource | None
+) -> tuple[tuple[int, ...], int]:
+    """D6-10: the opposition's faces (rolled now, or none) and its successes."""
+    if spec.opposition_pool is not None:
+        opp_faces = _take_faces(opposition_faces, spec.opposition_dice_rolled, "opposition", rng)
+        opp_kept = zero_dice_faces_kept(opp_faces) if spec.opposition_pool <= 0 else opp_faces
+        return opp_faces, count_successes(opp_kept)
+    if opposition_faces is not None:
+        raise InvalidRoll(
+            gettext_noop("Opposition faces were given, but the roll has no opposition pool.")
+        )
+    return (), spec.opposition_successes or 0
 
 
 def apply_allocation(
@@ -525,31 +545,42 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
         )
     key = name.casefold()
     if key in KIND_SIZES:
-        label = pattern_label(key, face)
-        matches = [p for p in result.patterns if p.kind == key]
-        if not matches:
-            refusals = [
-                _refusal(p, spec, result.effective_successes)
-                for p in spec.patterns
-                if p.kind == key
-            ]
-            reason = f" {refusals[0]}" if refusals else ""
-            raise PatternNotApplicable(
-                gettext_noop("No pattern for a %(label)s applies to this roll.%(reason)s"),
-                label=label,
-                reason=reason,
-            )
-        if len(matches) > 1:
-            names = " or ".join(p.name for p in matches)
-            raise UnknownPattern(
-                gettext_noop("%(label)s could trigger %(names)s: choose one."),
-                label=label,
-                names=names,
-            )
-        return matches[0], face
+        return _pattern_of_kind(result, key, face), face
+    return _pattern_named(result, name, face), face
+
+
+def _pattern_of_kind(result: RollResult, kind: str, face: int) -> Pattern:
+    """The one applicable pattern of `kind`, refusing none or a choice of several."""
+    spec = result.spec
+    label = pattern_label(kind, face)
+    matches = [p for p in result.patterns if p.kind == kind]
+    if not matches:
+        refusals = [
+            _refusal(p, spec, result.effective_successes) for p in spec.patterns if p.kind == kind
+        ]
+        reason = f" {refusals[0]}" if refusals else ""
+        raise PatternNotApplicable(
+            gettext_noop("No pattern for a %(label)s applies to this roll.%(reason)s"),
+            label=label,
+            reason=reason,
+        )
+    if len(matches) > 1:
+        names = " or ".join(p.name for p in matches)
+        raise UnknownPattern(
+            gettext_noop("%(label)s could trigger %(names)s: choose one."),
+            label=label,
+            names=names,
+        )
+    return matches[0]
+
+
+def _pattern_named(result: RollResult, name: str, face: int) -> Pattern:
+    """The roller's pattern called `name`, refused with its reason if it does not apply."""
+    spec = result.spec
+    key = name.casefold()
     for pattern in result.patterns:
         if pattern.name.casefold() == key:
-            return pattern, face
+            return pattern
     for pattern in spec.patterns:
         if pattern.name.casefold() == key:
             reason = _refusal(pattern, spec, result.effective_successes)
@@ -561,7 +592,7 @@ def _resolve_entry(result: RollResult, entry: Sequence[Any]) -> tuple[Pattern, i
                     pattern=pattern.name,
                     reason=reason,
                 )
-            return pattern, face
+            return pattern
     raise UnknownPattern(gettext_noop("This roll has no pattern called %(name)r."), name=name)
 
 
@@ -605,6 +636,30 @@ def worth_key(spec: RollSpec, band: int, allocation_uses: Sequence[tuple[Pattern
     return (w.final_band, w.damage, w.refund, w.texts, -len(dice), tuple(dice))
 
 
+def _face_option(
+    spec: RollSpec, by_name: dict[str, Pattern], combo: Sequence[str], face: int
+) -> tuple[tuple[tuple[str, int], ...], int, int, int, int, int]:
+    """What triggering the patterns `combo` on dice showing `face` is worth: (uses,
+    upgrade steps, Resolve refunded, harm, narrated extras, dice used)."""
+    upgrades: list[int] = []
+    refund = damage = texts = dice = 0
+    for name in combo:
+        p = by_name[name]
+        dice += p.size
+        if p.effect == "outcome_upgrade":
+            upgrades.append(p.amount)
+        elif p.effect == "resolve_refund":
+            refund += p.amount
+        elif p.effect == "damage_per_face":
+            damage += p.amount * face
+        elif p.effect == "damage":
+            damage += p.amount
+        elif p.effect == "text":
+            texts += 1
+    uses = tuple((name, face) for name in combo)
+    return uses, _upgrade_steps(spec, upgrades), refund, damage, texts, dice
+
+
 def _best_allocation(
     spec: RollSpec, faces: Sequence[int], band: int, patterns: Sequence[Pattern]
 ) -> Allocation:
@@ -627,25 +682,10 @@ def _best_allocation(
     # state (upgrade, refund) -> (damage, texts, -dice, faces_desc, uses)
     best: dict[tuple[int, int], tuple] = {(0, 0): (0, 0, 0, (), ())}
     for face in sorted(counts, reverse=True):
-        options = []
-        for combo in fitting_multisets(counts[face], names, sizes):
-            upgrades: list[int] = []
-            refund = damage = texts = dice = 0
-            for name in combo:
-                p = by_name[name]
-                dice += p.size
-                if p.effect == "outcome_upgrade":
-                    upgrades.append(p.amount)
-                elif p.effect == "resolve_refund":
-                    refund += p.amount
-                elif p.effect == "damage_per_face":
-                    damage += p.amount * face
-                elif p.effect == "damage":
-                    damage += p.amount
-                elif p.effect == "text":
-                    texts += 1
-            uses_here = tuple((name, face) for name in combo)
-            options.append((uses_here, _upgrade_steps(spec, upgrades), refund, damage, texts, dice))
+        options = [
+            _face_option(spec, by_name, combo, face)
+            for combo in fitting_multisets(counts[face], names, sizes)
+        ]
         nxt: dict[tuple[int, int], tuple] = {}
         for (up, ref), (dmg, texts, neg_dice, dice_desc, uses) in best.items():
             for chosen, steps, refund, add_dmg, add_texts, dice in options:

@@ -433,25 +433,10 @@ class MomentumSpendLedger:
         if not self.passed:
             raise SpendRefused(gettext_noop("Momentum improves a passed test; this test failed."))
 
-    def spend(
-        self,
-        kind: SpendKind,
-        pool: Pool | None = None,
-        *,
-        from_pool: int | None = None,
-        to_threat: int = 0,
-        threat: Threat | None = None,
-        note: str = "",
-        gm_pool: str = "Threat",
-    ) -> SpendOutcome:
-        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost (`gm_pool`: the
-        game line's name for Threat in the ledger's reason, GL-01).
-
-        Bonus Momentum pays first (where allowed: it cannot be saved), then
-        the roll's own. `from_pool` points come from `pool` (the group pool;
-        None: whatever the roll's Momentum does not cover). `to_threat`
-        points are paid by adding to Threat (MO-13).
-        """
+    def _check_spend(
+        self, kind: SpendKind, from_pool: int | None, to_threat: int, threat: Threat | None
+    ) -> None:
+        """Refuse a spend this test cannot make, before any cost is shared out."""
         self._check_open()
         if not kind.repeatable and self.used(kind):
             raise SpendRefused(
@@ -468,13 +453,22 @@ class MomentumSpendLedger:
             )
         if to_threat and threat is None:
             raise SpendRefused(gettext_noop("Give the current Threat to pay in Threat."))
-        cost = kind.cost
-        if to_threat > cost:
+        if to_threat > kind.cost:
             raise SpendRefused(
                 gettext_noop("%(kind)s costs %(cost)s; pay no more than that in Threat."),
                 kind=kind.name,
-                cost=cost,
+                cost=kind.cost,
             )
+
+    def _share_cost(
+        self, kind: SpendKind, pool: Pool | None, from_pool: int | None, to_threat: int
+    ) -> tuple[int, int, int]:
+        """What `kind`'s cost, less `to_threat`, takes from bonus, roll and pool Momentum.
+
+        Bonus pays first (where allowed: it cannot be saved), then the roll's own;
+        `from_pool` None takes from the pool whatever those do not cover.
+        """
+        cost = kind.cost
         remaining = cost - to_threat
         bonus = min(self.bonus_momentum, remaining) if self.bonus_allowed(kind) else 0
         remaining -= bonus
@@ -499,15 +493,37 @@ class MomentumSpendLedger:
                     roll=roll,
                 )
         if from_pool and (self.side == GM_SIDE or pool is None):
-            left = bonus + roll
             raise SpendRefused(
                 gettext_noop(
                     "%(kind)s costs %(cost)s; this test has only %(left)s Momentum left for it."
                 ),
                 kind=kind.name,
                 cost=cost,
-                left=left,
+                left=bonus + roll,
             )
+        return bonus, roll, from_pool
+
+    def spend(
+        self,
+        kind: SpendKind,
+        pool: Pool | None = None,
+        *,
+        from_pool: int | None = None,
+        to_threat: int = 0,
+        threat: Threat | None = None,
+        note: str = "",
+        gm_pool: str = "Threat",
+    ) -> SpendOutcome:
+        """MO-02, MO-03, MO-05: make one use of `kind`, paying its cost (`gm_pool`: the
+        game line's name for Threat in the ledger's reason, GL-01).
+
+        Bonus Momentum pays first (where allowed: it cannot be saved), then
+        the roll's own. `from_pool` points come from `pool` (the group pool;
+        None: whatever the roll's Momentum does not cover). `to_threat`
+        points are paid by adding to Threat (MO-13).
+        """
+        self._check_spend(kind, from_pool, to_threat, threat)
+        bonus, roll, from_pool = self._share_cost(kind, pool, from_pool, to_threat)
         reason = f"{kind.name}" + (f": {note}" if note else "")
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
@@ -597,6 +613,29 @@ class MomentumSpendLedger:
             raise SpendRefused(gettext_noop("Only the GM can veto a spend."))
         return self._refund(index, pool, threat, actor, why)
 
+    def _whose(self) -> str:
+        return f"{self.holder}'s" if self.holder else "the test's"
+
+    def _save_into_pool(self, pool: Pool | None, group_pool: str) -> tuple[Pool, LedgerEntry]:
+        """MO-04: a player's unspent roll Momentum goes to the group pool, up to its cap."""
+        if pool is None:
+            raise SpendRefused(
+                gettext_noop("Give the current group pool to save Momentum into it.")
+            )
+        reason = f"Saved {self._whose()} unspent {group_pool} (MO-04)"
+        return pool.gain(self.roll_momentum, reason)
+
+    def _save_into_threat(
+        self, threat: Threat | None, group_pool: str, gm_pool: str
+    ) -> tuple[Threat, LedgerEntry]:
+        """CT-R1: a GM character's unspent Momentum becomes Threat."""
+        if threat is None:
+            raise SpendRefused(
+                gettext_noop("Give the current Threat to save a GM character's Momentum.")
+            )
+        reason = f"{self._whose()} unspent {group_pool} becomes {gm_pool} (CT-R1)"
+        return threat.add(self.roll_momentum, reason)
+
     def resolve(
         self,
         pool: Pool | None = None,
@@ -622,25 +661,14 @@ class MomentumSpendLedger:
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
         saved = overflow = unsaved = 0
-        who = f"{self.holder}'s" if self.holder else "the test's"
         if unspent and not save:
             unsaved = unspent
         elif unspent and self.side == PLAYERS_SIDE:
-            if pool is None:
-                raise SpendRefused(
-                    gettext_noop("Give the current group pool to save Momentum into it.")
-                )
-            new_pool, entry = pool.gain(unspent, f"Saved {who} unspent {group_pool} (MO-04)")
+            new_pool, entry = self._save_into_pool(pool, group_pool)
             entries.append(entry)
             saved, overflow = entry.delta, entry.lost
         elif unspent and gm_momentum_to_threat:
-            if threat is None:
-                raise SpendRefused(
-                    gettext_noop("Give the current Threat to save a GM character's Momentum.")
-                )
-            new_threat, entry = threat.add(
-                unspent, f"{who} unspent {group_pool} becomes {gm_pool} (CT-R1)"
-            )
+            new_threat, entry = self._save_into_threat(threat, group_pool, gm_pool)
             entries.append(entry)
             saved = entry.delta
         else:

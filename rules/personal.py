@@ -234,31 +234,10 @@ def settle_roll_momentum(
     # neither cancels a Disadvantage (PM-11) nor stops its gain (PM-02).
     landed = assist is not None and assist.lands
     offered = source is not None or landed
-    uses_action = assist is not None and assist.structured_time  # PM-09
+    normal = _normal_roll(roller, source, cost, assist, landed, creation)
 
     def outcome(**kw) -> RollMomentum:
-        base = dict(
-            advantage=False,
-            disadvantage=False,
-            cancelled=False,
-            creation=creation,
-            advantage_source=source,
-            advantage_cost=cost,
-            advantage_refused="",
-            paid=0,
-            paid_by=None,
-            assisted=False,
-            assist_failed=assist is not None and not landed,
-            assist_landed=landed,
-            assist_uses_action=uses_action,
-            gain_after_roll=0,
-            roller=roller,
-            helper=assist.helper if assist else None,
-            payment_entries=(),
-            gain_entries=(),
-        )
-        base.update(kw)
-        return RollMomentum(**base)
+        return RollMomentum(**{**normal, **kw})
 
     # PM-11: cancellation comes before Momentum is considered.
     if offered and disadvantage:
@@ -270,9 +249,40 @@ def settle_roll_momentum(
         # PM-02: +1 after the roll, whatever the outcome (capped, PM-04).
         after, gained = gain_momentum(roller, 1, "Rolled with Disadvantage (PM-02)")
         return outcome(disadvantage=True, gain_after_roll=1, roller=after, gain_entries=gained)
+    return _pay_for_advantage(roller, source, cost, assist if landed else None, outcome)
+
+
+def _normal_roll(roller, source, cost, assist, landed: bool, creation: bool) -> dict:
+    """The fields of a roll with no Advantage, no Disadvantage and nothing paid, which
+    each of settle_roll_momentum's answers changes in a few places."""
+    return dict(
+        advantage=False,
+        disadvantage=False,
+        cancelled=False,
+        creation=creation,
+        advantage_source=source,
+        advantage_cost=cost,
+        advantage_refused="",
+        paid=0,
+        paid_by=None,
+        assisted=False,
+        assist_failed=assist is not None and not landed,
+        assist_landed=landed,
+        assist_uses_action=assist is not None and assist.structured_time,  # PM-09
+        gain_after_roll=0,
+        roller=roller,
+        helper=assist.helper if assist else None,
+        payment_entries=(),
+        gain_entries=(),
+    )
+
+
+def _pay_for_advantage(roller, source, cost, landed_assist, outcome) -> RollMomentum:
+    """PM-05 … PM-08: who pays for the Advantage invoked, if anyone can (`landed_assist`:
+    the Assist offered, if it lands; `outcome` builds the answer from the normal roll)."""
     # PM-06: a landed Assist is a source too (1, from the helper); one that is cheaper
     # than the roller's own funds the Advantage, so the roller pays nothing.
-    assist_cheaper = landed and cost > ASSIST_COST
+    assist_cheaper = landed_assist is not None and cost > ASSIST_COST
     if source is not None and roller.value >= cost and not assist_cheaper:
         # PM-08: an Assist does not stack on Advantage the roller pays: the helper
         # spends nothing, yet still helps (and may spend Resolve, RS-01).
@@ -288,10 +298,10 @@ def settle_roll_momentum(
             f"{roller.holder or 'The roller'} has {roller.value} Momentum; Advantage from "
             f"{_SOURCE_LABEL[source]} costs {cost}, so the roll is made normally (PM-07)."
         )
-    if not landed:
+    if landed_assist is None:
         # No Assist, or (PM-10) its test failed: the helper spends nothing.
         return outcome(advantage_refused=refused)
-    helper, entry = assist.helper.spend(
+    helper, entry = landed_assist.helper.spend(
         ASSIST_COST, f"Assisted {roller.holder or 'a roll'}: funded its Advantage (PM-08)"
     )
     return outcome(

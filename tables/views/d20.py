@@ -231,11 +231,19 @@ def d20_roll(request, pk: int):
         return _play_refused(request, rows.campaign, rows.membership, form, form_errors(form))
     if not request.htmx:
         return back_to_table(request, rows.campaign, notice=worded(record.event.payload))
+    return _tested(request, rows, form, record, following)
+
+
+def _tested(request, rows, form, record, following: dict) -> HttpResponse:
+    """The test's answer: its ledger panel, the composer reset with the next test's odds,
+    and the event's fragments; read first, then the forms drawn, then worded."""
     campaign, membership, spends = record.campaign, rows.membership, rows.spends
-    ledger, holder = services_d20.ledger_of(record), services_d20.holder_of(record)
+    ledger = services_d20.ledger_of(record)
+    holder = services_d20.holder_of(record)
     contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
     odds = _next_odds(record, following, contest, membership)
-    reset, forms = form.after_roll(record, spends), panel_forms(campaign, record, spends)
+    reset = form.after_roll(record, spends)
+    forms = panel_forms(campaign, record, spends)
     panel = panel_context(
         campaign, membership, record, ledger=ledger, holder=holder, spends=spends, forms=forms
     )

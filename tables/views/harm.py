@@ -82,58 +82,82 @@ def _hit(campaign, user, post):
     )
 
 
+def _set_track(campaign, user, post):
+    return harm.set_track(
+        campaign.pk,
+        user,
+        _int(post, "character"),
+        post.get("track", ""),
+        _int(post, "maximum") if post.get("maximum") else _int(post, "amount"),
+        hidden=bool(post.get("hidden")),
+    )
+
+
+def _momenta_hit(campaign, user, post):
+    """A Momenta attack card's own form: the roll and target by id."""
+    return harm.apply_momenta_hit(
+        campaign.pk,
+        user,
+        _int(post, "roll"),
+        _optional_int(post, "target"),
+        amount=_optional_int(post, "amount"),
+        reason=post.get("reason", ""),
+    )
+
+
+def _d20_hit(campaign, user, post):
+    """A 2d20 attack card's own form: the test and target by id."""
+    return harm.apply_d20_hit(
+        campaign.pk,
+        user,
+        _int(post, "test"),
+        _optional_int(post, "target"),
+        track=post.get("track", ""),
+        total=_int(post, "total"),
+        bonus=_optional_int(post, "bonus"),  # empty: the test's Bonus Damage spends
+        soak=_int(post, "soak", 0),
+        reason=post.get("reason", ""),
+    )
+
+
+def _mark(campaign, user, post):
+    """SC-06: a harm by hand (a Dune defeat through an extended task)."""
+    return harm_marks.mark_harm(
+        campaign.pk,
+        user,
+        _int(post, "character"),
+        post.get("track", ""),
+        _int(post, "amount"),
+        post.get("reason", ""),
+    )
+
+
+def _recover(campaign, user, post):
+    return harm.recover(
+        campaign.pk,
+        user,
+        _int(post, "character"),
+        post.get("track", ""),
+        _int(post, "amount"),
+        post.get("reason", ""),
+    )
+
+
+HARM_ACTIONS = {
+    "hit": _hit,
+    "set_track": _set_track,
+    "momenta_hit": _momenta_hit,
+    "d20_hit": _d20_hit,
+    "mark": _mark,
+    "recover": _recover,
+}
+
+
 def _harm(action: str, campaign, user, post):
-    if action == "hit":
-        return _hit(campaign, user, post)
-    if action == "set_track":
-        return harm.set_track(
-            campaign.pk,
-            user,
-            _int(post, "character"),
-            post.get("track", ""),
-            _int(post, "maximum") if post.get("maximum") else _int(post, "amount"),
-            hidden=bool(post.get("hidden")),
-        )
-    if action == "momenta_hit":
-        return harm.apply_momenta_hit(
-            campaign.pk,
-            user,
-            _int(post, "roll"),
-            _optional_int(post, "target"),
-            amount=_optional_int(post, "amount"),
-            reason=post.get("reason", ""),
-        )
-    if action == "d20_hit":
-        return harm.apply_d20_hit(
-            campaign.pk,
-            user,
-            _int(post, "test"),
-            _optional_int(post, "target"),
-            track=post.get("track", ""),
-            total=_int(post, "total"),
-            bonus=_optional_int(post, "bonus"),  # empty: the test's Bonus Damage spends
-            soak=_int(post, "soak", 0),
-            reason=post.get("reason", ""),
-        )
-    if action == "mark":  # SC-06: a harm by hand (a Dune defeat through an extended task)
-        return harm_marks.mark_harm(
-            campaign.pk,
-            user,
-            _int(post, "character"),
-            post.get("track", ""),
-            _int(post, "amount"),
-            post.get("reason", ""),
-        )
-    if action == "recover":
-        return harm.recover(
-            campaign.pk,
-            user,
-            _int(post, "character"),
-            post.get("track", ""),
-            _int(post, "amount"),
-            post.get("reason", ""),
-        )
-    raise BadInput("action")
+    command = HARM_ACTIONS.get(action)
+    if command is None:
+        raise BadInput("action")
+    return command(campaign, user, post)
 
 
 def _task(action: str, campaign, user, post):

@@ -28,6 +28,7 @@ from tables.forms.momenta import (
     AssistAnswerForm,
     AssistRequestForm,
     CustomPatternForm,
+    MomentaRollForm,
     RollTemplateForm,
     TraumaForm,
     initial_from,
@@ -178,65 +179,80 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
     posted = posted_id(request)
-    chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
-    rows = made = None
+    rows = None
     try:
         # Held until the roll commits: a pool move or a role change committing meanwhile
         # waits at the lock, so the form and the roll decide from the same rows.
         with transaction.atomic():
             rows = momenta.load_roll(pk, request.user, posted)
-            if rows.character is None and posted is not None:
-                character_for(request, pk, posted)  # not theirs to roll for: 404 or 403
-            form = roll_form(
-                rows.campaign,
-                rows.membership,
-                rows.character,
-                data=request.POST,
-                templates=rows.templates,
-                characters=rows.characters,
-                assists=rows.assists,
-            )
-            if form.is_valid():
-                asked = momenta.RollRequest(**form.roll_values())
-                character = rows.character
-                made = momenta.roll_momenta(pk, request.user, character.pk, asked, loaded=rows)
+            form, made = _check_and_roll(request, pk, posted, rows)
     except Campaign.DoesNotExist:
         raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
-        # Rolled back: the composer is drawn again from fresh pools, with the choices kept.
-        if rows is None:  # refused at the lock (a retried submission): read what to draw
-            campaign, membership = campaign_for(request, pk, role="player")
-            return _answer(request, campaign, membership, initial=chosen, error=str(error))
-        rows.campaign.refresh_from_db()
-        return _answer(
-            request,
-            rows.campaign,
-            rows.membership,
-            character=rows.character,
-            initial=chosen,
-            error=str(error),
-        )
+        chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
+        return _refused(request, pk, rows, chosen, str(error))
     if made is None:
         return _answer(request, rows.campaign, rows.membership, form=form, error=form_errors(form))
     if not request.htmx:
         return back_to_table(request, made.campaign)
-    return _rolled(request, rows, made, chosen, form.board_traits, form.targets)
+    return _rolled(request, rows, made, form.board_traits, form.targets)
+
+
+def _check_and_roll(
+    request: HtmxHttpRequest, pk: int, posted: int | None, rows: momenta.RollRows
+) -> tuple[MomentaRollForm, MomentaRoll | None]:
+    """The form checked against the rows read under the lock and, if valid, the roll made
+    from those same rows (None: the form says what is wrong)."""
+    if rows.character is None and posted is not None:
+        character_for(request, pk, posted)  # not theirs to roll for: 404 or 403
+    form = roll_form(
+        rows.campaign,
+        rows.membership,
+        rows.character,
+        data=request.POST,
+        templates=rows.templates,
+        characters=rows.characters,
+        assists=rows.assists,
+    )
+    if not form.is_valid():
+        return form, None
+    asked = momenta.RollRequest(**form.roll_values())
+    made = momenta.roll_momenta(pk, request.user, rows.character.pk, asked, loaded=rows)
+    return form, made
+
+
+def _refused(
+    request: HtmxHttpRequest, pk: int, rows: momenta.RollRows | None, chosen: dict, error: str
+) -> HttpResponse:
+    """A refused roll, rolled back: the composer drawn again from fresh pools, with the
+    choices kept (`rows` None: refused at the lock, a retried submission)."""
+    if rows is None:  # nothing read yet: read what to draw
+        campaign, membership = campaign_for(request, pk, role="player")
+        return _answer(request, campaign, membership, initial=chosen, error=error)
+    rows.campaign.refresh_from_db()
+    return _answer(
+        request,
+        rows.campaign,
+        rows.membership,
+        character=rows.character,
+        initial=chosen,
+        error=error,
+    )
 
 
 def _rolled(
     request: HtmxHttpRequest,
     rows: momenta.RollRows,
     made: MomentaRoll,
-    chosen: dict,
     board_traits=None,
     targets=None,
 ) -> HttpResponse:
     """The roll's answer: its event's fragments and the form reset. Of the composer's
-    choices (`chosen`), what to roll and how is kept, what it spends is not (Advantage,
+    choices (posted), what to roll and how is kept, what it spends is not (Advantage,
     Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
     the campaign are the rows the form was checked with and the roll changed (read under
     the lock); the Assist used is no longer offered."""
-    kept = {k: v for k, v in chosen.items() if k in KEPT_AFTER_ROLL}
+    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
     campaign, membership = made.campaign, rows.membership
     form = roll_form(
         campaign,
