@@ -298,50 +298,51 @@ def _answer_payload(call: CalledTest, character: Character) -> dict:
         "on_roll_card": True,  # the roll's card shows the answer (_mark_roll_card)
     }
     revealed = gettext(" (hidden until the dice landed)") if call.hidden else ""
-    if call.system == CalledTest.System.D20:
-        test = call.d20_test
-        result = test.result
-        verdict = gettext("passes") if result["passed"] else gettext("fails")
-        payload.update(
-            test_id=test.pk,
-            difficulty=result["difficulty"],
+    answered = _d20_answer if call.system == CalledTest.System.D20 else _momenta_answer
+    return payload | answered(call, character, revealed)
+
+
+def _d20_answer(call: CalledTest, character: Character, revealed: str) -> dict:
+    result = call.d20_test.result
+    verdict = gettext("passes") if result["passed"] else gettext("fails")
+    return dict(
+        test_id=call.d20_test.pk,
+        difficulty=result["difficulty"],
+        successes=result["successes"],
+        passed=result["passed"],
+        **said(
+            gettext_noop(
+                "%(character)s answers the GM's call: %(attribute)s + %(skill)s, "
+                "%(successes)s against Difficulty %(difficulty)s%(revealed)s: %(verdict)s."
+            ),
+            character=character.name,
+            attribute=call.attribute,
+            skill=call.skill,
             successes=result["successes"],
-            passed=result["passed"],
-            **said(
-                gettext_noop(
-                    "%(character)s answers the GM's call: %(attribute)s + %(skill)s, "
-                    "%(successes)s against Difficulty %(difficulty)s%(revealed)s: %(verdict)s."
-                ),
-                character=character.name,
-                attribute=call.attribute,
-                skill=call.skill,
-                successes=result["successes"],
-                difficulty=result["difficulty"],
-                revealed=revealed,
-                verdict=verdict,
-            ),
-        )
-    else:
-        roll = call.momenta_roll
-        dice = roll.result or {}
-        opposition = call.opposition_pool
-        outcome = (roll.card or {}).get("summary", "")
-        payload.update(
-            roll_id=roll.pk,
-            opposition_pool=opposition,
-            opposition_successes=dice.get("opposition_successes"),
+            difficulty=result["difficulty"],
+            revealed=revealed,
+            verdict=verdict,
+        ),
+    )
+
+
+def _momenta_answer(call: CalledTest, character: Character, revealed: str) -> dict:
+    roll = call.momenta_roll
+    opposition = call.opposition_pool
+    outcome = (roll.card or {}).get("summary", "")
+    return dict(
+        roll_id=roll.pk,
+        opposition_pool=opposition,
+        opposition_successes=(roll.result or {}).get("opposition_successes"),
+        outcome=outcome,
+        **said(
+            gettext_noop("%(character)s answers the GM's call: %(terms)s%(revealed)s. %(outcome)s"),
+            character=character.name,
+            terms=terms(call, reveal=True),
+            revealed=revealed if opposition else "",
             outcome=outcome,
-            **said(
-                gettext_noop(
-                    "%(character)s answers the GM's call: %(terms)s%(revealed)s. %(outcome)s"
-                ),
-                character=character.name,
-                terms=terms(call, reveal=True),
-                revealed=revealed if opposition else "",
-                outcome=outcome,
-            ),
-        )
-    return payload
+        ),
+    )
 
 
 def answer_d20_call(

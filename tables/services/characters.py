@@ -71,16 +71,7 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             _refuse_pool_changes(character, sheet)
             if sheet.fields.get("in_creation") and not character.in_creation:
                 raise ServiceError(BACK_INTO_CREATION)
-        for name, value in sheet.fields.items():
-            # RS-01: a maximum is the GM's like the pool (the form refuses a change).
-            if not gm and (name in GM_FIELDS or name in SHEET_POOLS):
-                continue
-            if not gm and name in SHEET_MAXIMA and not creating:
-                continue
-            if creating or name not in SHEET_POOLS or name in sheet.touched:
-                setattr(character, name, value)
-        if creating and not gm:
-            character.resolve = character.resolve_max  # a new character's Resolve is full
+        _apply_fields(character, sheet, gm=gm, creating=creating)
         if not creating and _unchanged(character, held, sheet.rows):
             # A save of the sheet as it stands (a second press too) writes no event.
             raise ServiceError(
@@ -103,6 +94,20 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
             changes=_pool_changes(character, before),
         )
     return character
+
+
+def _apply_fields(character, sheet: Sheet, *, gm: bool, creating: bool) -> None:
+    """Set the sheet's fields the person may set; a pool not touched keeps its value."""
+    for name, value in sheet.fields.items():
+        # RS-01: a maximum is the GM's like the pool (the form refuses a change).
+        if not gm and (name in GM_FIELDS or name in SHEET_POOLS):
+            continue
+        if not gm and name in SHEET_MAXIMA and not creating:
+            continue
+        if creating or name not in SHEET_POOLS or name in sheet.touched:
+            setattr(character, name, value)
+    if creating and not gm:
+        character.resolve = character.resolve_max  # a new character's Resolve is full
 
 
 def _sheet_character(campaign, membership, actor, sheet: Sheet, character_id: int | None):

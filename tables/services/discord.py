@@ -165,11 +165,7 @@ def record_delivery(
     label = hook.label()
     rows = Campaign.objects.filter(pk=campaign_id)
     if error is None:
-        failing = Q(**{f"{hook.failures}__gt": 0})
-        mine = Q(discord_last_error__startswith=label)
-        if rows.filter(failing | mine).exists():
-            rows.update(**{hook.failures: 0})
-            rows.filter(mine).update(discord_last_error="", discord_last_error_at=None)
+        _clear_failures(rows, hook, label)
         return False
     text = f"{label}: {error}"[: Campaign._meta.get_field("discord_last_error").max_length]
     if not count:
@@ -191,14 +187,27 @@ def record_delivery(
         failures = getattr(campaign, hook.failures) + 1
         if failures < park_after():
             return False
-        setattr(campaign, hook.parked_at, timezone.now())
-        campaign.save(update_fields=[hook.parked_at])
-        summary = _(
-            "Discord: %(hook)s paused after %(count)s failed posts in a row (%(error)s). "
-            "Nothing is posted to it until a GM resumes it or sets a new one in the "
-            "campaign's settings."
-        ) % {"hook": hook.lower_label(), "count": failures, "error": error}
-        append_event(
-            campaign, events.NOTE, None, {"summary": summary}, audience=TableEvent.Audience.GM
-        )
+        _park(campaign, hook, failures, error)
         return True
+
+
+def _clear_failures(rows, hook, label: str) -> None:
+    """A success clears the webhook's failures and its last error; read first, so the
+    success of nearly every post writes nothing."""
+    failing = Q(**{f"{hook.failures}__gt": 0})
+    mine = Q(discord_last_error__startswith=label)
+    if rows.filter(failing | mine).exists():
+        rows.update(**{hook.failures: 0})
+        rows.filter(mine).update(discord_last_error="", discord_last_error_at=None)
+
+
+def _park(campaign: Campaign, hook, failures: int, error: str) -> None:
+    """Pause the webhook (under the lock) and tell the GMs in a GM-only note."""
+    setattr(campaign, hook.parked_at, timezone.now())
+    campaign.save(update_fields=[hook.parked_at])
+    summary = _(
+        "Discord: %(hook)s paused after %(count)s failed posts in a row (%(error)s). "
+        "Nothing is posted to it until a GM resumes it or sets a new one in the "
+        "campaign's settings."
+    ) % {"hook": hook.lower_label(), "count": failures, "error": error}
+    append_event(campaign, events.NOTE, None, {"summary": summary}, audience=TableEvent.Audience.GM)

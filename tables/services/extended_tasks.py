@@ -89,20 +89,9 @@ def create_task(
         scene = current_scene(campaign)
         if scene is None:
             raise ServiceError(_("Start a scene first: an extended task belongs to one."))
-        if isinstance(difficulty, bool) or not isinstance(difficulty, int) or difficulty < 0:
-            raise ServiceError(_("Difficulty is a whole number of 0 or more."))
-        try:
-            points = tuple(sorted(set(breakthrough_at)))
-            shape = extended.Task(
-                extended.rule_of(campaign.game_line, borrowed=campaign.borrowed_extended_tasks),
-                work,
-                magnitude,
-                resistance,
-                breakthrough_at=points,
-            )
-            difficulty = extended.tests_difficulty(shape.rule, shape.magnitude, difficulty)
-        except (RulesError, TypeError) as error:
-            raise ServiceError(str(error)) from None
+        shape, difficulty = _terms(
+            campaign, work, magnitude, resistance, difficulty, breakthrough_at
+        )
         task = ExtendedTask.objects.create(
             campaign=campaign,
             scene=scene,
@@ -112,7 +101,7 @@ def create_task(
             magnitude=shape.magnitude,
             resistance=shape.resistance,
             difficulty=difficulty,
-            breakthrough_at=list(points),
+            breakthrough_at=list(shape.breakthrough_at),
             created_by=actor,
         )
         return append_event(
@@ -121,6 +110,24 @@ def create_task(
             actor,
             _payload(task, _("Extended task: %(name)s.") % {"name": name}),
         )
+
+
+def _terms(campaign, work, magnitude, resistance, difficulty, breakthrough_at):
+    """The task's shape under the line's rule (or the one the campaign borrows), and the
+    Difficulty its tests need (SC-07); the rules refuse terms that make no sense."""
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int) or difficulty < 0:
+        raise ServiceError(_("Difficulty is a whole number of 0 or more."))
+    try:
+        shape = extended.Task(
+            extended.rule_of(campaign.game_line, borrowed=campaign.borrowed_extended_tasks),
+            work,
+            magnitude,
+            resistance,
+            breakthrough_at=tuple(sorted(set(breakthrough_at))),
+        )
+        return shape, extended.tests_difficulty(shape.rule, shape.magnitude, difficulty)
+    except (RulesError, TypeError) as error:
+        raise ServiceError(str(error)) from None
 
 
 def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq, asset) -> int:
@@ -183,6 +190,32 @@ def _linkable_test(campaign, membership, test_id: int) -> D20Test:
     return test
 
 
+def _advance(campaign, task: ExtendedTask, test: D20Test, challenge_seq, asset):
+    """What the test brings (nothing if it failed) and the task's step forward; a test
+    easier than the task asks is refused."""
+    passed = bool((test.result or {}).get("passed"))
+    try:
+        extended.refuse_easier_test(task.difficulty, (test.result or {}).get("difficulty", 0))
+        value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
+        step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    return value, step
+
+
+def _link_summary(task: ExtendedTask, test: D20Test, step) -> str:
+    words = {
+        "who": test.character.name,
+        "n": step.amount,
+        "task": task.name,
+        "b": step.breakthroughs,
+    }
+    summary = _("%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs).") % words
+    if not task.is_open:
+        summary += " " + _("The task is complete.")
+    return summary
+
+
 def link_roll(
     campaign_id: int,
     actor,
@@ -200,33 +233,18 @@ def link_roll(
         membership = require_playing(campaign, actor)
         task = _open_task(campaign, task_id)
         test = _linkable_test(campaign, membership, test_id)
-        passed = bool((test.result or {}).get("passed"))
-        try:
-            extended.refuse_easier_test(task.difficulty, (test.result or {}).get("difficulty", 0))
-            value = _value(campaign, task, test, challenge_seq, asset) if passed else 0
-            step = extended.advance(_rules_task(task), passed, value, both=campaign.double_harm)
-        except RulesError as error:
-            raise ServiceError(str(error)) from None
+        value, step = _advance(campaign, task, test, challenge_seq, asset)
         task.progress, task.breakthroughs = step.task.progress, step.task.breakthroughs
         if step.task.complete:
             task.closed_at = timezone.now()
         task.save(update_fields=["progress", "breakthroughs", "closed_at"])
-        words = {
-            "who": test.character.name,
-            "n": step.amount,
-            "task": task.name,
-            "b": step.breakthroughs,
-        }
-        summary = _("%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs).") % words
-        if not task.is_open:
-            summary += " " + _("The task is complete.")
         event = append_event(
             campaign,
             events.EXTENDED_TASK,
             actor,
             _payload(
                 task,
-                summary,
+                _link_summary(task, test, step),
                 linked_test_id=test.pk,
                 amount=step.amount,
                 scored=step.breakthroughs,

@@ -169,14 +169,7 @@ def roll_challenge_dice(
         line = campaign.line
         if not line.has_challenge_dice:
             raise ServiceError(gettext("%(line)s has no Challenge dice.") % {"line": line.title})
-        character = None
-        if character_id is not None:
-            character = character_in(campaign, character_id)
-            require_control(
-                membership,
-                character,
-                gettext("%(character)s is not yours to play.") % {"character": character.name},
-            )
+        character = _challenge_roller(campaign, membership, character_id)
         try:
             result = challenge.roll(dice, rng)
         except RulesError as error:
@@ -185,24 +178,41 @@ def roll_challenge_dice(
             campaign,
             events.CHALLENGE_ROLL,
             actor,
-            {
-                "dice_name": line.challenge_dice,
-                "dice": result.dice,
-                "faces": list(result.faces),
-                "read": [
-                    {
-                        "value": challenge.FACE_VALUES[f][0],
-                        "effect": bool(challenge.FACE_VALUES[f][1]),
-                    }
-                    for f in result.faces
-                ],
-                "total": result.total,
-                "effects": result.effects,
-                "roller_id": character.pk if character else None,  # no pool of theirs moves
-                "character": character.name if character else "",
-                "note": note,
-            },
+            _challenge_payload(line, result, character, note),
         )
+
+
+def _challenge_roller(campaign, membership, character_id):
+    """Whose roll it is (None: nobody's), if the member plays them."""
+    if character_id is None:
+        return None
+    character = character_in(campaign, character_id)
+    require_control(
+        membership,
+        character,
+        gettext("%(character)s is not yours to play.") % {"character": character.name},
+    )
+    return character
+
+
+def _challenge_payload(line, result, character, note: str) -> dict:
+    return {
+        "dice_name": line.challenge_dice,
+        "dice": result.dice,
+        "faces": list(result.faces),
+        "read": [
+            {
+                "value": challenge.FACE_VALUES[f][0],
+                "effect": bool(challenge.FACE_VALUES[f][1]),
+            }
+            for f in result.faces
+        ],
+        "total": result.total,
+        "effects": result.effects,
+        "roller_id": character.pk if character else None,  # no pool of theirs moves
+        "character": character.name if character else "",
+        "note": note,
+    }
 
 
 # --- a new line (GL-01) ------------------------------------------------------------------

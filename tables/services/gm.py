@@ -198,14 +198,7 @@ def save_custom_spend(
     spend_id: int | None = None,
 ) -> CustomSpend:
     """MO-14: the GM defines (or edits) a spend with a cost and whether it repeats."""
-    name = re.sub(r"\s+", " ", (name or "").strip())
-    description = (description or "").strip()[:200]
-    if not name:
-        raise ServiceError(gettext("Give the spend a name."))
-    if len(name) > 60:
-        raise ServiceError(gettext("A spend's name holds at most 60 characters."))
-    if isinstance(cost, bool) or not isinstance(cost, int) or not 1 <= cost <= 20:
-        raise ServiceError(gettext("A spend costs 1 to 20 Momentum."))
+    name, description = _spend_terms(name, cost, description)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -215,12 +208,7 @@ def save_custom_spend(
             spend = campaign_record(CustomSpend, campaign, spend_id, NO_SUCH_SPEND)
         with refused_by_rules():
             kind = custom_spend(name, cost, repeatable, description)
-        # Two names that differ only in punctuation share a key: refuse the clash.
-        others = {k: v for k, v in catalogue(campaign).items() if v.name != spend.name}
-        if kind.key in others or any(v.name.casefold() == name.casefold() for v in others.values()):
-            raise ServiceError(
-                gettext("There is already a spend called “%(name)s”.") % {"name": name}
-            )
+        _refuse_clash(campaign, spend, kind.key, name)
         creating = spend.pk is None
         _refuse_unchanged(spend, name, cost, bool(repeatable), description)
         spend.name, spend.cost = name, cost
@@ -243,6 +231,27 @@ def save_custom_spend(
             },
         )
     return spend
+
+
+def _spend_terms(name, cost, description) -> tuple[str, str]:
+    """The spend's name (spaces folded) and description as the GM typed them, if the
+    name and the cost are ones a spend may have."""
+    name = re.sub(r"\s+", " ", (name or "").strip())
+    description = (description or "").strip()[:200]
+    if not name:
+        raise ServiceError(gettext("Give the spend a name."))
+    if len(name) > 60:
+        raise ServiceError(gettext("A spend's name holds at most 60 characters."))
+    if isinstance(cost, bool) or not isinstance(cost, int) or not 1 <= cost <= 20:
+        raise ServiceError(gettext("A spend costs 1 to 20 Momentum."))
+    return name, description
+
+
+def _refuse_clash(campaign, spend: CustomSpend, key: str, name: str) -> None:
+    # Two names that differ only in punctuation share a key: refuse the clash.
+    others = {k: v for k, v in catalogue(campaign).items() if v.name != spend.name}
+    if key in others or any(v.name.casefold() == name.casefold() for v in others.values()):
+        raise ServiceError(gettext("There is already a spend called “%(name)s”.") % {"name": name})
 
 
 def _refuse_unchanged(spend: CustomSpend, name, cost, repeatable, description) -> None:

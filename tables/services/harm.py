@@ -94,45 +94,53 @@ def set_track(
             harm.check_max(maximum)
         except RulesError as error:
             raise ServiceError(str(error)) from None
-        row = HarmTrack.objects.filter(character=character, track=kind.key).first()
-        if row is not None and row.taken > maximum:
-            raise ServiceError(
-                _("%(who)s has taken %(taken)d %(track)s: recover it before lowering the track.")
-                % {"who": character.name, "taken": row.taken, "track": kind.label}
-            )
         hidden = bool(hidden) and character.is_npc
-        if row is not None and (row.maximum, row.hidden) == (maximum, hidden):
-            # Under the lock: a second press of the same setting writes no event.
-            raise ServiceError(
-                _("%(who)s's %(track)s is already set to %(max)d. Nothing was changed.")
-                % {"who": character.name, "track": kind.label, "max": maximum}
-            )
-        if row is None:
-            row = HarmTrack(campaign=campaign, character=character, track=kind.key, taken=0)
+        row = _track_to_set(campaign, character, kind, maximum, hidden)
         row.maximum, row.hidden = maximum, hidden
         row.save()
         return append_event(
             campaign,
             events.HARM_TRACK_SET,
             actor,
-            {
-                "character_id": character.pk,
-                "character": character.name,
-                "track": kind.key,
-                "label": kind.label,
-                "taken": row.taken,
-                "maximum": row.maximum,
-                "hidden": row.hidden,
-                "summary": _("%(who)s's %(track)s: %(taken)d of %(max)d.")
-                % {
-                    "who": character.name,
-                    "track": kind.label,
-                    "taken": row.taken,
-                    "max": row.maximum,
-                },
-            },
+            _track_set_payload(character, kind, row),
             audience=_audience(row),
         )
+
+
+def _track_to_set(
+    campaign: Campaign, character: Character, kind: harm.TrackKind, maximum: int, hidden: bool
+) -> HarmTrack:
+    """The row the GM's setting lands on (new at 0 taken), refused when it would drop
+    below the harm taken or would change nothing."""
+    row = HarmTrack.objects.filter(character=character, track=kind.key).first()
+    if row is None:
+        return HarmTrack(campaign=campaign, character=character, track=kind.key, taken=0)
+    if row.taken > maximum:
+        raise ServiceError(
+            _("%(who)s has taken %(taken)d %(track)s: recover it before lowering the track.")
+            % {"who": character.name, "taken": row.taken, "track": kind.label}
+        )
+    if (row.maximum, row.hidden) == (maximum, hidden):
+        # Under the lock: a second press of the same setting writes no event.
+        raise ServiceError(
+            _("%(who)s's %(track)s is already set to %(max)d. Nothing was changed.")
+            % {"who": character.name, "track": kind.label, "max": maximum}
+        )
+    return row
+
+
+def _track_set_payload(character: Character, kind: harm.TrackKind, row: HarmTrack) -> dict:
+    return {
+        "character_id": character.pk,
+        "character": character.name,
+        "track": kind.key,
+        "label": kind.label,
+        "taken": row.taken,
+        "maximum": row.maximum,
+        "hidden": row.hidden,
+        "summary": _("%(who)s's %(track)s: %(taken)d of %(max)d.")
+        % {"who": character.name, "track": kind.label, "taken": row.taken, "max": row.maximum},
+    }
 
 
 def _move(track: HarmTrack, delta: int) -> harm.Step:
@@ -293,20 +301,10 @@ def apply_d20_hit(
             return harm_marks.defeat_minor_foe(campaign, actor, test, target, reason)
         kind = _stress_kind(campaign, track)
         _refuse_second_hit(d20_test=test)
-        bonus = attacks.bonus_damage(test) if bonus is None else bonus
-        try:
-            dealt = harm.hit_damage(total, bonus, soak)
-        except RulesError as error:
-            raise ServiceError(str(error)) from None
+        dealt = _d20_dealt(test, total, bonus, soak)
         row, harms_kind = _track(target, kind), _kind(campaign, kind.harms)
         harms_row = _track(target, harms_kind)
-        rule = harm.HARM_RULE[line_key(campaign)]
-        hit = harm.challenge_hit(rule, row.taken, row.maximum, dealt, both=campaign.double_harm)
-        moves = [(kind, row, _move(row, dealt))]
-        if hit.harms:
-            moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
-        words = {"who": target.name, "n": moves[0][2].delta, "track": kind.label}
-        words.update(harms=hit.harms, harm=harms_kind.label)
+        hit, moves = _challenge_moves(campaign, dealt, (kind, row), (harms_kind, harms_row))
         event = _write(
             campaign,
             actor,
@@ -315,11 +313,38 @@ def apply_d20_hit(
             reason or _("%(who)s's attack") % {"who": test.character.name},
             audience=_audience(row, harms_row, secret=test.hidden),
             extra={"source_test_id": test.pk, "dealt": dealt, "complication": hit.complication},
-            summary=_("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words,
+            summary=_hit_summary(target, moves[0][2], hit, kind, harms_kind),
             sources={"d20_test": test},
         )
         attacks.mark_hit(test, event)
         return event
+
+
+def _d20_dealt(test: D20Test, total: int, bonus: int | None, soak: int) -> int:
+    """The Challenge dice total + Bonus Damage (the test's spends unless given) - soak."""
+    bonus = attacks.bonus_damage(test) if bonus is None else bonus
+    try:
+        return harm.hit_damage(total, bonus, soak)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+
+
+def _challenge_moves(campaign: Campaign, dealt: int, stress, harms):
+    """The line's rule for a hit of `dealt` on the stress track: its move, then the
+    harms (Injuries, Wounds, Trauma) it adds to the track it names, if any."""
+    (kind, row), (harms_kind, harms_row) = stress, harms
+    rule = harm.HARM_RULE[line_key(campaign)]
+    hit = harm.challenge_hit(rule, row.taken, row.maximum, dealt, both=campaign.double_harm)
+    moves = [(kind, row, _move(row, dealt))]
+    if hit.harms:
+        moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
+    return hit, moves
+
+
+def _hit_summary(target: Character, step: harm.Step, hit, kind, harms_kind) -> str:
+    words = {"who": target.name, "n": step.delta, "track": kind.label}
+    words.update(harms=hit.harms, harm=harms_kind.label)
+    return _("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words
 
 
 def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:

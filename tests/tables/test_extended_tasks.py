@@ -65,6 +65,7 @@ def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
     dice = challenge(c, player, kara, [2, 2, 1, 5])
     event = extended_tasks.link_roll(c.pk, player, task.pk, first.pk, challenge_seq=dice.seq)
     assert (event.payload["amount"], event.payload["scored"]) == (6, 1)
+    assert "complete" not in event.payload["summary"]
     task.refresh_from_db()
     assert (task.progress, task.breakthroughs, task.is_open) == (6, 1, True)
     # A failed test adds nothing, but counts as linked.
@@ -77,6 +78,8 @@ def test_sc_03_sta1_work_and_breakthroughs_from_challenge_dice_close_the_task(
     event = extended_tasks.link_roll(c.pk, player, task.pk, second.pk, challenge_seq=dice.seq)
     assert (event.payload["amount"], event.payload["scored"]) == (1, 1)
     assert event.payload["closed"] is True
+    # The log says the task is done, in the line's one entry for it.
+    assert event.payload["summary"].endswith(" The task is complete.")
     task.refresh_from_db()
     assert (task.progress, task.breakthroughs, task.is_open) == (7, 2, False)
     third = test_roll(c, player, kara, [2, 9])

@@ -830,3 +830,12 @@ def test_t_05_preview_odds_match_the_rules(d20_campaign, kara):
     # target 13: P(no success on 2d20) = (7/20)^2
     assert odds.pass_chance == 1 - Fraction(7, 20) ** 2
     assert spec["target"] == 13
+
+
+def test_mo_08_paying_more_from_the_pool_than_the_dice_cost_is_refused(d20_campaign, player, kara):
+    # One bought die costs 1: paying 2 of it from the group pool has nothing to pay for.
+    set_pools(d20_campaign, momentum=5)
+    with pytest.raises(ServiceError, match="Pay between 0 and 1 of the 1 from"):
+        roll(d20_campaign, player, kara, [1, 1, 1], bought_dice=1, buy_from_momentum=2)
+    assert pools(d20_campaign) == (5, 0)
+    assert not D20Test.objects.exists()

@@ -84,7 +84,9 @@ def test_pm_08_the_gms_acceptance_alone_never_spends_the_helpers_momentum(
     assist = asked(table, player, hero, sidekick)
     assert assist.helper_agreed is False
     assert "Bo's player and the GM decide" in assist.event.payload["summary"]
-    momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    accepted = momenta.answer_assist(table.pk, gm, assist.pk, "accept")
+    # The log says whose word is still missing (PM-08).
+    assert "Bo's player has yet to agree" in accepted.event.payload["summary"]
     before = snapshot(table)
     with pytest.raises(ServiceError, match="Bo has not agreed"):
         roll(table, player, hero, [1] * 5, assist_id=assist.pk)
@@ -145,8 +147,9 @@ def test_pm_08_an_offer_from_the_helpers_side_is_agreed_and_the_gm_speaks_for_an
     momenta.answer_assist(table.pk, gm, offered.pk, "decline")
     from_npc = asked(table, player, hero, npc)
     assert from_npc.helper_agreed is False
-    momenta.answer_assist(table.pk, gm, from_npc.pk, "accept")
+    accepted = momenta.answer_assist(table.pk, gm, from_npc.pk, "accept")
     assert AssistRequest.objects.get(pk=from_npc.pk).helper_agreed is True
+    assert "yet to agree" not in accepted.event.payload["summary"]
 
 
 def test_pm_08_the_helpers_answer_is_a_registered_event_pushed_and_replayed(

@@ -75,19 +75,24 @@ def contest_opposer_roll(
             hindrances=hindrances,
             difficulty=difficulty,
         )
-        record = D20Test.objects.create(
-            campaign=campaign,
-            character=opposer,
-            actor=actor,
-            role=D20Test.Role.OPPOSER,
-            contest=contest,
-            spec=spec,
-            result=result_json(result, spec),
-            state=D20Test.State.RESOLVED,
-        )
+        record = _opposer_record(contest, spec, result)
         record.event = _announce_contest(campaign, actor, contest, record, changes)
         record.save(update_fields=["event"])
     return contest
+
+
+def _opposer_record(contest: Contest, spec: dict, result) -> D20Test:
+    """The opposer's test, resolved as it is rolled (CT-01)."""
+    return D20Test.objects.create(
+        campaign=contest.campaign,
+        character=contest.opposer,
+        actor=contest.actor,
+        role=D20Test.Role.OPPOSER,
+        contest=contest,
+        spec=spec,
+        result=result_json(result, spec),
+        state=D20Test.State.RESOLVED,
+    )
 
 
 def _contest_sides(

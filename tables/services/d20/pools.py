@@ -115,12 +115,8 @@ def buy_dice(
         raise PermissionDenied(gettext("Only the GM buys dice for NPCs."))
     with refused_by_rules():
         dice_cost = d20_purchase_cost(dice)
-        over = isinstance(from_momentum, int) and from_momentum > dice_cost + extra
-        if not npc and over:  # a split within the dice's cost gets the rules' own words
-            raise ServiceError(
-                gettext("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
-                % {"cost": dice_cost + extra, "pool": line.group_pool}
-            )
+        if not npc:
+            _check_split(from_momentum, dice_cost + extra, line.group_pool)
         payers = {"actor": GM if npc else PLAYER, "gm_pool": line.gm_pool}
         momentum = None if npc else group_pool(campaign)
         # An NPC's Momentum goes on whole, for the rules to refuse (MO-13).
@@ -141,6 +137,21 @@ def buy_dice(
         expected_momentum=expected_momentum,
         fresh=True,
     )
+    return _paid(bought, helpers, extra), changes
+
+
+def _check_split(from_momentum, cost: int, pool: str) -> None:
+    """A player pays at most the whole cost from the group pool; a split within the
+    dice's cost gets the rules' own words."""
+    if isinstance(from_momentum, int) and from_momentum > cost:
+        raise ServiceError(
+            gettext("Pay between 0 and %(cost)d of the %(cost)d from %(pool)s.")
+            % {"cost": cost, "pool": pool}
+        )
+
+
+def _paid(bought, helpers, extra: int) -> dict:
+    """What the dice and the assistants cost together, as the roll's card records it."""
     paid = {
         "cost": bought.cost + helpers.cost,
         "from_momentum": bought.from_momentum + helpers.from_momentum,
@@ -149,7 +160,7 @@ def buy_dice(
     }
     if extra:
         paid["assistants_paid"] = extra  # GL-06: the card says what the cost was for
-    return paid, changes
+    return paid
 
 
 def determination_before_roll(campaign: Campaign, character: Character) -> Change:

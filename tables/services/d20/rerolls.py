@@ -36,49 +36,58 @@ def determination_reroll(
             gettext("%(character)s is not yours to play.") % {"character": character.name},
         )
         _check_rerollable(campaign, record)
-        line = campaign.line
-        character.refresh_from_db(fields=["determination"])
         before = record.result
         indices = [int(i) for i in indices]
-        with refused_by_rules():
-            reroll = rules_determination_reroll(
-                result_of(record),
-                indices,
-                determination=character.determination,
-                holder=character.name,
-                # Fallout's Miss Fortune needs no leave (GL-02).
-                gm_permits=record.determination_permitted or not line.reroll_needs_leave,
-                rng=rng,
-                once=line.reroll_once,
-                most=line.reroll_most_dice,
-                pool_name=line.personal_pool,  # GL-01
-            )
+        reroll = _reroll(campaign, record, indices, rng)
         changes = apply_entries(campaign, reroll.entries, who=character.name, character=character)
         keep_secret(campaign, record.hidden, changes, gettext("Reveal the test first."))
         record.result = result_json(reroll.result, record.spec)
         record.ledger = fresh_ledger(record, reroll.result)
         record.save(update_fields=["result", "ledger"])
-        payload = roll_payload(
-            record,
-            indices=sorted(indices),
-            faces_before=before["faces"],
-            successes_before=before["successes"],
-            line=campaign.line,
-        )
-        payload["summary"] = (
-            f"{character.name} spends {campaign.line.personal_pool} to reroll "
-            f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
-            f"{successes(record.result['successes'])}, "
-            f"{'passes' if record.result['passed'] else 'fails'}."
-        )
         return append_event(
             campaign,
             events.D20_REROLL,
             actor,
-            payload,
+            _reroll_payload(campaign, record, indices, before),
             audience=audience_of(record),
             changes=changes,
         )
+
+
+def _reroll(campaign: Campaign, record: D20Test, indices: list[int], rng):
+    """The rules' reroll of the chosen dice, paid from the character's current pool."""
+    line, character = campaign.line, record.character
+    character.refresh_from_db(fields=["determination"])
+    with refused_by_rules():
+        return rules_determination_reroll(
+            result_of(record),
+            indices,
+            determination=character.determination,
+            holder=character.name,
+            # Fallout's Miss Fortune needs no leave (GL-02).
+            gm_permits=record.determination_permitted or not line.reroll_needs_leave,
+            rng=rng,
+            once=line.reroll_once,
+            most=line.reroll_most_dice,
+            pool_name=line.personal_pool,  # GL-01
+        )
+
+
+def _reroll_payload(campaign: Campaign, record: D20Test, indices: list[int], before) -> dict:
+    payload = roll_payload(
+        record,
+        indices=sorted(indices),
+        faces_before=before["faces"],
+        successes_before=before["successes"],
+        line=campaign.line,
+    )
+    payload["summary"] = (
+        f"{record.character.name} spends {campaign.line.personal_pool} to reroll "
+        f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
+        f"{successes(record.result['successes'])}, "
+        f"{'passes' if record.result['passed'] else 'fails'}."
+    )
+    return payload
 
 
 def _check_rerollable(campaign: Campaign, record: D20Test) -> None:

@@ -242,16 +242,9 @@ def build_spec(
         attribute = _stacked_deck_attribute(campaign, character)
     value, skill_value, names = target(character, attribute, request.skill)
     focus_value, focus_name = focus(character, request.focus, skill_value)
-    restricted = _bonus_keys(campaign, request.bonus_restricted_to)
-    difficulty, bonus = request.difficulty, request.bonus_momentum
-    if contest is not None:
-        difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
-    marks = [] if opposer else marked_traits(
-        campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
-    )  # fmt: skip
-    factors = tuple(request.factors) + tuple(m["effect"] for m in marks)
-    if opposer:
-        difficulty, factors, bonus, restricted = 0, (), 0, None
+    difficulty, factors, bonus, restricted, marks = _what_counts(
+        campaign, request, contest=contest, opposer=opposer, sees_hidden=sees_hidden
+    )
     helpers = _assistants(
         campaign, character, request.assistants, names["attribute"], names["skill"]
     )
@@ -273,12 +266,34 @@ def build_spec(
             ones=ones,
             extra_dice=extra_dice,
         )
+    return _spec_values(campaign, test, names, focus_name, helpers, marks), test
+
+
+def _spec_values(campaign, test: SkillTest, names, focus_name, helpers, marks) -> dict:
+    """The test's spec as the record keeps it: the sheet's names, the rules' values."""
     spec = {**names, **spec_json(test), "focus_name": focus_name, "assistants": helpers}
     spec.update(game_line=campaign.line.key, final_difficulty=test.final_difficulty)
     spec["dice"] = test.dice
     if marks:
         spec["traits"] = marks  # the card names the traits that counted
-    return spec, test
+    return spec
+
+
+def _what_counts(campaign: Campaign, request: D20TestRequest, *, contest, opposer, sees_hidden):
+    """The Difficulty, the factors (each board trait marked is one, MO-09b), the bonus
+    Momentum and the spends it is kept for, and the traits marked; the opposer's own
+    roll has none of them (CT-01)."""
+    restricted = _bonus_keys(campaign, request.bonus_restricted_to)
+    difficulty, bonus = request.difficulty, request.bonus_momentum
+    if contest is not None:
+        difficulty = contest.difficulty  # CT-01, CT-02: set by the opposer's roll
+    marks = [] if opposer else marked_traits(
+        campaign, request.traits, sees_hidden=sees_hidden, secret=request.secret
+    )  # fmt: skip
+    factors = tuple(request.factors) + tuple(m["effect"] for m in marks)
+    if opposer:
+        difficulty, factors, bonus, restricted = 0, (), 0, None
+    return difficulty, factors, bonus, restricted, marks
 
 
 def preview_odds(

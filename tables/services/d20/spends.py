@@ -83,20 +83,11 @@ def spend_momentum(
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         record = open_for_spending(campaign, membership, test_id)
-        holder = holder_of(record)
-        not_yours = gettext("%(holder)s is not yours to play.") % {"holder": holder.name}
-        require_control(membership, holder, not_yours)
+        holder = _controlled_holder(membership, record)
         kind = _kind_of(campaign, kind_key)
         # MO-10: the asset is named before any point moves; the note keeps its name.
         asset, note = _asset_for(holder, kind, note)
-        ledger = ledger_of(record)
-        pool = group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
-        with refused_by_rules():
-            outcome = ledger.spend(
-                kind, pool, from_pool=from_pool, to_threat=to_threat,
-                threat=Threat(campaign.threat), note=note,
-                gm_pool=campaign.line.gm_pool,  # GL-01
-            )  # fmt: skip
+        outcome = _ledger_spend(campaign, record, kind, from_pool, to_threat, note)
         changes = _pay(campaign, record, holder, outcome, expected_momentum)
         asset = _place_asset(holder, kind, asset, note)
         trait = _board_change(
@@ -108,6 +99,26 @@ def spend_momentum(
         return append_event(
             campaign, events.D20_SPEND, actor, payload, audience=audience_of(record),
             changes=changes,
+        )  # fmt: skip
+
+
+def _controlled_holder(membership: Membership, record: D20Test) -> Character:
+    """Who holds the test's Momentum, if the member plays them (the GM, an NPC's)."""
+    holder = holder_of(record)
+    not_yours = gettext("%(holder)s is not yours to play.") % {"holder": holder.name}
+    require_control(membership, holder, not_yours)
+    return holder
+
+
+def _ledger_spend(campaign, record, kind, from_pool, to_threat, note) -> SpendOutcome:
+    """The rules' one use of the spend, from the roll's Momentum and the side's pools."""
+    ledger = ledger_of(record)
+    pool = group_pool(campaign) if ledger.side == PLAYERS_SIDE else None
+    with refused_by_rules():
+        return ledger.spend(
+            kind, pool, from_pool=from_pool, to_threat=to_threat,
+            threat=Threat(campaign.threat), note=note,
+            gm_pool=campaign.line.gm_pool,  # GL-01
         )  # fmt: skip
 
 

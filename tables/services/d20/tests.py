@@ -74,20 +74,27 @@ def roll_d20_test(
         spec["paid"], changes = _pay(campaign, character, membership, request, spec)
         with refused_by_rules():
             result = roll_test(test, rng)  # TB-02: server-side dice
-        record = D20Test(
-            campaign=campaign,
-            character=character,
-            actor=actor,
-            role=D20Test.Role.ACTIVE if contest else D20Test.Role.TEST,
-            contest=contest,
-            spec=spec,
-            result=result_json(result, spec),
-            secret=request.secret,
-        )
-        record.ledger = fresh_ledger(record, result)
-        record.save()
+        record = _record(campaign, character, actor, contest, spec, result, request.secret)
         record.event = _announce(campaign, actor, record, changes)
         record.save(update_fields=["event"])
+    return record
+
+
+def _record(campaign, character, actor, contest, spec: dict, result, secret: bool) -> D20Test:
+    """The test as rolled, its Momentum ledger opened (the contest's active side's, if
+    it answers one)."""
+    record = D20Test(
+        campaign=campaign,
+        character=character,
+        actor=actor,
+        role=D20Test.Role.ACTIVE if contest else D20Test.Role.TEST,
+        contest=contest,
+        spec=spec,
+        result=result_json(result, spec),
+        secret=secret,
+    )
+    record.ledger = fresh_ledger(record, result)
+    record.save()
     return record
 
 

@@ -210,35 +210,39 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
             # Accepting an accepted Assist, or recording the same result again: no event.
             raise ServiceError(gettext(_SAME_ANSWER[answer]) % {"helper": assist.helper.name})
         assist.save(update_fields=["state", "uncertain", "test_passed", "helper_agreed"])
-        who = gettext("The GM") if membership.is_gm else assist.helper.name
-        waits = ""
-        if accepted and not assist.helper_agreed:
-            waits = gettext(" %(helper)s's player has yet to agree (PM-08).") % {
-                "helper": assist.helper.name
-            }
         assist.event = append_event(
             campaign,
             events.ASSIST_ANSWERED,
             actor,
-            {
-                "assist_id": assist.pk,
-                "roller": assist.roller.name,
-                "roller_id": assist.roller_id,
-                "helper": assist.helper.name,
-                "helper_id": assist.helper_id,
-                "answer": answer,
-                "state": assist.state,
-                **said(
-                    gettext_noop("%(who)s %(answer)s %(helper)s's Assist to %(roller)s.%(waits)s"),
-                    who=who,
-                    answer=gettext(ASSIST_ANSWERS[answer]),
-                    helper=assist.helper.name,
-                    roller=assist.roller.name,
-                    waits=waits,
-                ),
-            },
+            _answered_payload(assist, answer, by_gm=membership.is_gm),
         )
         return assist
+
+
+def _answered_payload(assist: AssistRequest, answer: str, *, by_gm: bool) -> dict:
+    who = gettext("The GM") if by_gm else assist.helper.name
+    waits = ""
+    if assist.state == AssistRequest.State.ACCEPTED and not assist.helper_agreed:
+        waits = gettext(" %(helper)s's player has yet to agree (PM-08).") % {
+            "helper": assist.helper.name
+        }
+    return {
+        "assist_id": assist.pk,
+        "roller": assist.roller.name,
+        "roller_id": assist.roller_id,
+        "helper": assist.helper.name,
+        "helper_id": assist.helper_id,
+        "answer": answer,
+        "state": assist.state,
+        **said(
+            gettext_noop("%(who)s %(answer)s %(helper)s's Assist to %(roller)s.%(waits)s"),
+            who=who,
+            answer=gettext(ASSIST_ANSWERS[answer]),
+            helper=assist.helper.name,
+            roller=assist.roller.name,
+            waits=waits,
+        ),
+    }
 
 
 def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> AssistRequest:

@@ -114,18 +114,8 @@ def plan_roll(
     if templates is None:
         templates = list(RollTemplate.objects.filter(campaign=campaign))
     template = _template(templates, request.template_id, kind)
-    assist = _accepted_assist(campaign, character, request.assist_id, assists)
+    assist, settlement, resolve = _help(campaign, character, request, assists, kind=kind)
     helper = assist.helper if assist is not None else None
-    settlement = _settle(character, assist, request)
-    # RS-01: an ally whose help landed on this roll may spend Resolve; one whose
-    # called test failed (PM-10) helped nothing.
-    resolve = _resolve_spenders(
-        character,
-        helper if settlement.assist_landed else None,
-        request.resolve_spend,
-        kind=kind,
-        play=request.play,
-    )
     spec = _spec(
         campaign,
         request,
@@ -150,6 +140,23 @@ def plan_roll(
         sources=tuple(dict.fromkeys(request.advantage_sources)),
         traits=tuple(marks),
     )
+
+
+def _help(campaign, character, request, assists, *, kind: str):
+    """The accepted Assist named (or None), how the roll's Momentum settles with it,
+    and who may spend Resolve on it."""
+    assist = _accepted_assist(campaign, character, request.assist_id, assists)
+    settlement = _settle(character, assist, request)
+    # RS-01: an ally whose help landed on this roll may spend Resolve; one whose
+    # called test failed (PM-10) helped nothing.
+    resolve = _resolve_spenders(
+        character,
+        assist.helper if assist is not None and settlement.assist_landed else None,
+        request.resolve_spend,
+        kind=kind,
+        play=request.play,
+    )
+    return assist, settlement, resolve
 
 
 def _attribute_and_kind(character: Character, request: RollRequest) -> tuple[Attribute, str]:

@@ -65,24 +65,13 @@ def roll_momenta(
     transaction, so a refusal rolls all of it back, and nothing is read again.
     """
     with transaction.atomic(savepoint=loaded is None):
-        rows = loaded or load_roll(campaign_id, actor, character_id)
-        if (rows.campaign.pk, rows.membership.user_id) != (campaign_id, actor.pk):
-            raise ValueError("rows loaded for another command")
+        rows = _rows(campaign_id, actor, character_id, loaded)
         campaign, membership = rows.campaign, rows.membership
         require_d6(campaign)
         character = _roller(rows, character_id)
         _check_asked(campaign, membership, request, gm_opposition=gm_opposition)
         _check_roller_saw(character, request)
-        templates = _seeded(campaign, rows.templates)
-        plan = plan_roll(
-            campaign,
-            character,
-            request,
-            templates=templates,
-            assists=rows.assists,
-            sees_hidden=membership.is_gm,
-        )
-        _check_secret_moves_nothing(plan, request.secret)
+        plan = _plan(rows, character, request)
         target = attacks.target_fields(campaign, character, request.target_id, kind=request.kind)
         changes = _pay_before_the_roll(campaign, plan)
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
@@ -95,6 +84,28 @@ def roll_momenta(
         )
         roll.save(update_fields=["card", "event"])
         return roll
+
+
+def _rows(campaign_id: int, actor, character_id: int, loaded: RollRows | None) -> RollRows:
+    """The caller's rows if it read them for this very command, else read under the lock."""
+    rows = loaded or load_roll(campaign_id, actor, character_id)
+    if (rows.campaign.pk, rows.membership.user_id) != (campaign_id, actor.pk):
+        raise ValueError("rows loaded for another command")
+    return rows
+
+
+def _plan(rows: RollRows, character: Character, request: RollRequest) -> RollPlan:
+    """The roll decided from the rows read under the lock; a secret one moves nothing."""
+    plan = plan_roll(
+        rows.campaign,
+        character,
+        request,
+        templates=_seeded(rows.campaign, rows.templates),
+        assists=rows.assists,
+        sees_hidden=rows.membership.is_gm,
+    )
+    _check_secret_moves_nothing(plan, request.secret)
+    return plan
 
 
 def _check_asked(

@@ -57,6 +57,18 @@ def _unchanged(name: str) -> ServiceError:
     )
 
 
+def _named_template(data: dict) -> tuple[RulesTemplate, str]:
+    """The rules' template from the GM's form, and its name, which it must have."""
+    try:
+        template = RulesTemplate.from_dict(dict(data))
+    except InvalidTemplate as error:
+        raise ServiceError(str(error)) from None
+    name = template.name.strip()
+    if not name:
+        raise ServiceError(gettext("Give the template a name."))
+    return template, name
+
+
 def save_roll_template(
     campaign_id: int,
     actor,
@@ -70,13 +82,7 @@ def save_roll_template(
     `data` is what rules.templates.RollTemplate.from_dict takes; the rules
     refuse what does not make sense, with a message for the GM.
     """
-    try:
-        template = RulesTemplate.from_dict(dict(data))
-    except InvalidTemplate as error:
-        raise ServiceError(str(error)) from None
-    name = template.name.strip()
-    if not name:
-        raise ServiceError(gettext("Give the template a name."))
+    template, name = _named_template(data)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)

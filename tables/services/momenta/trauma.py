@@ -50,24 +50,22 @@ def record_trauma(
             change_pool(campaign, "momentum", e.delta + e.lost, e.reason, character=character)
             for e in entries
         ]
-        creation = (
-            gettext(" (character creation: no Momentum, PM-12)") if character.in_creation else ""
-        )
         return append_event(
-            campaign,
-            events.TRAUMA,
-            actor,
-            {
-                "character_id": character.pk,
-                "character": character.name,
-                "points": points,
-                "creation": character.in_creation,
-                **said(
-                    gettext_noop("%(character)s suffers trauma: %(points)s%(creation)s."),
-                    character=character.name,
-                    points=points,
-                    creation=creation,
-                ),
-            },
-            changes=changes,
+            campaign, events.TRAUMA, actor, _trauma_payload(character, points), changes=changes
         )
+
+
+def _trauma_payload(character, points: int) -> dict:
+    creation = gettext(" (character creation: no Momentum, PM-12)") if character.in_creation else ""
+    return {
+        "character_id": character.pk,
+        "character": character.name,
+        "points": points,
+        "creation": character.in_creation,
+        **said(
+            gettext_noop("%(character)s suffers trauma: %(points)s%(creation)s."),
+            character=character.name,
+            points=points,
+            creation=creation,
+        ),
+    }
