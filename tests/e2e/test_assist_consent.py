@@ -18,11 +18,16 @@ def momentum(page, character: dict) -> str:
     return page.locator(f"#character-{character['id']} [data-pool=momentum] .pool-value")
 
 
-def open_assists(page):
+def open_assists(page, showing: str | None = None):
+    """The page's Assists panel, opened; `showing`: first wait for the request with this
+    text to arrive live. The redraw that brings it draws the panel open: landing between
+    a look at the closed panel and a click on its summary, it would be closed again."""
     from playwright.sync_api import expect
 
     expect(page.locator(READY_COMPOSER)).to_have_count(1)
     panel = page.locator("#momenta-assists")
+    if showing is not None:
+        expect(panel.locator("li", has_text=showing)).to_have_count(1)
     if not panel.evaluate("d => d.open"):
         panel.locator("summary").click()
     return panel
@@ -82,7 +87,8 @@ def test_pm_08_bob_accepts_before_dorrans_momentum_is_spent(table, app_server): 
     ask(alice, dorran, iska)
     gm_accepts(gm, dorran, iska)
     # bob's own panel shows the request live, with his answers.
-    mine = open_assists(bob).locator("li", has_text=f"{dorran['name']} → {iska['name']}")
+    asked = f"{dorran['name']} → {iska['name']}"
+    mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     expect(mine).to_contain_text(f"waiting for {dorran['name']}'s player")
     expect(mine.locator("button", has_text="Accept")).to_have_count(1)
     expect(mine.locator("button", has_text="Decline")).to_have_count(1)
@@ -94,7 +100,8 @@ def test_pm_08_bob_accepts_before_dorrans_momentum_is_spent(table, app_server): 
         expect(momentum(page, dorran)).to_have_text("3")
 
     redraw(bob, lambda: mine.locator("button", has_text="Accept").click())
-    mine = open_assists(bob).locator("li", has_text=f"{dorran['name']} → {iska['name']}")
+    asked = f"{dorran['name']} → {iska['name']}"
+    mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     expect(mine).to_contain_text(f"{dorran['name']} agreed to pay")
     expect(mine.locator("button", has_text="Withdraw")).to_have_count(1)
     assert roll_with_assist(alice, iska, dorran) == ""
@@ -112,7 +119,8 @@ def test_pm_08_bobs_decline_moves_no_point(table, app_server):  # noqa: F811
     before = momentum(gm, dorran).inner_text()
 
     ask(alice, dorran, iska)
-    mine = open_assists(bob).locator("li", has_text=f"{dorran['name']} → {iska['name']}")
+    asked = f"{dorran['name']} → {iska['name']}"
+    mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     expect(mine.locator("button", has_text="Decline")).to_have_count(1)
     redraw(bob, lambda: mine.locator("button", has_text="Decline").click())
     # The GM's queue empties live; the log says bob declined; no pool moved.

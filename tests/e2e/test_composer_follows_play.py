@@ -109,12 +109,13 @@ def test_pm_08_the_assist_list_follows_accept_and_decline_without_reload(pages, 
     gm_accepts(gm, dorran, iska)
     expect(offered).to_have_text(f"{dorran['name']} (waiting for {dorran['name']}'s agreement)")
 
-    mine = open_assists(bob).locator("li", has_text=f"{dorran['name']} → {iska['name']}")
+    asked = f"{dorran['name']} → {iska['name']}"
+    mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     redraw(bob, lambda: mine.locator("button", has_text="Accept").click())
     expect(offered).to_have_text(dorran["name"])
     form.locator("select[name=assist]").select_option(label=dorran["name"])
 
-    mine = open_assists(bob).locator("li", has_text=f"{dorran['name']} → {iska['name']}")
+    mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     redraw(bob, lambda: mine.locator("button", has_text="Withdraw").click())
     expect(offered).to_have_count(0)
     expect(form.locator("select[name=assist]")).to_have_value("")
