@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
+from tables.live import render as live
 from tables.models import Campaign, Character
 from tables.services.conflicts import turns
 
@@ -165,6 +166,19 @@ def test_fallout_start_form_has_an_initiative_per_character_prefilled_from_the_s
     gm.post(url, {**data, f"initiative_{kara.pk}": "11", f"initiative_{marcus.pk}": "12"})
     order = turns.running_conflict(d20_campaign).participants.values_list("character__name")
     assert [name for (name,) in order] == ["Marcus", "Kara"]
+
+
+def test_conan_the_interrupt_is_pushed_to_the_gm_only_once_a_player_has_acted(
+    d20_campaign, gm, player, kara, lena, marcus
+):
+    on_line(d20_campaign, "conan", threat=3)
+    turns.start_conflict(d20_campaign.pk, gm, [kara.pk, lena.pk, marcus.pk])
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    event = turns.end_turn(d20_campaign.pk, player, kara.pk)
+    words = "Pay 1 Doom: Marcus acts before the next player"
+
+    assert words in unescape(live.render_event_fragments(event, "gm"))
+    assert 'value="interrupt"' not in live.render_event_fragments(event, "all")
 
 
 CONTROLS = ('value="interrupt"', 'value="open_round"', 'name="pay"', "initiative_")
