@@ -4,11 +4,8 @@ unpacking it into an empty folder."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import stat
-import subprocess
-import sys
 import tarfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +15,8 @@ from django.core.management import CommandError
 
 from momenta_site import hosting
 from tables.management.commands.host_backup import backup
+
+from .conftest import run_from_a_gm_shell
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 12, 2, 14, 5, 9, tzinfo=UTC)
@@ -65,16 +64,7 @@ def test_an_existing_archive_is_never_overwritten(table, tmp_path):
 
 
 def test_a_folder_without_a_table_is_refused_with_one_line(tmp_path):
-    # As a GM's shell has it: no SECRET_KEY, DEBUG off, not under pytest.
-    shell = (hosting.PASSWORD_VARIABLE, "SECRET_KEY", "DEBUG", "PYTEST_VERSION")
-    env = {k: v for k, v in os.environ.items() if k not in shell}
-    done = subprocess.run(
-        [sys.executable, "manage.py", "host_backup", "--data", str(tmp_path / "none")],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    done = run_from_a_gm_shell("host_backup", "--data", str(tmp_path / "none"))
     assert done.returncode != 0
     assert done.stderr.strip().splitlines() == [
         f"CommandError: no hosted table in {tmp_path / 'none'} (no db.sqlite3 or secret-key)"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,8 @@ from django.core.management import CommandError, call_command
 from momenta_site import hosting
 from tables.management.commands import host
 from tables.models import Campaign, Membership
+
+from .conftest import run_from_a_gm_shell
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_PASSWORD = "a-long-table-pass-8"
@@ -121,17 +122,8 @@ def test_no_terminal_and_no_gm_username_is_refused(fresh, port, execs, monkeypat
 
 
 def test_bad_input_exits_non_zero_with_one_line(tmp_path, port):
-    # As a GM's shell has it: no SECRET_KEY, DEBUG off, not under pytest.
-    shell = (hosting.PASSWORD_VARIABLE, "SECRET_KEY", "DEBUG", "PYTEST_VERSION")
-    env = {k: v for k, v in os.environ.items() if k not in shell}
     folder = tmp_path / "table"
-    done = subprocess.run(
-        [sys.executable, "manage.py", "host", "--data", str(folder), "--gm-username", "gm"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    done = run_from_a_gm_shell("host", "--data", str(folder), "--gm-username", "gm")
     assert done.returncode != 0
     assert done.stderr.strip().splitlines() == [
         f"CommandError: --gm-username needs the password in ${hosting.PASSWORD_VARIABLE}"
