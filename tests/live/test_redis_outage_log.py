@@ -133,7 +133,8 @@ async def test_a_stopped_and_restarted_redis_is_two_lines_from_the_channel_layer
 
         own.stop()
         for _ in range(2):
-            with pytest.raises(redis.ConnectionError):
+            # A loaded machine may time the refused connect out instead.
+            with pytest.raises((redis.ConnectionError, redis.TimeoutError)):
                 await layer.group_send("table-7", {"type": "table.event", "seq": 2})
         async with asyncio.timeout(30):
             while len(counted) < 2:  # its traceback came every second

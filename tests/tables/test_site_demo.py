@@ -153,7 +153,8 @@ def test_demo_serves_a_login_on_a_fresh_database(tmp_path):
             f"{base}/login/", data=form, headers={"Referer": f"{base}/login/"}
         )
         request.add_header("Accept-Encoding", "gzip")
-        home = opener.open(request, timeout=10)
+        # Hashing the password on a loaded machine can take seconds.
+        home = opener.open(request, timeout=30)
         # Compressed, as production's proxy compresses (issue 29).
         assert home.headers["Content-Encoding"] == "gzip"
         body = gzip.decompress(home.read()).decode()
