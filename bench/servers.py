@@ -178,12 +178,13 @@ class Side:
 
 
 def start_redis(tmp) -> tuple[Process, str]:
-    """A throwaway redis-server on a free loopback port: no persistence, no config file."""
+    """A throwaway redis-server on a free loopback port: no persistence, no config file.
+    REDIS_SERVER names another redis-server than Debian's."""
     port = free_port()
     proc = Process(
         "redis",
         [
-            "/usr/bin/redis-server",
+            os.environ.get("REDIS_SERVER", "/usr/bin/redis-server"),
             "--port",
             str(port),
             "--bind",

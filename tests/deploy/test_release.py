@@ -27,6 +27,34 @@ def test_the_changelogs_newest_entry_is_this_version():
     assert headings[0] == __version__
 
 
+def releases() -> list[tuple[str, str]]:
+    """CHANGELOG.md's sections, newest first: (version, the section's text)."""
+    parts = re.split(r"^## (\S+).*$", (ROOT / "CHANGELOG.md").read_text(), flags=re.MULTILINE)
+    return list(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_each_release_says_how_to_upgrade_to_it_and_whether_going_back_is_safe():
+    """A release per version (issue 39, docs/releasing.md): every section but the first
+    release's names the release before in its "Going back to" notes, and the version
+    being made (pyproject's) has its "Upgrading from" notes."""
+    sections = releases()
+    assert len(sections) >= 2
+    for (version, text), (before, _) in zip(sections, sections[1:], strict=False):
+        assert f"### Going back to {before}\n" in text, version
+    newest, text = sections[0]
+    assert newest == __version__
+    assert f"### Upgrading from {sections[1][0]}\n" in text
+
+
+def test_released_sections_are_dated_and_only_the_newest_may_be_unreleased():
+    sections = releases()
+    headings = re.findall(r"^## (.*)$", (ROOT / "CHANGELOG.md").read_text(), re.MULTILINE)
+    for heading in headings[1:]:
+        assert re.fullmatch(r"\S+ — \d{4}-\d{2}-\d{2}", heading), heading
+    assert re.fullmatch(r"\S+ — (unreleased|\d{4}-\d{2}-\d{2})", headings[0])
+    assert len(sections) == len(headings)
+
+
 def test_the_admin_shows_the_version(db):
     operator = get_user_model().objects.create_superuser("op", "op@example.org", "op-pass-123")
     client = Client()
