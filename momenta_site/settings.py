@@ -290,19 +290,28 @@ else:
 # process with the in-memory layer (one process), Redis across processes.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 if REDIS_URL:
-    # Django's RedisCache, with one connection pool per process rather than one per
-    # request or socket, which left a Redis connection behind each (redis_cache.py).
-    # When Redis does not answer, reads miss and writes are skipped: sessions come from
-    # the database. Redis answers a session read in well under a millisecond, so half a
-    # second to connect and one to answer mean it is away; then a dead Redis costs the
-    # one request that found it so at most that, and later ones nothing (redis_cache.py).
+    # django-redis: one connection pool per process for every request's and socket's
+    # cache object (Django's own left a Redis connection behind each, issue 26). When
+    # Redis does not answer, reads miss and writes are skipped (IGNORE_EXCEPTIONS):
+    # sessions come from the database, and the keys a skipped write left stale are
+    # deleted before Redis is used again (redis_cache.py, which also logs the outage
+    # once). Redis answers a session read in well under a millisecond, so half a second
+    # to connect and one to answer mean it is away.
     CACHES = {
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+            "OPTIONS": {
+                "CLIENT_CLASS": "momenta_site.redis_cache.DegradingClient",
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 1,
+            },
         }
     }
+# A cache call Redis does not answer misses instead of raising; redis_cache.py logs it,
+# once per outage (django-redis's own log is a traceback per call: left off).
+DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
