@@ -4,15 +4,18 @@ Every line carries `request_id` and `user_id`, taken from the record (`extra=`) 
 else from the request or socket being served in this context (the context
 variables below, set by momenta_site/request_log.py), so a warning logged deep in a
 view names the request and the person it happened to. LOG_FORMAT=json writes one
-JSON object per line, for a log shipper; the default is a line for people.
+JSON object per line (python-json-logger), for a log shipper; the default is a line
+for people.
 """
 
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 from datetime import UTC, datetime
+
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
 
 # What is being served in this context: asgiref copies the context into the thread a
 # request or a consumer's database call runs in, so these follow it there.
@@ -29,12 +32,6 @@ def describe(error: BaseException) -> str:
     """`ConnectionError: Error 111 connecting to …`: redis-py's repr says only
     `network:ConnectionError`."""
     return f"{type(error).__name__}: {error}"
-
-
-# Attributes every LogRecord has: anything else on a record came from `extra=`.
-_STANDARD = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
-# Not written as fields: ours are, the request is (above), uvicorn's color_message repeats.
-_OURS = frozenset({"request_id", "user_id", "request", "color_message"})
 
 
 def _stamp(record: logging.LogRecord) -> str:
@@ -58,37 +55,43 @@ def _context(record: logging.LogRecord) -> tuple[str | None, int | None]:
     )
 
 
+class JsonLines(JsonFormatter):
+    """python-json-logger's line with the site's fields: time, level, logger, message,
+    request_id, user_id, then whatever the caller passed in `extra=` (a request line's
+    method, path, status…), and a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "{message}",
+            style="{",
+            rename_fields={"exc_info": "traceback"},
+            # Not written as fields: ours are (below), the request is, uvicorn's repeats.
+            reserved_attrs=[*RESERVED_ATTRS, "request", "color_message", "request_id", "user_id"],
+            json_ensure_ascii=False,
+        )
+
+    def add_fields(self, log_data, record, message_dict) -> None:
+        log_data.update(time=_stamp(record), level=record.levelname, logger=record.name)
+        super().add_fields(log_data, record, message_dict)
+        log_data["request_id"], log_data["user_id"] = _context(record)
+
+
 class Formatter(logging.Formatter):
     """`json=True`: one JSON object a line; else `time LEVEL logger req=… user=… message`."""
 
     def __init__(self, *args, json: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.json = json
+        self.json = JsonLines() if json else None
 
     def format(self, record: logging.LogRecord) -> str:
-        message = record.getMessage()
+        if self.json is not None:
+            return self.json.format(record)
         request, user = _context(record)
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
-        if not self.json:
-            line = f"{_stamp(record)} {record.levelname} {record.name} "
-            line += f"req={request or '-'} user={user or '-'} {message}"
-            return line + ("\n" + record.exc_text if record.exc_text else "")
-        fields = {
-            "time": _stamp(record),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": message,
-            "request_id": request,
-            "user_id": user,
-        }
-        # A request line's method, path, status…: whatever the caller passed in `extra=`.
-        for key, value in record.__dict__.items():
-            if key not in _STANDARD and key not in _OURS and not key.startswith("_"):
-                fields[key] = value if isinstance(value, int | float | bool | None) else str(value)
-        if record.exc_text:
-            fields["traceback"] = record.exc_text
-        return json.dumps(fields, ensure_ascii=False)
+        line = f"{_stamp(record)} {record.levelname} {record.name} "
+        line += f"req={request or '-'} user={user or '-'} {record.getMessage()}"
+        return line + ("\n" + record.exc_text if record.exc_text else "")
 
 
 def uvicorn_formatter() -> Formatter:

@@ -15,36 +15,6 @@ from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
-# What the pages need, and nothing more: scripts and the stylesheet from our own
-# static files; htmx evaluates its trigger filters (hx-trigger="load[…]") with
-# Function(), hence 'unsafe-eval'; images are inline data: URIs (the favicon);
-# htmx and the live socket talk to this origin only. No inline script or style.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self' 'unsafe-eval'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-
-
-class ContentSecurityPolicyMiddleware:
-    """Every answer carries the Content-Security-Policy (unless a view set its own)."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        return response
-
 
 class UnreadableFormMiddleware:
     """A form body Django refuses to read (urlencoded in another charset than UTF-8)

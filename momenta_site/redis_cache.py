@@ -1,210 +1,133 @@
-"""Django's Redis cache with one connection pool per process, which degrades when Redis is away.
+"""django-redis, and the one promise it does not keep: a skipped write is not lost.
 
-One pool per process: Django keeps a cache object per thread and per async
-context (`caches` is an asgiref Local), and each RedisCache builds its own
-redis-py client and pool. Under ASGI every request and every websocket runs in
-a context of its own, so each one built a pool, opened a connection for its
-session read and never gave it back: Redis's client count grew by one a socket
-until `maxclients` (issue 26). Here the cache objects stay per context
-(Django's contract), but they share one client, hence one pool, per LOCATION
-and OPTIONS in the process. A redis-py pool is thread-safe and reconnects after
-a fork, so sharing it is sound.
+django-redis (settings.py) shares one connection pool per Redis URL in the process
+and, with IGNORE_EXCEPTIONS, misses reads and skips writes when Redis does not
+answer: everything cached is a copy of the database (sessions are `cached_db`), so
+pages work from it (issue 26). But a skipped write or delete leaves Redis holding an
+old copy: a session logged out while Redis stalled would come back with Redis. This
+client remembers those keys and deletes them before the cache uses Redis again.
 
-Degrading: everything in this cache is a copy of the database (sessions are
-`cached_db`), so when Redis does not answer, reads miss and writes are skipped
-instead of raising, and every page works from the database (issue 26). After a
-failure no request asks Redis any more: a thread of the process tries it every
-PROBE_EVERY_S, and requests use it again once it answers. So a dead or hung
-Redis costs the one request that found it so at most its timeouts
-(settings.py), and the others nothing. A skipped write or delete would leave
-Redis holding an old copy (a session logged out during the outage would come
-back with Redis): those keys are remembered, and deleted before requests use
-Redis again.
+It also says once that Redis went away and once that it is back (log_filters.py drops
+the rest), where django-redis logs a traceback per cache call, and after a failure
+leaves Redis alone for RETRY_AFTER_S, so a hung Redis costs one request a second its
+timeouts, not every request (they share one thread: http_handler.py).
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
-import os
 import threading
 import time
 
-from django.core.cache.backends import redis as django_redis
-from django.utils.functional import cached_property
-from redis import exceptions as redis_errors
+from django_redis.cache import RedisCache as LibraryCache
+from django_redis.client import DefaultClient
+from django_redis.exceptions import ConnectionInterrupted
 
 from momenta_site.logs import REDIS_AWAY, REDIS_BACK, describe
 
 log = logging.getLogger(__name__)
 
-# While Redis is away, the process's prober asks it this often whether it is back.
-PROBE_EVERY_S = 1.0
-PROBE_KEY = "redis-cache:probe"  # read, never written
-# Keys left stale by skipped writes, at most (a key per session touched in an outage).
-STALE_MAX = 100_000
-UNREACHABLE = (
-    redis_errors.ConnectionError,
-    redis_errors.TimeoutError,
-)  # redis-py's; max clients is a ConnectionError
-
-# (servers, options) -> the process's one client for them.
-_clients: dict[tuple[tuple[str, ...], str], django_redis.RedisCacheClient] = {}
-# Two contexts' first reads may run at once in different threads: without the
-# lock both would build a client and one pool would be left behind.
-_lock = threading.Lock()
+RETRY_AFTER_S = 1.0
+STALE_MAX = 100_000  # keys left stale, at most (one per session touched in an outage)
+# The client calls that change a key, and the argument naming it (or them).
+WRITES = {"set": "key", "delete": "key", "_incr": "key", "delete_many": "keys", "set_many": "data"}
 
 
-_Base = django_redis.RedisCacheClient
+class _Redis:
+    """One Redis's state in the process: Django keeps a cache object (and so a client)
+    per thread and async context, and they must all know what went stale."""
+
+    def __init__(self) -> None:
+        self.away = False
+        self.retry_at = 0.0
+        self.stale: set = set()
+        self.lock = threading.Lock()
 
 
-class _DegradingClient(_Base):
-    """The process's client for one Redis: builds each pool once, and misses while Redis is away."""
+_state: dict[tuple[str, ...], _Redis] = {}
 
+
+class DegradingClient(DefaultClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._away = False  # Redis did not answer; requests leave it to the prober
-        self._prober: tuple[int, threading.Thread] | None = None  # (pid, thread)
-        self._stale: set[str] = set()  # keys whose write or delete was skipped
-        self._state = threading.Lock()
+        self.redis = _state.setdefault(tuple(self._server), _Redis())
 
-    def _get_connection_pool(self, write):
-        with _lock:
-            return super()._get_connection_pool(write)
-
-    # --- the outage ----------------------------------------------------------------
-
-    def _run(self, command, fallback, skipped=()):
-        """command() if Redis answers, else `fallback`; the `skipped` keys are then stale."""
-        if self._away:
-            self._mark(skipped)
-            self._probe_in_background()
-            return fallback
+    def _call(self, name, *args, force=False, **kwargs):
+        state = self.redis
         try:
+            if state.away and not force and time.monotonic() < state.retry_at:
+                raise ConnectionInterrupted(connection=None)  # django-redis ignores it
             self._heal()
-            return command()
-        except UNREACHABLE as error:
-            self._mark(skipped)
-            self._failed(error)
-            return fallback
+            result = getattr(DefaultClient, name)(self, *args, **kwargs)
+        except ConnectionInterrupted as error:
+            self._mark(name, args, kwargs)
+            self._failed(error.__cause__ or error)
+            raise
+        if state.away:
+            state.away = False
+            log.warning("cache: Redis answers again", extra=REDIS_BACK)
+        return result
 
-    def _mark(self, keys) -> None:
-        if not keys:
+    def _mark(self, name, args, kwargs) -> None:
+        if name not in WRITES:
             return
-        with self._state:
-            if len(self._stale) < STALE_MAX:
-                self._stale.update(keys)
+        bound = inspect.signature(getattr(DefaultClient, name)).bind(self, *args, **kwargs)
+        given = bound.arguments[WRITES[name]]
+        keys = [given] if WRITES[name] == "key" else list(given)
+        version = bound.arguments.get("version")
+        with self.redis.lock:
+            if len(self.redis.stale) < STALE_MAX:
+                self.redis.stale.update(self.make_key(k, version=version) for k in keys)
             else:
                 log.warning("cache: over %s stale keys; Redis may serve old copies", STALE_MAX)
 
     def _heal(self) -> None:
         """Delete what went stale while Redis was away (raises if it still is)."""
-        if not self._stale:
+        if not self.redis.stale:
             return
-        with self._state:
-            stale, self._stale = self._stale, set()
+        with self.redis.lock:
+            stale, self.redis.stale = self.redis.stale, set()
         try:
-            _Base.delete_many(self, list(stale))
+            DefaultClient.delete_many(self, list(stale))
         except BaseException:
-            with self._state:
-                self._stale |= stale
+            with self.redis.lock:
+                self.redis.stale |= stale
             raise
 
-    def _failed(self, error) -> None:
-        with self._state:
-            first, self._away = not self._away, True
-        if first:  # once per outage, not once per request
+    def _failed(self, error: BaseException) -> None:
+        state = self.redis
+        state.retry_at = time.monotonic() + RETRY_AFTER_S
+        if not state.away:  # once per outage, not once per request
+            state.away = True
             log.warning(
                 "cache: Redis unreachable (%s); reads miss, writes skipped",
                 describe(error),
                 extra=REDIS_AWAY,
             )
-        self._probe_in_background()
-
-    def _probe_in_background(self) -> None:
-        with self._state:
-            # A forked child inherits _away but not the thread: it starts its own.
-            if self._prober is not None and self._prober[0] == os.getpid():
-                if self._prober[1].is_alive():
-                    return
-            thread = threading.Thread(target=self._probe_until_back, daemon=True)
-            self._prober = (os.getpid(), thread)
-        thread.start()
-
-    def _probe_until_back(self) -> None:
-        while self._away:
-            time.sleep(PROBE_EVERY_S)
-            try:
-                self.probe(PROBE_KEY)
-            except UNREACHABLE:
-                continue
-            except Exception:  # not an outage: say so, and keep the site on the database
-                log.exception("cache: probing Redis failed")
 
     def probe(self, key) -> None:
-        """A real read, stale keys deleted first: raises if Redis does not answer.
-        Requests use Redis again once it succeeds (/healthz calls it too)."""
+        """A real read, whatever the last call found, stale keys deleted first."""
         try:
-            self._heal()
-            _Base.get(self, key, None)
-        except UNREACHABLE as error:
-            self._failed(error)
-            raise
-        with self._state:
-            back, self._away = self._away, False
-        if back:
-            log.warning("cache: Redis answers again", extra=REDIS_BACK)
-
-    # --- Django's client API: reads miss, writes are skipped -----------------------
-
-    def add(self, key, value, timeout):
-        return self._run(lambda: _Base.add(self, key, value, timeout), False, [key])
-
-    def get(self, key, default):
-        return self._run(lambda: _Base.get(self, key, default), default)
-
-    def set(self, key, value, timeout):
-        self._run(lambda: _Base.set(self, key, value, timeout), None, [key])
-
-    def touch(self, key, timeout):
-        return self._run(lambda: _Base.touch(self, key, timeout), False)
-
-    def delete(self, key):
-        return self._run(lambda: _Base.delete(self, key), False, [key])
-
-    def get_many(self, keys):
-        return self._run(lambda: _Base.get_many(self, keys), {})
-
-    def has_key(self, key):
-        return self._run(lambda: _Base.has_key(self, key), False)
-
-    def incr(self, key, delta):
-        missing = ValueError(f"Key '{key}' not found.")  # what Django raises for a missing key
-        result = self._run(lambda: _Base.incr(self, key, delta), missing, [key])
-        if result is missing:
-            raise missing
-        return result
-
-    def set_many(self, data, timeout):
-        self._run(lambda: _Base.set_many(self, data, timeout), None, list(data))
-
-    def delete_many(self, keys):
-        self._run(lambda: _Base.delete_many(self, keys), None, list(keys))
-
-    def clear(self):
-        return self._run(lambda: _Base.clear(self), False)
+            self._call("get", key, force=True)
+        except ConnectionInterrupted as error:
+            raise (error.__cause__ or error) from None
 
 
-class RedisCache(django_redis.RedisCache):
-    @cached_property
-    def _cache(self):
-        # OPTIONS may hold unhashable values (a dict of socket options): key on its repr.
-        key = (tuple(self._servers), repr(sorted(self._options.items())))
-        with _lock:
-            client = _clients.get(key)
-            if client is None:
-                client = _clients[key] = _DegradingClient(self._servers, **self._options)
-            return client
+def _routed(name: str):
+    def call(self, *args, **kwargs):
+        return self._call(name, *args, **kwargs)
 
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+# Every call the cache API makes goes through _call (add and incr reach set and _incr).
+for _name in (*WRITES, "get", "get_many", "has_key", "touch", "clear", "ttl", "expire"):
+    setattr(DegradingClient, _name, _routed(_name))
+
+
+class RedisCache(LibraryCache):
     def probe(self, key: str) -> None:
         """Read `key` from Redis itself, raising if it does not answer (for /healthz)."""
-        self._cache.probe(self.make_and_validate_key(key))
+        self.client.probe(key)

@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+import environ
+from csp.constants import NONE, SELF, UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
 from momenta_site.email_url import email_settings
@@ -17,74 +19,62 @@ from momenta_site.secret_key import running_demo, secret_key
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_str(name: str, default: str) -> str:
-    return os.environ.get(name, default)
+# Booleans, numbers and lists read by django-environ (docs/settings.md says how); text
+# with os.environ, as written: django-environ would read `$NAME` as another variable.
+env = environ.Env()
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, default))
-
-
-DEBUG = env_bool("DEBUG", False)
+DEBUG = env.bool("DEBUG", False)
 # This process is `manage.py demo`: its static files and pages are served as production
 # serves them behind its proxy (below).
 DEMO = running_demo()
 # With DEBUG off and no SECRET_KEY the server refuses to start (momenta_site/secret_key.py).
 SECRET_KEY = secret_key(
-    debug=DEBUG, sqlite_path=env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+    debug=DEBUG, sqlite_path=os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
 )
-ALLOWED_HOSTS = [
-    h for h in env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h
-]
-CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # Served over TLS (HTTPS=1): HSTS, http -> https, cookies only over TLS. Off by
 # default: the demo and the tests serve plain HTTP on loopback. Each is also its
 # own variable. Behind a TLS proxy, SECURE_PROXY_SSL_HEADER=1 trusts its
 # X-Forwarded-Proto (only when the proxy sets it on every request).
-HTTPS = env_bool("HTTPS", False)
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
-if env_bool("SECURE_PROXY_SSL_HEADER", False):
+HTTPS = env.bool("HTTPS", False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", HTTPS)
+if env.bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Login throttling (tables/services/logins.py): this many wrong passwords for one
 # username within the window lock it out until the window ends. The failures are
 # database rows, so the lockout holds across server processes.
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
 # And this many from one client address, whatever usernames they name (0: no limit).
 # The address is the one uvicorn reports (tables/policy/logins.py): behind a proxy,
 # only with `manage.py serve --forwarded-allow-ips` naming it, or every client
 # would share the proxy's address and its count.
-LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 # Password checks one process runs at once (tables/forms/login.py): hashing is CPU
 # the other pages need; more guesses wait their turn.
-LOGIN_CHECKS_AT_ONCE = env_int("LOGIN_CHECKS_AT_ONCE", 1)
+LOGIN_CHECKS_AT_ONCE = env.int("LOGIN_CHECKS_AT_ONCE", 1)
 
 # Who may make an account at /signup/ (tables/views/site.py): everyone, or with 0 only
 # someone holding a campaign's working invite link; the operator can add anyone in /admin/.
-REGISTRATION_OPEN = env_bool("REGISTRATION_OPEN", True)
+REGISTRATION_OPEN = env.bool("REGISTRATION_OPEN", True)
 # Mail, for password resets: the backend, EMAIL_HOST… from one URL
 # (momenta_site/email_url.py). The default prints each message to the server's log.
-_mail = email_settings(env_str("EMAIL_URL", "console://"))
+_mail = email_settings(os.environ.get("EMAIL_URL", "console://"))
 # A request's mail is held until its answer has gone out, then sent through the URL's
 # backend (momenta_site/mail.py): the answer's time must not tell who has an account.
 EMAIL_DELIVERY_BACKEND = _mail.pop("EMAIL_BACKEND")
 EMAIL_BACKEND = "momenta_site.mail.HoldingBackend"
 globals().update(_mail)
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 INSTALLED_APPS = [
     "daphne",
@@ -95,6 +85,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "django_htmx",
     "template_partials",
     "rules",
@@ -109,7 +100,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # whitenoise, also finding files collected after start (momenta_site/static_files.py).
     "momenta_site.static_files.StaticFilesMiddleware",
-    "momenta_site.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
     # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
     "momenta_site.middleware.UnreadableFormMiddleware",
@@ -139,6 +130,25 @@ if DEMO:
         "django.middleware.gzip.GZipMiddleware",
     )
 
+# django-csp, on every answer (unless a view set its own). What the pages need, and nothing
+# more: scripts and the stylesheet from our own static files; htmx evaluates its trigger
+# filters (hx-trigger="load[…]") with Function(), hence 'unsafe-eval'; images are inline
+# data: URIs (the favicon); htmx and the live socket talk to this origin only. No inline
+# script or style.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, UNSAFE_EVAL],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 ROOT_URLCONF = "momenta_site.urls"
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "momenta_site.asgi.application"
@@ -162,13 +172,13 @@ TEMPLATES = [
 ]
 # The live render seam (tables/live/frames.py): an event's fragments drawn once per
 # audience per process, from the rows its command committed. False: read and drawn afresh.
-LIVE_FRAME_MEMO = env_bool("LIVE_FRAME_MEMO", True)
+LIVE_FRAME_MEMO = env.bool("LIVE_FRAME_MEMO", True)
 
 # Django's form renderer with its standard widget templates drawn in Python
 # (momenta_site/form_renderer.py): ~23 % of a Momenta roll's CPU, whose answer redraws
 # the composer (issue 22). tests/tables/test_form_renderer.py holds it to Django's bytes;
 # FORM_RENDERER=django takes Django's own.
-if env_str("FORM_RENDERER", "fast") != "django":
+if os.environ.get("FORM_RENDERER", "fast") != "django":
     FORM_RENDERER = "momenta_site.form_renderer.FastWidgetRenderer"
 
 SQLITE_OPTIONS = {
@@ -184,23 +194,23 @@ SQLITE_OPTIONS = {
 # (momenta_site/http_handler.py); "django" is Django's own handler, a thread per
 # request. One-hop stays because it saves ~30 % of a roll's server CPU (bench/README.md,
 # issue 22); tests/deploy/test_asgi_http.py holds both to the same answers.
-ASGI_HTTP_HANDLER = env_str("ASGI_HTTP_HANDLER", "one-hop")
+ASGI_HTTP_HANDLER = os.environ.get("ASGI_HTTP_HANDLER", "one-hop")
 if ASGI_HTTP_HANDLER not in ("one-hop", "django"):
     raise ImproperlyConfigured("ASGI_HTTP_HANDLER must be 'one-hop' or 'django'.")
 # One-hop: the one sync thread keeps its connection between requests and consumer calls
 # (reopening one per live event cost more than the event). Django's handler: not kept,
 # since a connection kept in a request's own thread outlives it, open, until garbage
 # collection (Django: "When using ASGI, persistent connections should be disabled").
-CONN_MAX_AGE = env_int("CONN_MAX_AGE", 300 if ASGI_HTTP_HANDLER == "one-hop" else 0)
+CONN_MAX_AGE = env.int("CONN_MAX_AGE", 300 if ASGI_HTTP_HANDLER == "one-hop" else 0)
 
-DATABASE_URL = env_str("DATABASE_URL", "")
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
         )
     }
-    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", True):
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DB_POOL", True):
         # Under ASGI every request and socket call runs in a thread of its own, so
         # per-thread persistent connections pile up; a pool per process (psycopg_pool)
         # hands one out per request or consumer call and takes it back after. Django
@@ -209,19 +219,19 @@ if DATABASE_URL:
         # failed request). DB_POOL=0 (e.g. behind pgbouncer) keeps CONN_MAX_AGE.
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": env_int("DB_POOL_MIN_SIZE", 2),
-            "max_size": env_int("DB_POOL_MAX_SIZE", 10),
+            "min_size": env.int("DB_POOL_MIN_SIZE", 2),
+            "max_size": env.int("DB_POOL_MAX_SIZE", 10),
             # Waiting longer for a free connection than this answers 503 (middleware).
             # Short: the process's requests and sockets share one thread (one-hop), so
             # each one waiting holds up all the others, and a wait this long means
             # PostgreSQL is not handing out connections (a restart, a connection storm).
-            "timeout": env_int("DB_POOL_TIMEOUT", 2),
+            "timeout": env.int("DB_POOL_TIMEOUT", 2),
         }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": SQLITE_OPTIONS,
             "CONN_MAX_AGE": CONN_MAX_AGE,
             "CONN_HEALTH_CHECKS": True,
@@ -235,14 +245,14 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "NAME": os.path.join(tempfile.gettempdir(), f"momenta-test-{os.getpid()}.sqlite3")
     }
 
-REDIS_URL = env_str("REDIS_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "")
 # While this file exists /healthz answers 503 "draining", so the proxy sends the
 # instance no new requests before a restart (deploy/restart). `manage.py serve
 # --drain-file` sets it per instance; unset, an instance never drains.
-DRAIN_FILE = env_str("DRAIN_FILE", "")
+DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
 # The proxy's addresses: only from these are X-Forwarded-For/-Proto and X-Request-ID
 # believed (momenta_site/request_log.py). Set by `manage.py serve --forwarded-allow-ips`.
-FORWARDED_ALLOW_IPS = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+FORWARDED_ALLOW_IPS = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 if REDIS_URL:
     # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
     # (sockets catch up from the database), and pub/sub keeps no per-channel
@@ -268,7 +278,7 @@ if REDIS_URL:
                 ],
                 # Redis pub/sub channels are server-wide, not per database number:
                 # sites (or a bench's relay) sharing one Redis need their own prefix.
-                "prefix": env_str("CHANNEL_LAYER_PREFIX", "momenta"),
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "momenta"),
             },
         }
     }
@@ -290,19 +300,28 @@ else:
 # process with the in-memory layer (one process), Redis across processes.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 if REDIS_URL:
-    # Django's RedisCache, with one connection pool per process rather than one per
-    # request or socket, which left a Redis connection behind each (redis_cache.py).
-    # When Redis does not answer, reads miss and writes are skipped: sessions come from
-    # the database. Redis answers a session read in well under a millisecond, so half a
-    # second to connect and one to answer mean it is away; then a dead Redis costs the
-    # one request that found it so at most that, and later ones nothing (redis_cache.py).
+    # django-redis: one connection pool per process for every request's and socket's
+    # cache object (Django's own left a Redis connection behind each, issue 26). When
+    # Redis does not answer, reads miss and writes are skipped (IGNORE_EXCEPTIONS):
+    # sessions come from the database, and the keys a skipped write left stale are
+    # deleted before Redis is used again (redis_cache.py, which also logs the outage
+    # once). Redis answers a session read in well under a millisecond, so half a second
+    # to connect and one to answer mean it is away.
     CACHES = {
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+            "OPTIONS": {
+                "CLIENT_CLASS": "momenta_site.redis_cache.DegradingClient",
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 1,
+            },
         }
     }
+# A cache call Redis does not answer misses instead of raising; redis_cache.py logs it,
+# once per outage (django-redis's own log is a traceback per call: left off).
+DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -338,9 +357,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # gzipped: momenta_site/static_storage.py), from a folder beside its SQLite file
 # (db.sqlite3.static/) that it collects into before serving.
 STATIC_ROOT = Path(
-    env_str(
+    os.environ.get(
         "STATIC_ROOT",
-        env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")) + ".static"
+        os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")) + ".static"
         if DEMO
         else str(BASE_DIR / "staticfiles"),
     )
@@ -367,15 +386,15 @@ WHITENOISE_AUTOREFRESH = not STATIC_COLLECTED
 
 # Where a GM's Discord webhook may point (tables/discord/webhooks.py): unset, Discord's
 # own hosts; the browser tests point it at their local fake webhook server.
-DISCORD_WEBHOOK_HOSTS = [h for h in env_str("DISCORD_WEBHOOK_HOSTS", "").split(",") if h]
+DISCORD_WEBHOOK_HOSTS = env.list("DISCORD_WEBHOOK_HOSTS", default=[])
 # Host names whose addresses are not checked (tables/discord/outbound.py): every other
 # webhook host must resolve to public addresses only (no loopback, private range or
 # cloud metadata service). The browser tests list the fake server's 127.0.0.1 here.
-DISCORD_ALLOWED_HOSTS = [h for h in env_str("DISCORD_ALLOWED_HOSTS", "").split(",") if h]
+DISCORD_ALLOWED_HOSTS = env.list("DISCORD_ALLOWED_HOSTS", default=[])
 # Sender threads per process (one campaign's posts take one at a time), and the failed
 # deliveries in a row after which a webhook is parked until a GM resumes it.
-DISCORD_WORKERS = env_int("DISCORD_WORKERS", 4)
-DISCORD_PARK_AFTER = env_int("DISCORD_PARK_AFTER", 5)
+DISCORD_WORKERS = env.int("DISCORD_WORKERS", 4)
+DISCORD_PARK_AFTER = env.int("DISCORD_PARK_AFTER", 5)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -387,10 +406,10 @@ LOGOUT_REDIRECT_URL = "login"
 # and user (momenta_site/logs.py); INFO adds a line per request and per socket
 # (momenta_site/request_log.py). LOG_FORMAT=json: one JSON object per line.
 # `manage.py serve` hands both to uvicorn, so its own lines read the same.
-LOG_LEVEL = env_str("LOG_LEVEL", "WARNING").upper()
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
-LOG_FORMAT = env_str("LOG_FORMAT", "text")
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
 LOGGING = {

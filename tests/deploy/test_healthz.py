@@ -51,7 +51,10 @@ def dead_redis_cache() -> dict:
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
-            "OPTIONS": {"socket_connect_timeout": 1},
+            "OPTIONS": {
+                "CLIENT_CLASS": "momenta_site.redis_cache.DegradingClient",
+                "SOCKET_CONNECT_TIMEOUT": 1,
+            },
         }
     }
 

@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "settings.md"
 # settings.py, and what it calls that reads the environment itself.
 SOURCES = [ROOT / "momenta_site" / "settings.py", ROOT / "momenta_site" / "secret_key.py"]
-HELPERS = {"env_str", "env_bool", "env_int", "getenv"}  # settings.py's own, and os.getenv
+# django-environ's typed reads (settings.py's `env.str(…)`…), and os.getenv.
+HELPERS = {"env.str", "env.bool", "env.int", "env.list", "os.getenv"}
 NOT_SETTINGS = {"PYTEST_VERSION"}  # set by pytest for its session (secret_key.py)
 # Added on another branch of issue 27 and listed already; drop once settings.py reads them.
 
@@ -26,16 +27,17 @@ def _name_of(node: ast.AST, where: str) -> str:
 
 
 def variables_read(path: Path) -> set[str]:
-    """Names in env_str/env_bool/env_int(...), os.getenv(...), os.environ.get(...),
+    """Names in env.str/bool/int/list(...), os.getenv(...), os.environ.get(...),
     os.environ[...] and `... in os.environ` with a constant first argument."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         where = f"{path.name}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Call) and node.args:
             func = node.func
-            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            name = getattr(func, "attr", None)
+            owner = getattr(getattr(func, "value", None), "id", None)
             environ_get = name == "get" and _is_environ(getattr(func, "value", None))
-            if name in HELPERS or environ_get:
+            if f"{owner}.{name}" in HELPERS or environ_get:
                 if isinstance(node.args[0], ast.Name) and node.args[0].id == "name":
                     continue  # the helpers' own bodies: os.environ.get(name, …)
                 found.add(_name_of(node.args[0], where))
@@ -64,15 +66,16 @@ def test_the_walk_finds_each_way_of_reading_the_environment(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text(
         "import os\n"
-        "A = env_str('A', '')\n"
-        "B = env_bool('B', False)\n"
-        "C = env_int('C', 1)\n"
+        "A = env.str('A', '')\n"
+        "B = env.bool('B', False)\n"
+        "C = env.int('C', 1)\n"
         "D = os.environ.get('D')\n"
         "E = os.environ['E']\n"
         "F = 'F' in os.environ\n"
         "G = os.getenv('G')\n"
+        "H = env.list('H', default=[])\n"
     )
-    assert variables_read(sample) == set("ABCDEFG")
+    assert variables_read(sample) == set("ABCDEFGH")
 
 
 def test_the_example_env_file_sets_only_documented_variables():

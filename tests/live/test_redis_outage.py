@@ -52,7 +52,11 @@ def redis_cache(location: str) -> dict:
         "default": {
             "BACKEND": "momenta_site.redis_cache.RedisCache",
             "LOCATION": location,
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+            "OPTIONS": {
+                "CLIENT_CLASS": "momenta_site.redis_cache.DegradingClient",
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 1,
+            },
         }
     }
 

@@ -78,6 +78,28 @@ def test_every_page_carries_a_content_security_policy_without_inline_code(
         policy = client_for("gm").get(url)["Content-Security-Policy"]
         assert "script-src 'self'" in policy and "style-src 'self'" in policy
         assert "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+        assert sorted(policy.split("; ")) == sorted(POLICY.split("; "))
+
+
+# The whole policy, as the pages have needed it since issue 12 (settings.py).
+POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def test_a_view_that_sets_its_own_policy_keeps_it(rf):
+    from csp.middleware import CSPMiddleware
+    from django.http import HttpResponse
+
+    def view(request):
+        answer = HttpResponse("")
+        answer["Content-Security-Policy"] = "default-src 'none'"
+        return answer
+
+    answer = CSPMiddleware(view)(rf.get("/"))
+    assert answer["Content-Security-Policy"] == "default-src 'none'"
 
 
 # --- Logins -------------------------------------------------------------------------------
