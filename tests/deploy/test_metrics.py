@@ -86,6 +86,7 @@ def test_the_right_token_opens_it_from_anywhere_and_a_wrong_one_nowhere(settings
     assert remote.get("/metrics").status_code == 404
     # A wrong token is refused from loopback too: a stale scrape config shows at once.
     assert local.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 404
+    assert local.get("/metrics", HTTP_AUTHORIZATION="").status_code == 404
 
 
 def test_without_a_token_set_no_token_opens_it(settings):
