@@ -95,6 +95,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: /healthz answers any host, over plain HTTP (momenta_site/health.py).
     "momenta_site.health.HealthCheckMiddleware",
+    # Then /metrics, for Prometheus at a worker's own address over plain HTTP, and the
+    # request counts of everything after it (momenta_site/metrics.py).
+    "momenta_site.metrics.MetricsMiddleware",
     # A request id for every line the request logs, and a line for it (request_log.py).
     "momenta_site.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -253,6 +256,9 @@ DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
 # The proxy's addresses: only from these are X-Forwarded-For/-Proto and X-Request-ID
 # believed (momenta_site/request_log.py). Set by `manage.py serve --forwarded-allow-ips`.
 FORWARDED_ALLOW_IPS = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# /metrics answers loopback, and anyone sending `Authorization: Bearer <this>` (unset: no
+# one else; momenta_site/metrics.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 if REDIS_URL:
     # Pub/sub, not the list-based RedisChannelLayer: a doorbell may be lost
     # (sockets catch up from the database), and pub/sub keeps no per-channel

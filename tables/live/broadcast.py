@@ -12,6 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from tables.live import frames
+from tables.live.metrics import EVENTS_PUSHED
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ def group_name(campaign_id: int) -> str:
 def announce(event) -> None:
     """Called after commit. Never raises: the change is already stored, and a
     lost doorbell is healed by the next one or by the pages' heartbeat."""
+    EVENTS_PUSHED.labels(event.kind).inc()
     try:  # before the doorbell: this process's hub then draws from the command's rows
         frames.hold(event)
     except Exception:  # then they are read again; the doorbell still rings

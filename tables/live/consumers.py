@@ -51,6 +51,7 @@ from tables import events
 from tables.live import fanout, frames, presence
 from tables.live import render as live
 from tables.live.broadcast import group_name, session_group
+from tables.live.metrics import SOCKETS_OPEN
 from tables.policy.locale import Reader, socket_reader
 from tables.services.access import membership_of
 
@@ -94,6 +95,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     _closing: asyncio.Task | None = None  # a close begun outside a handler (TOO_SLOW)
     _closed = False  # the close is sent or the client is gone: nothing more goes out
     _left = False
+    _counted = False  # in SOCKETS_OPEN: accepted, not yet ended
     session_group: str | None = None
 
     async def __call__(self, scope, receive, send):
@@ -117,6 +119,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send_until_closed)
         finally:
+            if self._counted:  # first: the socket is gone even if leaving fails below
+                self._counted = False
+                SOCKETS_OPEN.dec()
             # However the socket ended (an exception in a handler skips disconnect()).
             await self._leave()
 
@@ -142,6 +147,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.session_group:
             await self.channel_layer.group_add(self.session_group, self.channel_name)
         await self.accept()
+        self._counted = True
+        SOCKETS_OPEN.inc()
         head = await self.hub.current_head()
         query = parse_qs(self.scope.get("query_string", b"").decode())
         after = _as_seq((query.get("after") or [None])[0])

@@ -35,7 +35,9 @@ def exec_calls(monkeypatch):
     return calls
 
 
-def test_serve_runs_uvicorn_workers_with_a_graceful_stop(collected, settings, exec_calls):
+def test_serve_runs_uvicorn_workers_with_a_graceful_stop(
+    collected, settings, exec_calls, no_metrics_folder
+):
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
     call_command("serve", "--port", "8002", "--workers", "3", "--graceful-timeout", "20")
     [argv] = exec_calls
@@ -256,3 +258,46 @@ def test_a_killed_worker_of_the_served_site_is_one_warning_line(tmp_path):
     assert len(lines) == 1, lines
     assert " WARNING uvicorn.error " in lines[0]
     assert lines[0].endswith(f"Child process [{killed}] died")
+
+
+@pytest.fixture
+def no_metrics_folder(monkeypatch):
+    """serve sets PROMETHEUS_MULTIPROC_DIR for its workers: put back as it was after."""
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
+
+
+def test_several_workers_share_their_metrics_in_a_folder_emptied_at_start(
+    collected, settings, exec_calls, no_metrics_folder, monkeypatch, tmp_path
+):
+    """Prometheus scrapes a port, which any of its workers answers: each answers for all
+    (momenta_site/metrics.py). A worker from the last run must not count in this one."""
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    monkeypatch.setattr(serve.tempfile, "gettempdir", lambda: str(tmp_path))
+    folder = tmp_path / "momenta-metrics-8003"
+    folder.mkdir()
+    (folder / "counter_4242.db").write_bytes(b"the last run's")
+    (folder / "notes.txt").write_text("not prometheus_client's: kept")
+    call_command("serve", "--port", "8003", "--workers", "2")
+    assert len(exec_calls) == 1
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+
+
+def test_the_operators_metrics_folder_is_used_and_emptied(
+    collected, settings, exec_calls, no_metrics_folder, monkeypatch, tmp_path
+):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    (folder / "gauge_livesum_4242.db").write_bytes(b"a dead worker's sockets")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(folder))
+    call_command("serve", "--workers", "2")
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(folder)
+    assert list(folder.iterdir()) == []
+
+
+def test_one_worker_counts_in_its_own_memory(collected, exec_calls, no_metrics_folder):
+    call_command("serve", "--workers", "1")
+    assert len(exec_calls) == 1
+    assert "PROMETHEUS_MULTIPROC_DIR" not in os.environ

@@ -18,13 +18,16 @@ directly, and no copy of Django stays loaded in the supervisor):
   "draining" (momenta_site/health.py), so the proxy sends no new requests
   before the instance is stopped (deploy/restart).
 - With --workers > 1, uvicorn's supervisor replaces a worker that dies, and
-  SIGHUP restarts the workers one at a time.
+  SIGHUP restarts the workers one at a time. Their metrics meet in one folder
+  (prometheus_client's multiprocess mode, momenta_site/metrics.py), emptied at start:
+  $PROMETHEUS_MULTIPROC_DIR, else momenta-metrics-PORT in the temporary folder.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from django.conf import settings
@@ -68,6 +71,17 @@ def uvicorn_argv(
     if not access_log:
         argv.append("--no-access-log")  # the proxy logs every request already
     return argv
+
+
+def metrics_folder(port: int) -> Path:
+    """Where the workers' metrics meet, emptied: an instance's counts start at zero, as
+    one process's would (a folder left from the last run would hold dead workers')."""
+    default = Path(tempfile.gettempdir()) / f"momenta-metrics-{port}"
+    folder = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or default)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):  # prometheus_client's files only, whatever the folder
+        stale.unlink()
+    return folder
 
 
 def unapplied_migrations() -> list[str]:
@@ -173,6 +187,9 @@ class Command(BaseCommand):
         if options["drain_file"]:
             # The uvicorn workers read it from the environment (settings.DRAIN_FILE).
             os.environ["DRAIN_FILE"] = options["drain_file"]
+        if options["workers"] > 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+            # Read by prometheus_client as each worker imports it.
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder(options["port"]))
         self.stdout.write(f"serving on http://{options['host']}:{options['port']}/")
         self.stdout.flush()
         # Nothing of this process is needed any more: close its connections
