@@ -31,7 +31,7 @@ from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
 from axes.utils import reset
 from django.conf import settings
-from django.db.models import Max, Sum
+from django.db.models import Sum
 
 USERNAME_MAX = 255  # axes' username column
 
@@ -92,9 +92,9 @@ class LockoutHandler(AxesDatabaseHandler):
             limits.append(("address_locked_out", settings.LOGIN_ADDRESS_FAILURE_LIMIT))
         attempts = self.get_user_attempts(request, credentials)
         for (code, limit), rows in zip(limits, attempts, strict=False):
-            seen = rows.aggregate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
-            if limit > 0 and (seen["failures"] or 0) >= limit:
-                return Lockout(code, seen["last"] + get_cool_off(request))
+            last_seen = _locked_since(rows, limit) if limit > 0 else None
+            if last_seen is not None:
+                return Lockout(code, last_seen + get_cool_off(request))
         return None
 
     def get_failures(self, request, credentials=None) -> int:
@@ -106,6 +106,21 @@ class LockoutHandler(AxesDatabaseHandler):
     def reset_user_attempts(self, request, credentials=None) -> int:
         # On a success (AXES_RESET_ON_SUCCESS): the username's failures, not the address's.
         return unlock_username(get_client_username(request, credentials))
+
+
+def _locked_since(rows, limit: int) -> datetime | None:
+    """When the newest rows last reached `limit` failures between them, or None: each
+    row is forgotten a cool-off after its last failure, so the lockout lasts until the
+    row that completes the limit, newest first, is."""
+    total = 0
+    newest_first = rows.order_by("-attempt_time").values_list(
+        "failures_since_start", "attempt_time"
+    )
+    for failures, at in newest_first:
+        total += failures
+        if total >= limit:
+            return at
+    return None
 
 
 def unlock_username(name: str) -> int:

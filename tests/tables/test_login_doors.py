@@ -129,3 +129,17 @@ def test_a_door_without_our_form_is_refused_too_and_its_tries_do_not_count(gm, l
     request = RequestFactory().post("/elsewhere/", REMOTE_ADDR="198.51.100.9")
     assert authenticate(request, username="gm", password=PASSWORD) is None
     assert failures(username="gm") == 3
+
+
+def test_the_refusal_says_when_the_oldest_failure_that_locks_is_forgotten(gm, limits):
+    at = LoginClock()
+    for n in range(2):
+        post("login", f"nobody-{n}", "wrong-guess", address=GUESSER)
+    at(WINDOW / 2)
+    for n in range(2, 4):
+        post("login", f"nobody-{n}", "wrong-guess", address=GUESSER)
+    _, response = post("login", "gm", PASSWORD, address=GUESSER)
+    assert "Try again in 5 minutes." in response.content.decode()
+    at(WINDOW + 1)  # the first two are forgotten: the address is under its limit
+    _, response = post("login", "gm", PASSWORD, address=GUESSER)
+    assert response.status_code == 302
