@@ -49,19 +49,37 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", HTTPS)
 if env.bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Login throttling (tables/services/logins.py): this many wrong passwords for one
-# username within the window lock it out until the window ends. The failures are
+# Login throttling (tables/lockout.py, django-axes): this many wrong passwords for one
+# username lock it out until the window has passed since the last. The failures are
 # database rows, so the lockout holds across server processes.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
 # And this many from one client address, whatever usernames they name (0: no limit).
-# The address is the one uvicorn reports (tables/policy/logins.py): behind a proxy,
+# The address is the one uvicorn reports (tables/lockout.py): behind a proxy,
 # only with `manage.py serve --forwarded-allow-ips` naming it, or every client
 # would share the proxy's address and its count.
 LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 # Password checks one process runs at once (tables/forms/login.py): hashing is CPU
 # the other pages need; more guesses wait their turn.
 LOGIN_CHECKS_AT_ONCE = env.int("LOGIN_CHECKS_AT_ONCE", 1)
+# django-axes keeps the count, from the LOGIN_ settings above (tables/lockout.py). Its
+# backend, first, refuses a locked-out login on any path; the login forms word the
+# refusal themselves, in the page (429), so no AxesMiddleware (its check, silenced).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "tables.lockout.LockoutHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # in this order: LockoutHandler
+AXES_FAILURE_LIMIT = "tables.lockout.failure_limit"
+AXES_COOLOFF_TIME = "tables.lockout.cool_off"
+AXES_CLIENT_IP_CALLABLE = "tables.lockout.client_address"
+AXES_USERNAME_CALLABLE = "tables.lockout.username"
+AXES_RESET_ON_SUCCESS = True  # the username's failures only (LockoutHandler)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # tries while locked don't count
+AXES_DISABLE_ACCESS_LOG = True  # no row for every successful login
+AXES_VERBOSE = False
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 
 # Who may make an account at /signup/ (tables/views/site.py): everyone, or with 0 only
 # someone holding a campaign's working invite link; the operator can add anyone in /admin/.
@@ -90,6 +108,7 @@ INSTALLED_APPS = [
     "template_partials",
     "rules",
     "tables",
+    "axes",
 ]
 
 MIDDLEWARE = [

@@ -26,7 +26,6 @@ from tables.models import (
     CustomPattern,
     CustomSpend,
     D20Test,
-    LoginFailure,
     Membership,
     MomentaRoll,
     PersonSettings,
@@ -351,18 +350,6 @@ class CustomSpendAdmin(admin.ModelAdmin):
     list_display = ["name", "campaign", "cost", "repeatable"]
     list_filter = ["repeatable", "campaign"]
     search_fields = ["name", "description", "campaign__name"]
-
-
-@admin.register(LoginFailure)
-class LoginFailureAdmin(admin.ModelAdmin):
-    """Wrong passwords behind a login lockout; deleting a name's rows lifts it at once."""
-
-    list_display = ["username", "address", "at"]
-    search_fields = ["username", "address"]
-    readonly_fields = ["username", "address", "at"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(PersonSettings)

@@ -105,7 +105,6 @@ BY_MODEL = {t.model: t for t in TABLES}
 
 # Models of the app that belong to no campaign, so no export.
 NOT_CAMPAIGN_DATA = {
-    models.LoginFailure: "wrong passwords by username: the site's, not a campaign's",
     models.PersonSettings: "one person's display preferences (dice motion): not a campaign's",
 }
 

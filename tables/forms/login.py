@@ -2,8 +2,9 @@
 
 The site's /login/ and the admin's /admin/login/ both refuse a username, or a
 client address, with too many recent wrong passwords, even with the right
-password (tables/policy/logins.py). The failures themselves are recorded from
-Django's auth signals (tables/login_signals.py), whichever form checked them.
+password, and say which and for how long (tables/lockout.py, over django-axes).
+Axes records the failures from Django's auth signals, whichever form checked them,
+and its authentication backend refuses a locked-out login on any other path.
 
 A password check hashes for a good part of a second of CPU. One process checks
 LOGIN_CHECKS_AT_ONCE at a time, lockout read included, so a storm of guesses
@@ -17,9 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import threading
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
@@ -27,8 +30,6 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connections
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-
-from tables.policy import logins as policy
 
 LOCKOUT_MESSAGES = {
     "locked_out": _("Too many failed logins for this account. Try again in %(wait)s."),
@@ -78,26 +79,26 @@ class LockoutMixin:
             return super().clean()
 
     def _refuse_if_locked(self) -> None:
-        until = policy.locked_until(self.attempted_username())
-        code = "locked_out"
-        if until is None:
-            until = policy.address_locked_until(policy.client_address(self.request))
-            code = "address_locked_out"
-        if until is not None:
-            minutes = policy.minutes_left(until)
+        # Asked before the password check (axes' backend would refuse it too, but
+        # without saying which lockout, or until when). Without a request, axes'
+        # backend refuses to check a password at all.
+        if self.request is None:
+            return
+        AxesProxyHandler.update_request(self.request)
+        credentials = {"username": self.attempted_username()}
+        found = AxesProxyHandler.get_implementation().lockout(self.request, credentials)
+        if found is not None:
+            seconds = (found.until - self.request.axes_attempt_time).total_seconds()
+            minutes = max(1, math.ceil(seconds / 60))
             wait = ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
             # One code for both: the view answers 429 for it.
             raise ValidationError(
-                self.error_messages[code], code="locked_out", params={"wait": wait}
+                self.error_messages[found.code], code="locked_out", params={"wait": wait}
             )
 
     def attempted_username(self) -> str:
         """The username as typed (empty if missing): what failures are counted by."""
         return self.cleaned_data.get("username") or ""
-
-    def wrong_password(self) -> bool:
-        """Refused for its credentials (not for a lockout): a failure to count."""
-        return self.has_error(NON_FIELD_ERRORS, "invalid_login")
 
     def locked_out(self) -> bool:
         return self.has_error(NON_FIELD_ERRORS, "locked_out")

@@ -6,7 +6,6 @@ from .core import *  # noqa: F401,F403
 from .d20 import *  # noqa: F401,F403
 from .events import *  # noqa: F401,F403
 from .harm import *  # noqa: F401,F403
-from .logins import LoginFailure  # noqa: F401
 from .momenta import *  # noqa: F401,F403
 from .person import PersonSettings  # noqa: F401
 from .scene import *  # noqa: F401,F403

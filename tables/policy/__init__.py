@@ -6,5 +6,4 @@ event registry are imported.
 
 - access.py: membership, roles, control of a character, secrecy, who sees an event.
 - characters.py: what a character sheet may change, and the refusals' words.
-- logins.py: whether a username is locked out after failed logins (issue 12).
 """

@@ -4,7 +4,7 @@
 
 Two additions: one mail per account every few minutes at most
 (tables/forms/passwords.py); and a new password set through the link lifts that
-username's login lockout (tables/services/logins.py). Whoever can read the
+username's login lockout (tables/lockout.py). Whoever can read the
 account's mail could reset it anyway, and a person locked out by someone guessing
 gets in at once.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 
+from tables import lockout
 from tables.forms.passwords import SpacedPasswordResetForm
-from tables.services import logins
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -24,5 +24,5 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form):
         response = super().form_valid(form)
-        logins.clear_failures(form.user.get_username())
+        lockout.unlock_username(form.user.get_username())
         return response

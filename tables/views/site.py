@@ -84,8 +84,8 @@ def may_sign_up(next_url: str) -> bool:
 
 class LoginView(auth_views.LoginView):
     """Django's login, throttled (tables/forms/login.py): a locked-out attempt is 429.
-    Wrong passwords are counted, and a success clears them, from Django's auth
-    signals (tables/login_signals.py), as on the admin's login."""
+    Wrong passwords are counted, and a success clears them, by django-axes from
+    Django's auth signals (tables/lockout.py), as on the admin's login."""
 
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True

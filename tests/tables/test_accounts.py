@@ -13,8 +13,8 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import LoginFailure
 from tests.conftest import PASSWORD
+from tests.tables.login_clock import failures
 
 NEW_PASSWORD = "fresh-pass-456"
 NEW_ACCOUNT = {"username": "newbie", "password1": "long-pass-987", "password2": "long-pass-987"}
@@ -106,7 +106,7 @@ def test_a_reset_lifts_the_accounts_login_lockout(client, gm_with_email, setting
     ask_reset(client, "gm@example.org")
     set_url = client.get(reset_link(mail.outbox[0]), follow=True).redirect_chain[-1][0]
     client.post(set_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
-    assert not LoginFailure.objects.filter(username="gm").exists()
+    assert failures(username="gm") == 0
     response = client.post(reverse("login"), {"username": "gm", "password": NEW_PASSWORD})
     assert response["Location"] == reverse("home")
 

@@ -11,6 +11,7 @@ import pytest
 from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.http import QueryDict
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
@@ -230,7 +231,8 @@ FORMS = {
         lambda fx: {"range": 2},
     ),
     "login": (
-        lambda fx, data: login.ThrottledAuthenticationForm(None, data),
+        # With a request, as LoginView gives it: axes' backend counts by its address.
+        lambda fx, data: login.ThrottledAuthenticationForm(RequestFactory().post("/login/"), data),
         lambda fx: {"username": _user(fx).username, "password": PASSWORD},
     ),
     "allocation": (

@@ -119,21 +119,16 @@ def test_logins_are_refused_after_too_many_wrong_passwords_even_the_right_one(cl
     assert "_auth_user_id" not in client.session
 
 
-def test_the_lockout_ends_with_its_window(client, gm, settings, monkeypatch):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tables.policy import logins
+def test_the_lockout_ends_with_its_window(client, gm, settings):
+    from tests.tables.login_clock import LoginClock
 
     settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS = 2, 600
-    start = timezone.now()
-    monkeypatch.setattr(logins, "clock", lambda: start)
+    at = LoginClock()
     for _ in range(2):
         login(client, "wrong-guess")
-    monkeypatch.setattr(logins, "clock", lambda: start + timedelta(seconds=599))
+    at(599)
     assert login(client, PASSWORD).status_code == 429
-    monkeypatch.setattr(logins, "clock", lambda: start + timedelta(seconds=600))
+    at(600)
     assert login(client, PASSWORD).status_code == 302
 
 

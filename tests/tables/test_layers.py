@@ -21,7 +21,7 @@ APP = Path(tables.__file__).parent
 # needed: the sheet read a form makes is a model query (models/sheets.py).
 READ_ONLY_SERVICES: set[str] = set()
 # The modules that change state, and the bases every writer shares.
-WRITERS = {"tables.services.core", "tables.services.characters", "tables.services.logins"}
+WRITERS = {"tables.services.core", "tables.services.characters"}
 
 
 def module_name(path: Path) -> str:

@@ -1,33 +1,24 @@
-"""Login lockout in the database (issue 12): it holds across server processes without
-Redis, and it ends with its window. The clock is injected: no test sleeps."""
+"""Login lockout in the database (issue 12, django-axes): it holds across server
+processes without Redis, and it ends with its window. The clock is moved, not waited
+for: no test sleeps (tests/tables/login_clock.py)."""
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from tables.models import LoginFailure
-from tables.policy import logins
 from tests.conftest import PASSWORD
+from tests.tables.login_clock import LoginClock, failures
 
 WINDOW = 600
 
 
 @pytest.fixture
-def at(settings, monkeypatch):
+def at(settings):
     """at(seconds): set the clock that many seconds after the start of the test."""
     settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS = 3, WINDOW
-    start = timezone.now()
-
-    def _at(seconds: float) -> None:
-        monkeypatch.setattr(logins, "clock", lambda: start + timedelta(seconds=seconds))
-
-    _at(0)
-    return _at
+    return LoginClock()
 
 
 def login(client, password, username="gm") -> int:
@@ -99,7 +90,7 @@ def test_failures_older_than_the_window_no_longer_count(client, gm, at):
     login(client, "wrong-guess")
     assert login(client, PASSWORD) == 302
     # And they are gone from the table, which stays small.
-    assert LoginFailure.objects.count() == 0
+    assert failures() == 0
 
 
 def test_the_count_is_per_username_whatever_its_case(client, gm, player, at):

@@ -1,13 +1,13 @@
 """manage.py unlock_login [USERNAME…] [--address ADDRESS…]: lift login lockouts now
-(tables/services/logins.py), rather than at the end of LOGIN_LOCKOUT_SECONDS. Works
-without the admin, e.g. for an operator locked out of /admin/ itself."""
+(tables/lockout.py, over django-axes' reset), rather than at the end of
+LOGIN_LOCKOUT_SECONDS. Works without the admin, e.g. for an operator locked out of
+/admin/ itself."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tables.policy.logins import address_key
-from tables.services import logins
+from tables import lockout
 
 
 class Command(BaseCommand):
@@ -26,13 +26,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, usernames, address, **options):
-        if not usernames and not address:
+        if not any(lockout.login_name(name) for name in usernames) and not address:
             raise CommandError(_("Name a username or an --address to unlock."))
-        bad = [a for a in address if not address_key(a)]
+        bad = [a for a in address if lockout.address_key(a) is None]
         if bad:
             raise CommandError(_("Not an IP address: %(bad)s") % {"bad": ", ".join(bad)})
-        cleared = [(name, logins.clear_failures(name)) for name in usernames]
-        cleared += [(one, logins.clear_address_failures(one)) for one in address]
+        cleared = [(name, lockout.unlock_username(name)) for name in usernames]
+        cleared += [(one, lockout.unlock_address(one)) for one in address]
         for name, n in cleared:
             words = ngettext(
                 "%(name)s: %(n)d failed login forgotten.",
