@@ -20,8 +20,8 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
   fills it and becomes a complication; a hit on a full track is an Injury.
 - Dune (SC-06, Dune core rulebook, Conflict chapter): no damage track; one successful
   attack defeats a minor foe (`defeat_hit`: its Defeats track takes 1). Other foes are
-  defeated through an extended task, which the table does not model yet: the GM marks
-  their defeat by hand.
+  defeated through an extended task, which the table does not tie to the foe yet: the
+  GM marks their defeat by hand (ruling SC-R20).
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def test_sc_06_the_gms_hit_form_asks_the_targets_choice_avoiding_by_default(
     form = page.split(f'id="hit-test-{test.pk}"', 1)[1].split("</form>", 1)[0]
     assert 'name="harm_choice"' in form
     assert '<option value="stress" selected>' in form and 'value="injury"' in form
+    assert page.count('name="harm_choice"') == 2  # the card's form and the harm tools
 
 
 def test_sc_06_sta1_hit_forms_ask_no_choice(d20_campaign, gm, player, kara, marcus, client_for):
