@@ -113,7 +113,8 @@ class GameLine:
     # SC-02: the book's Bonus Damage spend (1 point, repeatable, +1 damage each) is in
     # the spend catalogue (rules.momentum.BONUS_DAMAGE); False where the book has none.
     bonus_damage: bool = False
-    # SC-03: Dune's extended tasks take Momentum for extra points (rules.momentum.TASK_POINTS).
+    # SC-03: Dune's extended tasks take Momentum for extra points, STA 2e's for Impact
+    # (rules.momentum.TASK_POINTS).
     task_points: bool = False
 
     def __post_init__(self) -> None:
@@ -254,6 +255,9 @@ LINES: dict[str, GameLine] = {
             personal_start=1,
             refill_at=MISSION,
             free_assistants=1,  # GL-06: core p. 255
+            # SC-03, ruling SC-R6: Momentum raises a test's Impact on an extended task
+            # ("Goodbye Challenge Dice"), 1 a point as Dune's points (no price found).
+            task_points=True,
         ),
         GameLine(
             "conan",

@@ -11,15 +11,17 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
 - 2d20 seeds, STA 1st ed., Achtung! Cthulhu: Stress, with Injuries counted by
   `challenge_hit` (5+ in one hit after soak, or the track emptied). Lethal/non-lethal
   injuries and avoiding an injury with Determination are left to the GM (a GM recovery).
+  STA 1st ed. counts its Injuries past the track's box (ruling SC-R19, `harms_track_size`).
 - Conan: Vigor with Wounds, Resolve with Trauma (one rule for both, `challenge_hit`).
 - Fallout (SC-06): HP; an injury at 5+ in one hit after DR, one for falling to 0 HP,
   one for damage taken while at 0.
-- STA 2nd ed. (SC-06): Stress avoids the Injury; a hit the track only partly absorbs
+- STA 2nd ed. (SC-06, `sta2_hit`): the target chooses to take the Injury or avoid it with
+  Stress (ruling SC-R18: avoiding is the default); a hit the track only partly absorbs
   fills it and becomes a complication; a hit on a full track is an Injury.
 - Dune (SC-06, Dune core rulebook, Conflict chapter): no damage track; one successful
   attack defeats a minor foe (`defeat_hit`: its Defeats track takes 1). Other foes are
-  defeated through an extended task, which the table does not model yet: the GM marks
-  their defeat by hand.
+  defeated through an extended task, which the table does not tie to the foe yet: the
+  GM marks their defeat by hand (ruling SC-R20).
 """
 
 from __future__ import annotations
@@ -155,6 +157,17 @@ class Hit:
     step: Step
     harms: int
     complication: bool = False  # STA 2e: a hit the Stress track only partly absorbed
+    took_injury: bool = False  # STA 2e: the target took the Injury instead of the Stress
+
+    @property
+    def marked(self) -> int:
+        """The damage put on the track: what fitted and what the clamp cut (SC-02)."""
+        return self.step.delta + self.step.lost
+
+    @property
+    def choice(self) -> dict:
+        """What the hit's event records of STA 2e's choice (SC-06)."""
+        return {"complication": self.complication, "took_injury": self.took_injury}
 
 
 def hit_damage(total: int, bonus: int = 0, soak: int = 0) -> int:
@@ -165,7 +178,9 @@ def hit_damage(total: int, bonus: int = 0, soak: int = 0) -> int:
     return max(0, total + bonus - soak)
 
 
-def challenge_hit(rule: str, taken: int, maximum: int, dealt: int, *, both: bool = True) -> Hit:
+def challenge_hit(
+    rule: str, taken: int, maximum: int, dealt: int, *, both: bool = True, take_injury: bool = False
+) -> Hit:
     """One hit of `dealt` damage on a track under a line's harm rule (SC-02).
 
     FIVE_OR_EMPTY (STA 1e Core Rulebook, Conan Core Rulebook "Damage"): one harm for 5+
@@ -173,29 +188,44 @@ def challenge_hit(rule: str, taken: int, maximum: int, dealt: int, *, both: bool
     ruling SC-R1: both can come from one hit (two harms); with `both` off (a campaign
     setting, for groups that read one harm a hit) such a hit inflicts one.
     FIVE_ONLY (Fallout "Injuries"): one harm at 5+ in one hit.
-    PAST_TRACK (SC-06, STA 2e core pp. 290, 292 and the line developer's clarification):
-    the target avoids the Injury by suffering Stress equal to the hit; a track that can
-    only partly absorb it fills and the hit becomes a complication (no Injury); only a
-    hit on a full track, which can absorb nothing, inflicts the Injury.
+    PAST_TRACK (SC-06, STA 2e): `sta2_hit`; only it offers `take_injury`.
     FIVE_OR_ZERO (SC-06, Fallout core, "Damage and Injury"): one injury at 5+ in one hit,
     one for falling to 0 HP (the track filled), one for damage taken while at 0.
     """
     _count(dealt, "Damage")
+    if rule == PAST_TRACK:
+        return sta2_hit(taken, maximum, dealt, take_injury=take_injury)
+    if take_injury:
+        raise InvalidHarm(
+            gettext_noop("Only a Star Trek Adventures 2nd edition hit lets the target choose.")
+        )
     step = move(taken, maximum, dealt)
     harms, complication = 0, False
     if dealt > 0 and rule == FIVE_OR_ZERO:
         harms = (dealt >= INJURY_AT) + (step.after == maximum)
-    elif dealt > 0 and rule == PAST_TRACK:
-        if taken == maximum:
-            harms = 1
-        elif step.lost > 0:
-            complication = True
     elif dealt > 0:
         if rule in (FIVE_OR_EMPTY, FIVE_ONLY) and dealt >= INJURY_AT:
             harms += 1
         if rule == FIVE_OR_EMPTY and step.after == maximum and (both or not harms):
             harms += 1
     return Hit(dealt, step, harms, complication)
+
+
+def sta2_hit(taken: int, maximum: int, dealt: int, *, take_injury: bool = False) -> Hit:
+    """SC-06 (STA 2e core pp. 290 and 292, and the line developer's clarification): a hit
+    inflicts an Injury unless the target suffers Stress equal to its severity to avoid
+    it; the target chooses (`take_injury`: the Injury, and no Stress). A track that can
+    only partly absorb the hit fills, and the hit becomes a complication instead of an
+    Injury; a full track absorbs nothing, so the hit injures. Ruling SC-R18: unless the
+    target's side says otherwise, the target avoids the Injury when Stress can."""
+    if dealt == 0:
+        return Hit(0, move(taken, maximum, 0), 0)
+    if take_injury:
+        return Hit(dealt, move(taken, maximum, 0), 1, took_injury=True)
+    step = move(taken, maximum, dealt)
+    if taken == maximum:
+        return Hit(dealt, step, 1)
+    return Hit(dealt, step, 0, complication=step.lost > 0)
 
 
 def defeat_hit(taken: int, maximum: int, minor: bool) -> Hit:
@@ -210,3 +240,19 @@ def defeat_hit(taken: int, maximum: int, minor: bool) -> Hit:
             )
         )
     return Hit(0, move(taken, maximum, 1), 0)
+
+
+# Ruling SC-R19: lines whose harms are counted past the track's boxes, so no harm of a
+# hit is lost. STA 1st edition (core rulebook, Injuries, pp. 176-177): an Injury takes a
+# character out, a second one while injured is lethal and each is treated on its own, so
+# the count matters, while the sheets give the Injuries track one box.
+HARMS_PAST_TRACK = frozenset({"sta1"})
+
+
+def harms_track_size(line_key: str, taken: int, maximum: int, harms: int) -> int:
+    """SC-R19: the size a harms track (Injuries) needs to hold a hit's `harms`: grown to
+    hold them on the lines of HARMS_PAST_TRACK, else the size it has (the clamp reports
+    what did not fit)."""
+    if line_key not in HARMS_PAST_TRACK:
+        return maximum
+    return min(MAX_TRACK, max(maximum, taken + harms))

@@ -578,6 +578,7 @@ class HarmApplied(Payload):
     source_test_id: int | None = None  # a 2d20 test
     dealt: int | None = None  # the damage after soak (2d20) or the roll's (Momenta)
     complication: bool = False  # SC-06 STA 2e: the hit became a complication, not an Injury
+    took_injury: bool = False  # SC-06 STA 2e: the target took the Injury, not the Stress
     summary: str
 
 

@@ -21,3 +21,11 @@ def offers_tasks(campaign) -> bool:
         return False
     line = campaign.game_line or "seeds"
     return extended.offered(line, borrowed=campaign.borrowed_extended_tasks)
+
+
+def offers_injury_choice(campaign) -> bool:
+    """SC-06 (STA 2e core pp. 290 and 292): the target's side chooses to take a hit's
+    Injury or avoid it with Stress, so the hit's form asks."""
+    if campaign.dice_system != "d20":
+        return False
+    return harm.HARM_RULE.get(campaign.game_line or "seeds") == harm.PAST_TRACK

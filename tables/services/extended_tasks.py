@@ -133,7 +133,8 @@ def _terms(campaign, work, magnitude, resistance, difficulty, breakthrough_at):
 def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq, asset) -> int:
     """What the roll brings: STA 1e and Conan, the total of the roller's Challenge (Combat)
     dice roll (an event of the log); STA 2e, the department rolled (the skill on the
-    sheet); Dune, the Quality of the roller's asset used and the Momentum spent on points."""
+    sheet) + the Momentum spent on Impact; Dune, the Quality of the roller's asset used
+    and the Momentum spent on points."""
     if task.rule in extended.WORK_AND_MAGNITUDE:
         event = TableEvent.objects.filter(
             campaign=campaign, seq=challenge_seq, kind=events.CHALLENGE_ROLL.name
@@ -144,7 +145,7 @@ def _value(campaign: Campaign, task: ExtendedTask, test: D20Test, challenge_seq,
     if task.rule in extended.POINTS:  # Dune; the seeds (SC-R17)
         return _asset_quality(test, asset) + _task_points(test)
     skill = Skill.objects.filter(character=test.character, name=test.spec.get("skill")).first()
-    return skill.value if skill is not None else 0
+    return (skill.value if skill is not None else 0) + _task_points(test)  # SC-R6
 
 
 def _asset_quality(test: D20Test, asset: str) -> int:
@@ -159,7 +160,8 @@ def _asset_quality(test: D20Test, asset: str) -> int:
 
 
 def _task_points(test: D20Test) -> int:
-    """Dune: the test's Momentum spent on points (rules.momentum.TASK_POINTS), not vetoed."""
+    """Dune's points, STA 2e's Impact: the test's Momentum spent on them (TASK_POINTS),
+    not vetoed."""
     spends = (test.ledger or {}).get("spends") or ()
     return sum(
         s.get("points", 0)

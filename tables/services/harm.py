@@ -24,7 +24,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.models.limits import NOTE_MAX
-from tables.services import attacks
+from tables.services import attacks, harm_words
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 
 GM = TableEvent.Audience.GM
@@ -279,14 +279,12 @@ def apply_d20_hit(
     bonus: int | None = None,
     soak: int = 0,
     reason: str = "",
+    take_injury: bool = False,
 ) -> TableEvent:
-    """SC-02 (2d20): the GM applies a passed attack test's damage: the Challenge dice
-    `total` + `bonus` damage (None: the test's Bonus Damage spends, rules.momentum
-    BONUS_DAMAGE) - the target's `soak`, to `track`; the line's rule adds harms (Injuries,
-    Wounds, Trauma) to the track it names (rules.harm.challenge_hit); Dune's defeats a
-    minor foe instead (SC-06, services/harm_marks.py). The target is the
-    one named in the composer unless `target_id` says another. One application per test;
-    none for a voided one."""
+    """SC-02 (2d20): the GM applies a passed attack's damage, dice `total` + `bonus` (None:
+    the test's Bonus Damage spends) - `soak`, on `track`; the line's rule adds harms to the
+    track it names (rules.harm; STA 2e: `take_injury` is the target's side's choice, SC-06);
+    Dune defeats a minor foe (harm_marks). One hit per test, on the composer's target."""
     from tables.services import harm_marks  # it builds on this module's helpers
 
     reason = _reason(reason, required=False)
@@ -304,7 +302,9 @@ def apply_d20_hit(
         dealt = _d20_dealt(test, total, bonus, soak)
         row, harms_kind = _track(target, kind), _kind(campaign, kind.harms)
         harms_row = _track(target, harms_kind)
-        hit, moves = _challenge_moves(campaign, dealt, (kind, row), (harms_kind, harms_row))
+        hit, moves = _challenge_moves(
+            campaign, dealt, (kind, row), (harms_kind, harms_row), take_injury
+        )
         event = _write(
             campaign,
             actor,
@@ -312,7 +312,7 @@ def apply_d20_hit(
             moves,
             reason or _("%(who)s's attack") % {"who": test.character.name},
             audience=_audience(row, harms_row, secret=test.hidden),
-            extra={"source_test_id": test.pk, "dealt": dealt, "complication": hit.complication},
+            extra={"source_test_id": test.pk, "dealt": dealt, **hit.choice},
             summary=_hit_summary(target, moves[0][2], hit, kind, harms_kind),
             sources={"d20_test": test},
         )
@@ -329,13 +329,23 @@ def _d20_dealt(test: D20Test, total: int, bonus: int | None, soak: int) -> int:
         raise ServiceError(str(error)) from None
 
 
-def _challenge_moves(campaign: Campaign, dealt: int, stress, harms):
-    """The line's rule for a hit of `dealt` on the stress track: its move, then the
-    harms (Injuries, Wounds, Trauma) it adds to the track it names, if any."""
-    (kind, row), (harms_kind, harms_row) = stress, harms
-    rule = harm.HARM_RULE[line_key(campaign)]
-    hit = harm.challenge_hit(rule, row.taken, row.maximum, dealt, both=campaign.double_harm)
-    moves = [(kind, row, _move(row, dealt))]
+def _challenge_moves(campaign: Campaign, dealt: int, stress, harms, take_injury: bool):
+    """The line's rule for a hit of `dealt`: the stress track's move (none if the target
+    took the Injury instead, STA 2e), then the harms it adds to the track it names, which
+    grows to hold them on a line that counts harms past the track (SC-R19)."""
+    (kind, row), (harms_kind, harms_row), line = stress, harms, line_key(campaign)
+    both = campaign.double_harm
+    try:
+        hit = harm.challenge_hit(
+            harm.HARM_RULE[line], row.taken, row.maximum, dealt, both=both, take_injury=take_injury
+        )
+        size = harm.harms_track_size(line, harms_row.taken, harms_row.maximum, hit.harms)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    moves = [(kind, row, _move(row, hit.marked))]
+    if size != harms_row.maximum:  # the box first: a track never holds more than its size
+        HarmTrack.objects.filter(pk=harms_row.pk).update(maximum=size)
+        harms_row.maximum = size
     if hit.harms:
         moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
     return hit, moves
@@ -343,8 +353,10 @@ def _challenge_moves(campaign: Campaign, dealt: int, stress, harms):
 
 def _hit_summary(target: Character, step: harm.Step, hit, kind, harms_kind) -> str:
     words = {"who": target.name, "n": step.delta, "track": kind.label}
-    words.update(harms=hit.harms, harm=harms_kind.label)
-    return _("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words
+    words.update(harms=hit.harms, harm=harms_kind.label, dealt=hit.dealt)
+    return harm_words.choice_summary(hit, words) or (
+        _("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words
+    )
 
 
 def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:
@@ -396,13 +408,10 @@ def recover(
             audience=_audience(row),
             extra={},
             summary=_("%(who)s recovers %(n)d %(track)s (%(taken)d of %(max)d).")
-            % {
-                "who": target.name,
-                "n": -step.delta,
-                "track": kind.label,
-                "taken": step.after,
-                "max": row.maximum,
-            },
+            % (
+                {"who": target.name, "n": -step.delta, "track": kind.label}
+                | {"taken": step.after, "max": row.maximum}
+            ),
             sources={},
         )
 

@@ -50,6 +50,14 @@ def defeats_minor_foes(campaign) -> bool:
 
 
 @register.filter
+def offers_injury_choice(campaign) -> bool:
+    """SC-06, STA 2e: the hit's form asks whether the target avoids the Injury with Stress."""
+    from tables.policy.harm_rules import offers_injury_choice as offers
+
+    return offers(campaign)
+
+
+@register.filter
 def offers_tasks(campaign) -> bool:
     """SC-03: the GM is offered a new extended task only where the line has a rule."""
     from tables.policy.harm_rules import offers_tasks as offers

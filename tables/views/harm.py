@@ -42,6 +42,15 @@ def _optional_int(post, name: str):
     return _int(post, name) if post.get(name, "") != "" else None
 
 
+def _take_injury(post) -> bool:
+    """SC-06, STA 2e: the hit form's choice, avoid the Injury with Stress (the default,
+    ruling SC-R18) or take the Injury; anything else is bad input."""
+    choice = post.get("harm_choice", "") or "stress"
+    if choice not in ("stress", "injury"):
+        raise BadInput("harm_choice")
+    return choice == "injury"
+
+
 def _record_at(campaign, post, name: str = "roll_seq"):
     """("roll"|"test", id) of the play record the log's entry `name` is about."""
     from tables import events
@@ -79,6 +88,7 @@ def _hit(campaign, user, post):
         bonus=_int(post, "bonus", 0),
         soak=_int(post, "soak", 0),
         reason=post.get("reason", ""),
+        take_injury=_take_injury(post),
     )
 
 
@@ -117,6 +127,7 @@ def _d20_hit(campaign, user, post):
         bonus=_optional_int(post, "bonus"),  # empty: the test's Bonus Damage spends
         soak=_int(post, "soak", 0),
         reason=post.get("reason", ""),
+        take_injury=_take_injury(post),
     )
 
 

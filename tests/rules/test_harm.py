@@ -137,3 +137,24 @@ def test_sc_r1_off_a_hit_of_five_that_fills_the_track_inflicts_one_harm():
     assert harm.challenge_hit(harm.FIVE_OR_EMPTY, 6, 8, 2, both=False).harms == 1  # fills only
     task = Task(extended.STA1, work=5, magnitude=3)
     assert advance(task, True, 5, both=False).breakthroughs == 1
+
+
+def test_sc_06_sta2e_the_target_chooses_the_injury_or_the_stress():
+    """SC-06, STA 2e core pp. 290 and 292: taking the Injury puts no Stress on the track;
+    avoiding it (ruling SC-R18, the default) takes the Stress; a full track injures."""
+    took = harm.sta2_hit(3, 10, 4, take_injury=True)
+    assert (took.marked, took.step.after, took.harms, took.took_injury) == (0, 3, 1, True)
+    avoided = harm.sta2_hit(3, 10, 4)
+    assert (avoided.marked, avoided.step.after, avoided.harms) == (4, 7, 0)
+    assert harm.sta2_hit(3, 10, 0, take_injury=True).harms == 0  # no hit, no Injury
+    with pytest.raises(harm.InvalidHarm):
+        challenge_hit(harm.HARM_RULE["sta1"], 0, 10, 4, take_injury=True)
+
+
+def test_sc_r19_sta1_injuries_are_counted_past_the_box_other_lines_keep_their_track():
+    """SC-R19, STA 1e core rulebook, Injuries (pp. 176-177): two Injuries on a one-box
+    track need two boxes; the seeds' 2d20 keeps its size (the clamp reports the rest)."""
+    assert harm.harms_track_size("sta1", 0, 1, 2) == 2
+    assert harm.harms_track_size("sta1", 1, 3, 1) == 3
+    assert harm.harms_track_size("sta1", harm.MAX_TRACK, harm.MAX_TRACK, 1) == harm.MAX_TRACK
+    assert harm.harms_track_size("seeds", 0, 1, 2) == 1

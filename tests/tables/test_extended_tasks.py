@@ -150,6 +150,20 @@ def test_sc_03_sta2_impact_is_the_department_minus_resistance_and_closes_when_fu
     assert (second.payload["progress"], second.payload["closed"]) == (8, True)
 
 
+def test_sc_r6_sta2_momentum_spent_on_the_test_raises_its_impact(d20_campaign, gm, player, kara):
+    """SC-03, ruling SC-R6 (STA 2e, "Goodbye Challenge Dice": Impact is the department
+    plus the Momentum spent on it; 1 a point): Communicate 6 + 2 Momentum - Resistance 2
+    = 6; a vetoed point adds nothing (MO-12)."""
+    c = line(d20_campaign, "sta2", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Negotiate", work=10, resistance=2))
+    test = test_roll(c, player, kara, [1, 1])  # 4 successes: 3 Momentum
+    for _ in range(3):
+        services_d20.spend_momentum(c.pk, player, test.pk, "task_points", from_pool=0)
+    services_d20.veto_spend(c.pk, gm, test.pk, 2, "Not that way")
+    linked = extended_tasks.link_roll(c.pk, player, task.pk, test.pk)
+    assert (linked.payload["amount"], linked.payload["progress"]) == (6, 6)
+
+
 def test_sc_03_refusals_change_nothing(d20_campaign, gm, player, player2, observer, kara, marcus):
     c = line(d20_campaign, "sta1", gm)
     task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=5, magnitude=1))

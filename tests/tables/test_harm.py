@@ -266,3 +266,84 @@ def test_sc_06_fallout_reaching_zero_hp_is_an_injury(d20_campaign, gm, player, k
     assert [moves(e) for e in hits[:2]] == [[("hp", 4, 4)], [("hp", 3, 7)]]
     assert moves(hits[2]) == [("hp", 3, 10), ("injuries", 1, 1)]
     assert moves(hits[3])[-1] == ("injuries", 1, 2)
+
+
+def test_sc_06_sta2_the_target_may_take_the_injury_instead_of_the_stress(
+    d20_campaign, gm, player, kara, marcus
+):
+    """SC-06 through the services (STA 2e core pp. 290 and 292): a hit inflicts an Injury
+    unless the target suffers Stress equal to its severity; a target that takes the
+    Injury suffers no Stress, and the log says so."""
+    sta2 = _line(d20_campaign, gm, marcus, "sta2", {"stress": 10, "injuries": 2})
+    test = d20_attack(sta2, player, kara, [3, 15])
+    event = harm.apply_d20_hit(
+        sta2.pk, gm, test.pk, marcus.pk, track="stress", total=4, take_injury=True
+    )
+    assert moves(event) == [("stress", 0, 0), ("injuries", 1, 1)]
+    assert event.payload["took_injury"] is True and event.payload["complication"] is False
+    assert event.payload["summary"] == "Marcus takes an Injury instead of 4 Stress."
+
+
+def test_sc_06_sta2_eight_of_ten_and_a_four_hit_fills_stress_and_the_log_names_the_complication(
+    d20_campaign, gm, player, kara, marcus
+):
+    """SC-06 (STA 2e core pp. 290 and 292, and the line developer's clarification): the
+    issue's case, 8 of 10 Stress and a 4-point hit: Stress full, 0 Injuries, and the log's
+    words say the hit became a complication (not "0 Injuries")."""
+    sta2 = _line(d20_campaign, gm, marcus, "sta2", {"stress": 10, "injuries": 1})
+    first = d20_attack(sta2, player, kara, [3, 15])
+    harm.apply_d20_hit(sta2.pk, gm, first.pk, marcus.pk, track="stress", total=8)
+    second = d20_attack(sta2, player, kara, [2, 19])
+    event = harm.apply_d20_hit(sta2.pk, gm, second.pk, marcus.pk, track="stress", total=4)
+    assert moves(event) == [("stress", 2, 10)]
+    assert HarmTrack.objects.get(character=marcus, track="injuries").taken == 0
+    assert "complication instead of an Injury" in event.payload["summary"]
+
+
+def test_sc_06_only_sta2_offers_taking_the_injury_and_the_refusal_changes_nothing(
+    sta, gm, player, kara, marcus
+):
+    """SC-06: the choice is STA 2e's (core p. 290); on STA 1e it is refused, nothing
+    changes, and the same test can still be applied."""
+    test = d20_attack(sta, player, kara, [3, 15])
+    before = snapshot(sta)
+    with pytest.raises(ServiceError, match="2nd edition"):
+        harm.apply_d20_hit(
+            sta.pk, gm, test.pk, marcus.pk, track="stress", total=4, take_injury=True
+        )
+    assert snapshot(sta) == before
+    harm.apply_d20_hit(sta.pk, gm, test.pk, marcus.pk, track="stress", total=4)
+
+
+def test_sc_r19_sta1_a_second_injury_past_the_one_box_is_recorded_not_lost(
+    d20_campaign, gm, player, kara, marcus
+):
+    """SC-R19 (STA 1e core rulebook, Injuries, pp. 176-177: a second Injury while injured
+    is lethal, so each one counts): a 6 hit on 6 of 10 Stress is 5+ and empties the track,
+    two Injuries (SC-R1); the one-box Injuries track grows to hold both, none lost, and
+    voiding the hit takes both back."""
+    from tables.services import corrections
+
+    sta1 = _line(d20_campaign, gm, marcus, "sta1", {"stress": 10, "injuries": 1})
+    first = d20_attack(sta1, player, kara, [3, 15])
+    harm.apply_d20_hit(sta1.pk, gm, first.pk, marcus.pk, track="stress", total=4)
+    second = d20_attack(sta1, player, kara, [2, 19])
+    event = harm.apply_d20_hit(sta1.pk, gm, second.pk, marcus.pk, track="stress", total=6)
+    assert moves(event) == [("stress", 6, 10), ("injuries", 2, 2)]
+    injuries = event.payload["moves"][1]
+    assert (injuries["maximum"], injuries["lost"]) == (2, 0)
+    row = HarmTrack.objects.get(character=marcus, track="injuries")
+    assert (row.taken, row.maximum) == (2, 2)
+    corrections.void_event(sta1.pk, gm, second.event.seq, "Wrong target")
+    assert HarmTrack.objects.get(character=marcus, track="injuries").taken == 0
+
+
+def test_sc_r19_other_lines_still_report_harms_past_the_track_as_lost(
+    d20_campaign, gm, player, kara, marcus
+):
+    """SC-R19 is STA 1e's: the seeds' 2d20 keeps its track and reports what did not fit."""
+    seeds = _line(d20_campaign, gm, marcus, "seeds", {"stress": 10, "injuries": 1})
+    test = d20_attack(seeds, player, kara, [3, 15])
+    event = harm.apply_d20_hit(seeds.pk, gm, test.pk, marcus.pk, track="stress", total=10)
+    assert event.payload["moves"][1]["lost"] == 1
+    assert HarmTrack.objects.get(character=marcus, track="injuries").maximum == 1
