@@ -8,18 +8,26 @@ ConnectionError (the doorbell of a roll, then the hub's probe, fail).
 
 from __future__ import annotations
 
+import asyncio
 import html
+import json
 import re
+import time
 
 import pytest
 import redis
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings as django_settings
 from django.urls import reverse
 
 from momenta_site.channel_layer import reachability
 from tables.live import broadcast, fanout
+from tables.models import Character
 
 from .conftest import acommit_event
+from .test_redis_outage import Browser, needs_stack, own_redis, roll_seqs, servers_on_own_redis  # noqa: F401 (fixtures)
+from .test_two_processes import logged_in, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,3 +132,55 @@ def test_the_delayed_words_are_in_the_page_in_the_readers_language(
     ).content.decode()
     found = re.search(r'data-label-delayed="([^"]*)"', page)
     assert found and html.unescape(found.group(1)) == "Live-Aktualisierung verzögert"
+
+
+# --- Two server processes and a Redis stopped and started again (CI's Redis run) ---
+
+
+async def layer_told(socket, state: str, seen: list[int], bound: float = 45) -> None:
+    """Read `socket` (a heartbeat every 2 s, as a delayed page's 5 s, within the flood
+    limit) until it says the layer is `state`; the events' seqs on the way go to `seen`."""
+    pinged = 0.0
+    async with asyncio.timeout(bound):
+        while True:
+            if time.monotonic() - pinged > 2:
+                pinged = time.monotonic()
+                await socket.send(json.dumps({"type": "ping"}))
+            try:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 1))
+            except TimeoutError:
+                continue
+            if message["type"] == "event":
+                seen.append(message["seq"])
+            elif message == {"type": "layer", "state": state}:
+                return
+
+
+@needs_stack
+async def test_with_redis_stopped_a_page_on_another_process_is_told_and_told_again_when_back(
+    own_redis,  # noqa: F811 (a fixture)
+    servers_on_own_redis,  # noqa: F811 (a fixture)
+    momenta_campaign,
+    gm,
+    player,
+):
+    hero = await sync_to_async(Character.objects.create)(
+        campaign=momenta_campaign, owner=player, name="Iska"
+    )
+    await sync_to_async(hero.attributes.create)(name="WITS", value=3)
+    gm_client, player_client = await sync_to_async(lambda: (logged_in(gm), logged_in(player)))()
+    rolling, watching = servers_on_own_redis
+    # The GM's page is on the process that rings no doorbell: it learns of the outage
+    # from its own doorbell channel, and of Redis's return from its pages' heartbeats.
+    page = await open_socket(
+        watching, momenta_campaign, gm_client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    )
+    seen: list[int] = []
+
+    own_redis.stop()
+    assert await Browser(rolling, player_client).roll(momenta_campaign, hero) == 200
+    await layer_told(page, "down", seen)
+    own_redis.start()
+    await layer_told(page, "up", seen)
+    assert seen == await sync_to_async(roll_seqs)(momenta_campaign)
+    await page.close()
