@@ -12,8 +12,10 @@ channel from its groups) does not need sub-second precision.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 import channels_redis.pubsub
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 UNREACHABLE = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 
 SWEEP_EVERY_S = 1.0
+PROBE_EVERY_S = 2.0  # while Redis is away, a process tries it at most this often
+PROBE_GROUP = "layer-probe"
 
 
 class InMemoryChannelLayer(StockInMemoryChannelLayer):
@@ -51,6 +55,11 @@ class Reachability:
 
     def __init__(self) -> None:
         self.away = False
+        # Told of each change (the table hubs, which tell their pages, issue 39): each
+        # called on its own event loop, as failed() may run in a request's thread.
+        self._watchers: dict[Callable[[bool], None], asyncio.AbstractEventLoop] = {}
+        self._probed_at = float("-inf")
+        self._probe: asyncio.Task | None = None
 
     def failed(self, error: BaseException) -> None:
         if not self.away:
@@ -61,6 +70,7 @@ class Reachability:
                 describe(error),
                 extra=REDIS_AWAY,
             )
+            self._tell()
 
     def answered(self) -> None:
         if self.away:
@@ -69,6 +79,57 @@ class Reachability:
                 "channel layer: Redis answers again",
                 extra=REDIS_BACK,
             )
+            self._tell()
+
+    def noted(self, error: BaseException) -> None:
+        """A caller's layer call failed: Redis is away if that is why (else nothing)."""
+        if isinstance(error, UNREACHABLE):
+            self.failed(error)
+
+    # --- who is told (only on a change: nothing per doorbell while Redis answers) ---
+
+    def watch(self, told: Callable[[bool], None]) -> None:
+        """Call `told(away)` on this event loop whenever the state changes."""
+        self._watchers[told] = asyncio.get_running_loop()
+
+    def unwatch(self, told: Callable[[bool], None]) -> None:
+        self._watchers.pop(told, None)
+
+    def _tell(self) -> None:
+        for told, loop in list(self._watchers.items()):
+            try:
+                loop.call_soon_threadsafe(told, self.away)
+            except RuntimeError:  # its loop is closed (a finished test's)
+                self.unwatch(told)
+
+    # --- finding out that it is back ------------------------------------------------
+
+    def probe_soon(self, layer) -> None:
+        """While away, try `layer` once in the background (at most every PROBE_EVERY_S):
+        a process whose pages only listen makes no call that would find Redis back."""
+        now = time.monotonic()
+        if not self.away or self._probe is not None or now - self._probed_at < PROBE_EVERY_S:
+            return
+        self._probed_at = now
+        self._probe = asyncio.get_running_loop().create_task(self._probed(layer))
+
+    async def _probed(self, layer) -> None:
+        try:
+            # A group nobody is in: Redis publishes to no one; the in-memory layer does nothing.
+            await layer.group_send(PROBE_GROUP, {"type": "layer.probe"})
+        except Exception as error:
+            self.noted(error)
+        else:
+            self.answered()
+        finally:
+            self._probe = None
+
+    def reset(self) -> None:
+        """Forget the state and the watchers (tests)."""
+        self.away = False
+        self._watchers.clear()
+        self._probed_at = float("-inf")
+        self._probe = None
 
 
 reachability = Reachability()  # the process's one channel layer (settings.CHANNEL_LAYERS)

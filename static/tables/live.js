@@ -1,7 +1,8 @@
 /* Live table: one WebSocket per open table page (server side: tables/consumers.py).
  *
  * The server sends JSON: {type: "event", seq, prev, html} |
- * {type: "ready", seq} | {type: "pong", seq} | {type: "presence", html}.
+ * {type: "ready", seq} | {type: "pong", seq} | {type: "presence", html} |
+ * {type: "layer", state: "down" | "up"}.
  * `html` is a string of hx-swap-oob fragments that htmx applies. `prev` is the
  * event this one follows for this page: the events between are not for this
  * viewer (a GM's secret), and nothing about them is sent when they happen.
@@ -12,6 +13,10 @@
  * everything after `last` again ({type: "resync", after: last}).
  * On every (re)connect the socket URL carries ?after=<last>, and the server
  * replays what the page missed before going live.
+ *
+ * Delayed: while the server's channel layer (Redis) is away ("layer" down), others'
+ * moves reach it only through heartbeats: the page says so and beats every
+ * DELAYED_HEARTBEAT. When it is back ("up") the page catches up once and is live.
  *
  * Reconnect: on every close, whatever the code, with exponential backoff
  * (capped at 5 s). htmx's ws extension is not used: it reconnects only on
@@ -26,6 +31,7 @@
   var BACKOFF_FIRST = 250;
   var BACKOFF_CAP = 5000;
   var HEARTBEAT = 25000;
+  var DELAYED_HEARTBEAT = 5000; // while the layer is away, heartbeats bring the moves
   var REFUSED = 4403;
   var HOLD_CAP = 2000; // longest a socket message waits for this page's own htmx request
 
@@ -36,6 +42,7 @@
     retryTimer: null,
     heartbeat: null,
     resyncing: false,
+    delayed: false, // the server's channel layer is away ("layer" messages)
     lastHeard: 0,
     state: "connecting",
     held: [], // socket messages waiting for an htmx request in flight (see hold)
@@ -53,6 +60,11 @@
       el.setAttribute("data-state", state);
       el.textContent = el.getAttribute("data-label-" + state) || "";
     }
+  }
+
+  // Live, or delayed while the server's channel layer is away.
+  function settled() {
+    setState(live.delayed ? "delayed" : "live");
   }
 
   function socketUrl() {
@@ -110,7 +122,9 @@
     normalizeLog();
     // New entries while live go on the roll stage and are announced (stage.js);
     // a catch-up replay after a reconnect is not a moment at the table.
-    if (fresh.length && live.state === "live" && window.momentaStage) window.momentaStage.landed(fresh);
+    // Delayed entries are moments too: late by a heartbeat at most.
+    var playing = live.state === "live" || live.state === "delayed";
+    if (fresh.length && playing && window.momentaStage) window.momentaStage.landed(fresh);
   }
 
   function resync() {
@@ -147,12 +161,33 @@
           return;
         }
         if (message.seq > live.last) resync();
-        else setState("live");
+        else settled();
         break;
       case "pong":
         if (message.seq > live.last) resync();
         break;
+      case "layer":
+        layer(message.state === "down");
+        break;
     }
+  }
+
+  function layer(away) {
+    if (away === live.delayed) return;
+    live.delayed = away;
+    beat(away ? DELAYED_HEARTBEAT : HEARTBEAT);
+    if (!away) send({ type: "ping", seq: live.last }); // back: catch up once
+    if (!live.resyncing) settled(); // else its "ready" settles the state
+  }
+
+  function beat(period) {
+    clearInterval(live.heartbeat);
+    live.heartbeat = setInterval(function () {
+      // Every ping is answered: a socket silent for two beats is dead
+      // (a sleeping laptop, a dropped route) even if it still looks open.
+      if (Date.now() - live.lastHeard > 2 * HEARTBEAT + 5000) live.drop();
+      else send({ type: "ping", seq: live.last });
+    }, period);
   }
 
   // An htmx request in flight is answered with the fragments of the event it
@@ -189,6 +224,7 @@
     if (socket !== live.socket) return;
     live.socket = null;
     live.resyncing = false;
+    live.delayed = false; // the next socket is told again
     // What the old socket left waiting is replayed by the next one (?after=last).
     live.held = [];
     clearTimeout(live.holdTimer);
@@ -207,13 +243,7 @@
       live.attempts = 0;
       live.lastHeard = Date.now();
       setState("syncing");
-      clearInterval(live.heartbeat);
-      live.heartbeat = setInterval(function () {
-        // Every ping is answered: a socket silent for two beats is dead
-        // (a sleeping laptop, a dropped route) even if it still looks open.
-        if (Date.now() - live.lastHeard > 2 * HEARTBEAT + 5000) live.drop();
-        else send({ type: "ping", seq: live.last });
-      }, HEARTBEAT);
+      beat(HEARTBEAT);
     };
     socket.onmessage = function (e) {
       if (socket !== live.socket) return;

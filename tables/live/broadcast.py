@@ -11,6 +11,7 @@ import time
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from momenta_site.channel_layer import reachability
 from tables.live import frames
 from tables.live.metrics import EVENTS_PUSHED
 
@@ -46,6 +47,7 @@ def announce(event) -> None:
     except Exception as error:  # a down Redis must not turn a committed roll into an error page
         # A hung Redis costs a command its timeout (settings.py): not every command's.
         _quiet_until = time.monotonic() + QUIET_AFTER_FAILURE_S
+        reachability.noted(error)  # the pages are told their updates are late (issue 39)
         # A warning, not a traceback per roll: pages catch up by heartbeat or on reconnect.
         log.warning(
             "doorbell for %s #%s not sent: %r", group_name(event.campaign_id), event.seq, error

@@ -30,6 +30,9 @@ Messages to the page (JSON):
   {"type": "pong", "seq": N}           answer to a heartbeat
   (in ready and pong, N is shown_seq: never a hidden event's seq)
   {"type": "presence", "html": "..."}  who is at the table
+  {"type": "layer", "state": "down"}   Redis (the doorbells) is away: events come
+                                       only with heartbeats; the page beats faster
+  {"type": "layer", "state": "up"}     it answers again: the page catches up once
 Messages from the page:
   {"type": "resync", "after": N}       send everything after N again (a gap)
   {"type": "ping", "seq": N}           heartbeat: keeps presence, catches up
@@ -47,6 +50,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from momenta_site.channel_layer import reachability
 from tables import events
 from tables.live import fanout, frames, presence
 from tables.live import render as live
@@ -82,6 +86,7 @@ def _layer_away(campaign_id: int):
     try:
         yield
     except Exception as error:
+        reachability.noted(error)
         log.warning("table %s: channel layer unreachable: %r", campaign_id, error)
 
 
@@ -157,6 +162,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = self.shown_seq = head if after is None else min(after, head)
         self._sender = asyncio.create_task(self._send_loop())
         self._put(("resync", self.last_seq))
+        if reachability.away:  # later changes come from the hub (layer_changed_nowait)
+            self._put(("layer", True))
         await presence.store().join(self.campaign_id, self.channel_name, self.user.pk)
         with _layer_away(self.campaign_id):  # Redis gone since the join: the socket stays
             await self.channel_layer.group_send(self.group, {"type": "presence.changed"})
@@ -241,6 +248,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def presence_changed_nowait(self) -> None:
         self._put(("presence",))
 
+    def layer_changed_nowait(self, away: bool) -> None:
+        self._put(("layer", away))
+
     def _put(self, item) -> None:
         if self.audience is None:
             return
@@ -278,6 +288,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "seq": self.shown_seq})
         elif item[0] == "presence":
             await self._send_presence()
+        elif item[0] == "layer":
+            await self.send_json({"type": "layer", "state": "down" if item[1] else "up"})
         return self.audience is not None
 
     async def _send_frame(self, frame: fanout.Frame):

@@ -27,6 +27,7 @@ from typing import Protocol
 
 from channels.db import database_sync_to_async
 
+from momenta_site.channel_layer import reachability
 from tables.live import frames, presence, render
 from tables.live.broadcast import group_name
 from tables.policy.locale import Reader, reading_as
@@ -103,6 +104,8 @@ class Subscriber(Protocol):
 
     def presence_changed_nowait(self) -> None: ...
 
+    def layer_changed_nowait(self, away: bool) -> None: ...
+
 
 def load_frames(campaign_id: int, after: int, views: frozenset[View]) -> list[Frame]:
     """The events after `after`, each drawn once per view (one query for the events,
@@ -167,6 +170,7 @@ class TableHub:
         self._presence_task: asyncio.Task | None = None
         self._pending: float | None = None  # the highest doorbell not answered yet
         self._rung = asyncio.Event()
+        self._back: asyncio.Task | None = None  # catching up as the layer is back
 
     # --- the doorbell: one channel per table and process -----------------------------
 
@@ -176,6 +180,7 @@ class TableHub:
             if self.layer is not None:
                 self.channel = await self.layer.new_channel("hub.")
                 await self.layer.group_add(group_name(self.campaign_id), self.channel)
+                reachability.watch(self._layer_changed)
                 # A context of their own: the hub serves every socket of the table, so its
                 # log lines must not name the first socket's request and user (logs.py).
                 self._tasks = [
@@ -203,7 +208,8 @@ class TableHub:
                 message = await self.layer.receive(self.channel)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
+                reachability.noted(error)
                 log.exception("doorbells of table %s: receive failed", self.campaign_id)
                 await asyncio.sleep(1.0)
                 continue
@@ -251,9 +257,31 @@ class TableHub:
             except Exception:  # the next doorbell or heartbeat tries again
                 log.exception("events of table %s not read", self.campaign_id)
 
+    def _layer_changed(self, away: bool) -> None:
+        """Redis went away or came back (channel_layer.reachability): every page is told,
+        once it is back after what the lost doorbells did not bring (read once here)."""
+        if away:
+            self._tell_layer(away)
+        elif self._back is None:
+            self._back = asyncio.get_running_loop().create_task(self._caught_up())
+
+    async def _caught_up(self) -> None:
+        try:
+            await self._check_head()
+        except Exception:  # the pages' heartbeats still catch up
+            log.exception("events of table %s not read after the layer's return", self.campaign_id)
+        finally:
+            self._back = None
+        self._tell_layer(reachability.away)
+
+    def _tell_layer(self, away: bool) -> None:
+        for socket in list(self.sockets):
+            socket.layer_changed_nowait(away)
+
     async def stop(self) -> None:
         """Leave the group: this process has no socket of the table any more."""
-        for task in [*self._tasks, self._presence_task]:
+        reachability.unwatch(self._layer_changed)
+        for task in [*self._tasks, self._presence_task, self._back]:
             if task is not None:
                 task.cancel()
         if self.layer is not None and self.channel is not None:
@@ -294,13 +322,18 @@ class TableHub:
                     return
 
     async def heartbeat(self) -> None:
-        """Heal a lost doorbell: compare with the database head, at most every HEAD_CHECK_S."""
-        now = time.monotonic()
-        if self.head is None or now - self._checked_at < HEAD_CHECK_S:
+        """Heal a lost doorbell: compare with the database head, at most every HEAD_CHECK_S.
+        While Redis is away, also see whether it is back (pages beat faster then)."""
+        if reachability.away and self.layer is not None:
+            reachability.probe_soon(self.layer)
+        if self.head is None or time.monotonic() - self._checked_at < HEAD_CHECK_S:
             return
-        self._checked_at = now
+        await self._check_head()
+
+    async def _check_head(self) -> None:
+        self._checked_at = time.monotonic()
         head = await database_sync_to_async(render.head_seq)(self.campaign_id)
-        if head > self.head:
+        if self.head is not None and head > self.head:
             await self.ring(head)
 
     async def presence_html(
@@ -372,6 +405,7 @@ def hub_for(campaign_id: int) -> TableHub | None:
 def reset() -> None:
     """Forget every hub (tests that reset the database between cases)."""
     for hub in _hubs.values():
+        reachability.unwatch(hub._layer_changed)
         for task in hub._tasks:
             try:
                 task.cancel()

@@ -18,6 +18,7 @@ from django.db import connections, transaction
 from django.test import Client
 
 from momenta_site.asgi import application
+from momenta_site.channel_layer import reachability
 from tables import events
 from tables.live import fanout, frames
 from tables.services.core import append_event, change_pool, lock_campaign
@@ -156,6 +157,8 @@ async def connect():
 def _fresh_hubs():
     fanout.reset()
     frames.clear()
+    reachability.reset()
     yield
     fanout.reset()
     frames.clear()
+    reachability.reset()
