@@ -14,6 +14,8 @@ import json
 import logging
 from datetime import UTC, datetime
 
+from momenta_site import release
+
 # What is being served in this context: asgiref copies the context into the thread a
 # request or a consumer's database call runs in, so these follow it there.
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
@@ -81,6 +83,9 @@ class Formatter(logging.Formatter):
             "message": message,
             "request_id": request,
             "user_id": user,
+            # Which release wrote the line: a shipper's search across an upgrade.
+            "version": release.VERSION,
+            "commit": release.commit(),
         }
         # A request line's method, path, status…: whatever the caller passed in `extra=`.
         for key, value in record.__dict__.items():
