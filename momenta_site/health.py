@@ -7,7 +7,9 @@ Both answer JSON within 2 s, with the release (`version`, `commit`: release.py):
   Redis's parts fail: pages and commands work from the database then, so a proxy must
   keep sending traffic; a Redis outage costs live updates for a while, never the site;
 - 503 `"unavailable"` when the database does not answer (`"database": "unreachable"`)
-  or every write would fail (`"writes fail"`: a rollback past an unsafe migration).
+  or every write would fail (`"writes fail"`: a rollback past an unsafe migration);
+  `/readyz` says `"degraded"` (200) for that one: the schema is every instance's, so
+  the proxy keeps them all and the pages still read.
 
 `/readyz` alone also answers 503 `"draining"` while the instance's drain file exists
 (settings.DRAIN_FILE): `deploy/restart` makes it before stopping the instance and waits
@@ -163,8 +165,11 @@ def respond(status: str, failed: dict[str, str], code: int) -> JsonResponse:
     return response
 
 
-def answer(failed: dict[str, str]) -> JsonResponse:
-    if VITAL & set(failed):
+def answer(failed: dict[str, str], *, ready: bool = False) -> JsonResponse:
+    """`ready`: for /readyz, where writes that fail keep the instance in the proxy: the
+    schema is every instance's, so taking them all out would only lose the reads."""
+    down = {n for n, why in failed.items() if n in VITAL and not (ready and why == WRITES_FAIL)}
+    if down:
         return respond("unavailable", failed, 503)
     return respond("degraded" if failed else "ok", failed, 200)
 
@@ -207,4 +212,4 @@ class HealthCheckMiddleware:
             _tell_draining(now_draining)
             if now_draining:
                 return respond("draining", {}, 503)
-        return answer(async_to_sync(failures)())
+        return answer(async_to_sync(failures)(), ready=request.path == READY_PATH)

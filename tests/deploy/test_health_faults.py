@@ -74,6 +74,10 @@ def test_healthz_is_503_writes_fail_when_a_column_this_code_never_writes_is_requ
     assert answer.json()["failed"] == {"database": "writes fail"}
     (line,) = [r["message"] for r in log.named("momenta_site.health")]
     assert "database writes fail" in line and "tables_campaign.name" in line
+    # The proxy keeps the instances: every one has the same schema, and pages still read.
+    ready = client.get("/readyz")
+    assert (ready.status_code, ready.json()["status"]) == (200, "degraded")
+    assert ready.json()["failed"] == {"database": "writes fail"}
 
 
 def test_the_schema_as_migrated_takes_every_write_of_this_code():
