@@ -34,6 +34,8 @@ from django.db import connections
 from django.http import FileResponse
 from django.urls import reverse
 
+from momenta_site import health
+
 # URL names whose requests hash a password (a login, a new account's password). A
 # password reset's mail no longer waits on the mail server inside its request: it is
 # sent after the answer (momenta_site/mail.py).
@@ -88,7 +90,9 @@ class SyncChainASGIHandler(ASGIHandler):
 
     @cached_property
     def own_thread_paths(self) -> frozenset[str]:
-        return frozenset(reverse(name) for name in OWN_THREAD_VIEWS)
+        # And the health probes: with the database away, requests on the shared thread
+        # each wait for it, and a probe behind them answered late (momenta_site/health.py).
+        return frozenset(reverse(name) for name in OWN_THREAD_VIEWS) | set(health.PATHS)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

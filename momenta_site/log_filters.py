@@ -1,4 +1,5 @@
-"""Logging filters: a refused request is worth a line, a Redis outage two, not a traceback each."""
+"""Logging filters: a refused request is worth a line, a Redis or database outage two, not
+a traceback each."""
 
 import logging
 import re
@@ -19,7 +20,8 @@ class RefusalsWithoutTraceback(logging.Filter):
 
 
 class HealthProbeAnswers(logging.Filter):
-    """Drop Django's ERROR line for each 503 `/healthz` gives (draining, the database away).
+    """Drop Django's ERROR line for each 503 `/healthz` or `/readyz` gives (draining, the
+    database away).
 
     The proxy probes every few seconds: a restart's drain logged "ERROR Service
     Unavailable" at each probe, though it is the answer asked for. health.py says once
@@ -27,11 +29,11 @@ class HealthProbeAnswers(logging.Filter):
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from momenta_site.health import PATH
+        from momenta_site.health import PATHS
 
         if getattr(record, "status_code", None) != 503:
             return True
-        return getattr(getattr(record, "request", None), "path", None) != PATH
+        return getattr(getattr(record, "request", None), "path", None) not in PATHS
 
 
 class AnsweredForTheDatabase(logging.Filter):
@@ -112,3 +114,44 @@ class UvicornLevels(logging.Filter):
         if record.levelno < logging.WARNING and self.DIED.fullmatch(record.getMessage()):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return record.levelno >= self.level
+
+
+# psycopg_pool's lines that mean the database is away (its logger: "psycopg.pool").
+_POOL_AWAY = ("error connecting in", "reconnection attempt in pool", "discarding broken connection")
+
+
+def _database_error(record: logging.LogRecord) -> bool:
+    """Whether the record carries a database connection error (traceback or argument)."""
+    from django.db import InterfaceError, OperationalError
+    from psycopg import Error as PsycopgError
+
+    kinds = (OperationalError, InterfaceError, PsycopgError)
+    if record.exc_info and isinstance(record.exc_info[1], kinds):
+        return True
+    args = record.args.values() if isinstance(record.args, dict) else record.args or ()
+    return any(isinstance(a, kinds) for a in args)
+
+
+class DatabaseOutage(logging.Filter):
+    """While the database is away, one line says so (database_outage.py), not one per
+    pool attempt and request: psycopg_pool's first line that says it is away becomes
+    that line, and the pool's lines and those carrying a database error that follow are
+    dropped until it answers again. Outside an outage every line is kept (a request
+    whose connection died once still says so)."""
+
+    def __init__(self):
+        super().__init__()
+        from momenta_site import database_outage
+
+        self.outage = database_outage
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "database", None) is not None:
+            return True  # the outage's own line
+        pool = record.name.startswith("psycopg.pool") and record.levelno >= logging.WARNING
+        if pool and not self.outage.away and str(record.msg).startswith(_POOL_AWAY):
+            self.outage.went_away(record.getMessage().splitlines()[0])
+            return False
+        if self.outage.away and (pool or _database_error(record)):
+            return False
+        return True

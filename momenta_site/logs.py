@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
+from momenta_site import release
+
 # What is being served in this context: asgiref copies the context into the thread a
 # request or a consumer's database call runs in, so these follow it there.
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
@@ -57,7 +59,7 @@ def _context(record: logging.LogRecord) -> tuple[str | None, int | None]:
 
 class JsonLines(JsonFormatter):
     """python-json-logger's line with the site's fields: time, level, logger, message,
-    request_id, user_id, then whatever the caller passed in `extra=` (a request line's
+    request_id, user_id, version, commit, then whatever the caller passed in `extra=` (a request line's
     method, path, status…), and a traceback."""
 
     def __init__(self) -> None:
@@ -74,6 +76,8 @@ class JsonLines(JsonFormatter):
         log_data.update(time=_stamp(record), level=record.levelname, logger=record.name)
         super().add_fields(log_data, record, message_dict)
         log_data["request_id"], log_data["user_id"] = _context(record)
+        # Which release wrote the line: a shipper's search across an upgrade.
+        log_data["version"], log_data["commit"] = release.VERSION, release.commit()
 
 
 class Formatter(logging.Formatter):

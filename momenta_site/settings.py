@@ -232,6 +232,12 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # psycopg's default is 130 s: a database host that drops packets would hold each
+        # connect (a request's without the pool, the pool's own) that long.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env.int("DB_CONNECT_TIMEOUT", 2)
+        )
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DB_POOL", True):
         # Under ASGI every request and socket call runs in a thread of its own, so
         # per-thread persistent connections pile up; a pool per process (psycopg_pool)
@@ -267,10 +273,14 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "NAME": os.path.join(tempfile.gettempdir(), f"momenta-test-{os.getpid()}.sqlite3")
     }
 
+# How long /healthz and /readyz wait for a pooled database connection before answering
+# 503 (momenta_site/health.py): the proxy's probe must hear within 2 s.
+HEALTH_DATABASE_TIMEOUT = env.float("HEALTH_DATABASE_TIMEOUT", 1.0)
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# While this file exists /healthz answers 503 "draining", so the proxy sends the
-# instance no new requests before a restart (deploy/restart). `manage.py serve
-# --drain-file` sets it per instance; unset, an instance never drains.
+# While this file exists /readyz answers 503 "draining", so the proxy sends the
+# instance no new requests before a restart (deploy/restart); /healthz does not flap.
+# `manage.py serve --drain-file` sets it per instance; unset, an instance never drains.
 DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
 # The proxy's addresses: only from these are X-Forwarded-For/-Proto and X-Request-ID
 # believed (momenta_site/request_log.py). Set by `manage.py serve --forwarded-allow-ips`.
@@ -446,13 +456,14 @@ LOGGING = {
         "health_probes": {"()": "momenta_site.log_filters.HealthProbeAnswers"},
         "database_answered": {"()": "momenta_site.log_filters.AnsweredForTheDatabase"},
         "redis_outage": {"()": "momenta_site.log_filters.RedisOutage"},
+        "database_outage": {"()": "momenta_site.log_filters.DatabaseOutage"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "level": LOG_LEVEL,
             "formatter": "site",
-            "filters": ["redis_outage"],
+            "filters": ["redis_outage", "database_outage"],
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from momenta_site import __version__
+from momenta_site import release
 from tables.forms.login import ThrottledAdminAuthenticationForm
 from tables.forms.site import PoolAdjustForm
 from tables.models import (
@@ -42,8 +42,9 @@ from tables.services.core import ServiceError
 
 # The admin's login door has the site's lockout (issue 26).
 admin.site.login_form = ThrottledAdminAuthenticationForm
-# Which release answers, for the operator checking an upgrade or a rollback.
-admin.site.site_header = f"Momenta Table {__version__}"
+# Which release answers, for the operator checking an upgrade or a rollback: the
+# commit too, as the version is the same for every commit between releases.
+admin.site.site_header = f"Momenta Table {release.label()}"
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -82,13 +82,14 @@ async def test_both_handlers_draw_the_same_page(gm):
     assert pages[0][0] == 200
 
 
-async def test_requests_leave_no_connection_open_beyond_what_the_handler_keeps(handler):
+async def test_requests_leave_no_connection_open_beyond_what_the_handler_keeps(handler, gm):
     name, app = handler
+    cookie = await sync_to_async(session_cookie)(gm)
     opened, on_open = opened_connections()
     connection_created.connect(on_open)
     try:
-        # /healthz reads the database (SELECT 1) in the request's sync thread.
-        answers = [await get(app, "/healthz") for _ in range(6)]
+        # A page reads the database (the session, the user) in the request's sync thread.
+        answers = [await get(app, "/account/settings/", cookie) for _ in range(6)]
     finally:
         connection_created.disconnect(on_open)
     assert [a["status"] for a in answers] == [200] * 6

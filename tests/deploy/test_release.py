@@ -4,15 +4,17 @@ CHANGELOG's newest entry, and shown to the operator in the admin."""
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from momenta_site import __version__
+from momenta_site import __version__, release
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +61,45 @@ def test_the_admin_shows_the_version(db):
     operator = get_user_model().objects.create_superuser("op", "op@example.org", "op-pass-123")
     client = Client()
     client.force_login(operator)
-    assert f"Momenta Table {__version__}" in client.get("/admin/").content.decode()
+    page = client.get("/admin/").content.decode()
+    # And the commit: the version is the same for every commit between releases.
+    assert f"Momenta Table {__version__} ({release.commit()})" in page
+
+
+def test_the_commit_is_the_deploys_when_it_says_one(monkeypatch):
+    monkeypatch.setenv("MOMENTA_COMMIT", "0123456789ab")
+    release.commit.cache_clear()
+    try:
+        assert release.commit() == "0123456789ab"
+        assert release.label() == f"{__version__} (0123456789ab)"
+    finally:
+        release.commit.cache_clear()
+
+
+def test_the_commit_is_the_checkouts_head_without_one(monkeypatch):
+    monkeypatch.delenv("MOMENTA_COMMIT", raising=False)
+    release.commit.cache_clear()
+    try:
+        found = release.commit()
+    finally:
+        release.commit.cache_clear()
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    assert head.stdout.startswith(found) and len(found) == 12
+
+
+def test_json_log_lines_name_the_release():
+    import json
+    import logging
+
+    from momenta_site.logs import Formatter
+
+    record = logging.makeLogRecord({"msg": "hello", "levelno": 30, "levelname": "WARNING"})
+    line = json.loads(Formatter(json=True).format(record))
+    assert (line["version"], line["commit"]) == (__version__, release.commit())
 
 
 def locked_versions() -> dict[str, set[str]]:

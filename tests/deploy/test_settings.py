@@ -16,6 +16,7 @@ from django.conf import settings
 db = settings.DATABASES["default"]
 print(json.dumps({
     "pool": db.get("OPTIONS", {}).get("pool"),
+    "connect_timeout": db.get("OPTIONS", {}).get("connect_timeout"),
     "conn_max_age": db["CONN_MAX_AGE"],
     "storage": settings.STORAGES["staticfiles"]["BACKEND"],
     "finders": settings.WHITENOISE_USE_FINDERS,
@@ -43,6 +44,14 @@ def test_postgresql_gets_a_connection_pool_and_no_persistent_connections():
     shown = settings_with(DATABASE_URL="postgres://u@db.example:5432/momenta", DB_POOL_MAX_SIZE="7")
     assert shown["pool"] == {"min_size": 2, "max_size": 7, "timeout": 2}
     assert shown["conn_max_age"] == 0  # Django refuses a pool with persistent connections
+
+
+def test_postgresql_connects_within_a_short_timeout_with_or_without_the_pool():
+    """psycopg's own default is 130 s: a host dropping packets held every connect."""
+    url = "postgres://u@db.example:5432/momenta"
+    assert settings_with(DATABASE_URL=url)["connect_timeout"] == 2
+    assert settings_with(DATABASE_URL=url, DB_POOL="0")["connect_timeout"] == 2
+    assert settings_with(DATABASE_URL=url, DB_CONNECT_TIMEOUT="5")["connect_timeout"] == 5
 
 
 def test_db_pool_off_takes_conn_max_age_from_the_environment():

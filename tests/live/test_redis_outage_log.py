@@ -91,7 +91,7 @@ async def test_healthz_logs_when_its_answer_changes_not_at_each_probe(
     monkeypatch,
 ):
     log = site_log(json_lines=True)
-    monkeypatch.setattr(health, "_last_failed", set())
+    monkeypatch.setattr(health, "_last_failed", {})
     working = health.check_cache
 
     def cache_away():
@@ -99,10 +99,10 @@ async def test_healthz_logs_when_its_answer_changes_not_at_each_probe(
 
     monkeypatch.setattr(health, "check_cache", cache_away)
     for _ in range(3):
-        assert await health.failures() == ["cache"]
+        assert await health.failures() == {"cache": "unreachable"}
     monkeypatch.setattr(health, "check_cache", working)
     for _ in range(2):
-        assert await health.failures() == []
+        assert await health.failures() == {}
     away, back = [r["message"] for r in log.named("momenta_site.health")]
     assert (
         away

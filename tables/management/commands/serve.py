@@ -14,7 +14,7 @@ directly, and no copy of Django stays loaded in the supervisor):
   with 1012 "service restart" (pages reconnect and replay what they missed,
   from another instance if the proxy has one) and lets requests in flight
   finish for up to --graceful-timeout seconds.
-- Drain (--drain-file PATH): while PATH exists, /healthz answers 503
+- Drain (--drain-file PATH): while PATH exists, /readyz answers 503
   "draining" (momenta_site/health.py), so the proxy sends no new requests
   before the instance is stopped (deploy/restart).
 - With --workers > 1, uvicorn's supervisor replaces a worker that dies, and
@@ -144,7 +144,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--drain-file",
             default="",
-            help="While this file exists /healthz answers 503 draining (deploy/restart).",
+            help="While this file exists /readyz answers 503 draining (deploy/restart).",
         )
         parser.add_argument(
             "--access-log",
