@@ -59,8 +59,8 @@ def _context(record: logging.LogRecord) -> tuple[str | None, int | None]:
 
 class JsonLines(JsonFormatter):
     """python-json-logger's line with the site's fields: time, level, logger, message,
-    request_id, user_id, version, commit, then whatever the caller passed in `extra=` (a request line's
-    method, path, status…), and a traceback."""
+    request_id, user_id, version, commit, then whatever the caller passed in `extra=`
+    (a request line's method, path, status…), and a traceback."""
 
     def __init__(self) -> None:
         super().__init__(
