@@ -9,9 +9,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "settings.md"
 # settings.py, and what it calls that reads the environment itself.
-SOURCES = [ROOT / "momenta_site" / "settings.py", ROOT / "momenta_site" / "secret_key.py"]
+SOURCES = [
+    ROOT / "momenta_site" / "settings.py",
+    ROOT / "momenta_site" / "secret_key.py",
+    ROOT / "momenta_site" / "release.py",
+]
 # django-environ's typed reads (settings.py's `env.str(…)`…), and os.getenv.
-HELPERS = {"env.str", "env.bool", "env.int", "env.list", "os.getenv"}
+HELPERS = {"env.str", "env.bool", "env.int", "env.float", "env.list", "os.getenv"}
 NOT_SETTINGS = {"PYTEST_VERSION"}  # set by pytest for its session (secret_key.py)
 # Added on another branch of issue 27 and listed already; drop once settings.py reads them.
 
@@ -27,7 +31,7 @@ def _name_of(node: ast.AST, where: str) -> str:
 
 
 def variables_read(path: Path) -> set[str]:
-    """Names in env.str/bool/int/list(...), os.getenv(...), os.environ.get(...),
+    """Names in env.str/bool/int/float/list(...), os.getenv(...), os.environ.get(...),
     os.environ[...] and `... in os.environ` with a constant first argument."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
