@@ -29,11 +29,11 @@ from django.utils.translation import gettext as _
 from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
+from tables.policy.access import require_control
 from tables.said import said
 from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
-from tables.services.access import require_control
 from tables.services.core import (
     ServiceError,
     append_event,

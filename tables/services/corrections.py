@@ -14,9 +14,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from tables import events
 from tables.models import PoolChange, TableEvent
+from tables.policy.access import sees_event
 from tables.said import said
 from tables.services import attacks
-from tables.services.access import sees_event
 from tables.services.core import (
     Change,
     ServiceError,

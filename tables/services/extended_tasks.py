@@ -23,7 +23,7 @@ from tables.models import (
     Skill,
     TableEvent,
 )
-from tables.services.access import require_control
+from tables.policy.access import require_control
 from tables.services.core import (
     ServiceError,
     append_event,

@@ -18,7 +18,7 @@ from rules.pools import DETERMINATION, GROUP_MOMENTUM, cap_of
 from tables import events
 from tables.models import Campaign, TableEvent
 from tables.models.limits import NOTE_MAX
-from tables.services.access import require_control
+from tables.policy.access import require_control
 from tables.services.core import (
     Change,
     ServiceError,

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from tables import events
 from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
+from tables.policy.access import has_role
 from tables.said import said
 from tables.services import board_lines as lines
-from tables.services.access import has_role
 from tables.services.core import (
     ServiceError,
     append_event,

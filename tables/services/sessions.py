@@ -19,7 +19,7 @@ from tables.models import (
     Scene,
     TableEvent,
 )
-from tables.services.access import has_role, membership_of
+from tables.policy.access import has_role, membership_of
 from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,

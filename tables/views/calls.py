@@ -22,12 +22,12 @@ from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
 from tables.models import CalledTest, Campaign, Membership
+from tables.policy.access import controllable
 from tables.presenters.calls import answering_character, call_view, panel_context
 from tables.presenters.momenta import composer_context
 from tables.said import worded
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
-from tables.services.access import controllable
 from tables.services.core import ServiceError
 from tables.services.momenta import SITUATIONAL, RollRequest
 from tables.views.access import campaign_for, player_at

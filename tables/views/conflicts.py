@@ -11,8 +11,8 @@ from django.http import HttpResponseBadRequest
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tables.live.render import base_context
 from tables.presenters.conflicts import tracker_context
+from tables.presenters.table import audience_for, base_context
 from tables.services.conflicts import paid, turns
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond, run_command
@@ -100,7 +100,7 @@ def turn_command(request, pk: int):
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
     context = {
-        **base_context(campaign, "gm" if membership.is_gm else "all"),
+        **base_context(campaign, audience_for(membership)),
         **tracker_context(campaign, membership.is_gm),
         "turn_viewer": request.user.pk,
         "turn_error": error,

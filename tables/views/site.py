@@ -38,8 +38,8 @@ from tables.forms.site import (
     sheet_formsets,
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
+from tables.policy.access import can_control, has_role, membership_of
 from tables.services import campaigns, characters, sessions
-from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors

@@ -18,7 +18,7 @@ from rules.momentum import (
     spend_catalogue,
 )
 from tables.models import Campaign, Character, D20Test, Membership
-from tables.services.access import seen_by
+from tables.policy.access import seen_by
 from tables.services.core import ServiceError
 
 NOTE_MAX = 120  # a spend's note; the pool ledger's reason holds 200

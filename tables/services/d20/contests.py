@@ -26,7 +26,7 @@ from tables.services.d20.checks import refused_by_rules, require_d20
 from tables.services.d20.pools import buy_dice
 from tables.services.d20.records import result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
-from tables.services.wording import successes
+from tables.wording import successes
 
 
 def contest_opposer_roll(

@@ -13,7 +13,7 @@ from rules.pools import DETERMINATION
 from tables import events
 from tables.models import TableEvent
 from tables.models.limits import NOTE_MAX
-from tables.services.access import require_control
+from tables.policy.access import require_control
 from tables.services.core import (
     ServiceError,
     append_event,

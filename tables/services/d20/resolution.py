@@ -12,7 +12,7 @@ from rules.ledger import GROUP_MOMENTUM, THREAT
 from rules.momentum import GM_SIDE, Resolution, Threat, resolution_summary
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
-from tables.services.access import audience_of, can_control
+from tables.policy.access import audience_of, can_control
 from tables.services.core import (
     Change,
     append_event,

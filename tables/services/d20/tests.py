@@ -12,10 +12,10 @@ from rules.d20 import roll_test
 from tables import events
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
+from tables.policy.access import audience_of, require_control
 from tables.said import said
 from tables.said import successes as said_successes
 from tables.services import attacks
-from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,

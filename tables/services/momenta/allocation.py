@@ -11,8 +11,8 @@ from rules.d6 import AppliedRoll, IllegalRefund, RollResult, apply_allocation
 from rules.patterns import IllegalAllocation
 from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
+from tables.policy.access import audience_of, require_control
 from tables.said import said
-from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
