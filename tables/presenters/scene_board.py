@@ -57,7 +57,7 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
 def harm_tools(campaign: Campaign) -> dict:
     """The GM's harm form (harm_gm_form.html): the campaign's characters and the line's
     tracks (SC-02). GMs only: one query, on the GMs' board alone."""
-    from tables.services.harm import track_kinds
+    from tables.policy.harm_rules import track_kinds
 
     return {
         "harm_targets": list(campaign.characters.order_by("is_npc", "name").only("pk", "name")),

@@ -12,6 +12,7 @@ from rules.patterns import IllegalAllocation
 from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
 from tables.policy.access import audience_of, require_control
+from tables.policy.roll_plans import result_of
 from tables.said import said
 from tables.services.core import (
     Change,
@@ -24,7 +25,6 @@ from tables.services.core import (
 )
 from tables.services.momenta.cards import applied_data
 from tables.services.momenta.common import visible_roll
-from tables.services.momenta.rolls import result_of
 
 
 def choose_allocation(
