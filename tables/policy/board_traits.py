@@ -1,5 +1,5 @@
-"""The scene board's traits a command may lean on, read only (MO-09b): a trait still
-standing, and the marks a roll or test puts on them. Refusals are ServiceErrors, raised
+"""The scene board's traits, read only (MO-09b): those a person may see and mark, a trait
+still standing, and the marks a roll or test puts on them. Refusals are ServiceErrors, raised
 before anything is paid; the board's commands are tables/services/scene_board.py."""
 
 from __future__ import annotations
@@ -61,3 +61,14 @@ def marked_traits(campaign: Campaign, pairs, *, sees_hidden: bool, secret: bool)
         seen.add(trait.pk)
         marks.append({"trait_id": trait.pk, "text": trait.text, "effect": effect})
     return marks
+
+
+def visible_traits(traits, is_gm: bool) -> list[SceneTrait]:
+    """Hidden entries are the GMs' alone (players' pages, pushes and answers)."""
+    return [t for t in traits if is_gm or not t.hidden]
+
+
+def standing_for(campaign: Campaign, is_gm: bool) -> list[SceneTrait]:
+    """The standing traits a roller may mark (the composer's list)."""
+    traits = SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True)
+    return visible_traits(traits.order_by("created_at", "pk"), is_gm)

@@ -30,9 +30,9 @@ from tables.forms.d20 import (
 )
 from tables.models import Campaign, D20Test, Membership
 from tables.policy.access import has_role
+from tables.policy.board_traits import standing_for
 from tables.policy.game_lines import catalogue
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
-from tables.presenters.scene_board import standing_for
 from tables.said import worded
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
