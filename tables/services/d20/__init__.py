@@ -4,11 +4,11 @@ One function per command a person can give, one module per noun: `tests`
 (roll_d20_test), `rerolls` (determination_reroll), `spends` (spend_momentum,
 refunds, vetoes), `resolution` (resolve_test; the scene's end closing open tests),
 `contests`; `sheet` describes a test from the sheet (D20TestRequest, build_spec, the
-odds preview), `records` reads and writes what a D20Test stores, `pools` writes the
-rules' ledger entries, `checks` holds the read-only checks. Each command opens a
-transaction, locks the campaign row, reads what it needs under that lock, checks who
-may do it, lets rules/ decide, writes every pool change through change_pool (with its
-reason) and appends one TableEvent.
+odds preview), tables/policy/d20_records.py reads and writes the JSON a D20Test
+stores, `pools` writes the rules' ledger entries, `checks` holds the read-only checks.
+Each command opens a transaction, locks the campaign row, reads what it needs under
+that lock, checks who may do it, lets rules/ decide, writes every pool change through
+change_pool (with its reason) and appends one TableEvent.
 
 Choices made here, where the seeds leave the table to decide:
 
