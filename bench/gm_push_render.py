@@ -35,6 +35,7 @@ def measure(renders: int) -> dict:
 
     from tables.live import render
     from tables.models import Campaign, Character, Membership
+    from tables.presenters.table import ALL, GM
     from tables.services import d20 as services_d20
     from tables.services import momenta, sessions
 
@@ -84,7 +85,7 @@ def measure(renders: int) -> dict:
     out = {}
     for name, event in (("momenta_roll", plain.event), ("d20_test", test.event)):
         event.refresh_from_db()
-        for audience in (render.GM, render.ALL):
+        for audience in (GM, ALL):
             for _ in range(5):  # warm: imports, template cache
                 uncached()
                 render.render_event_fragments(event, audience)

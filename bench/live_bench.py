@@ -420,6 +420,7 @@ def render_timing(campaign_id: int, sample: int = 40) -> None:
 
     from tables.live import render as live
     from tables.models import TableEvent
+    from tables.presenters.table import ALL, GM
 
     events = list(
         TableEvent.objects.filter(campaign_id=campaign_id, kind="momenta_roll")
@@ -427,7 +428,7 @@ def render_timing(campaign_id: int, sample: int = 40) -> None:
         .order_by("-seq")[:sample]
     )
     print(f"render_event_fragments, {len(events)} roll events (median per call)")
-    for audience in (live.GM, live.ALL):
+    for audience in (GM, ALL):
         times = []
         for event in events:
             t = time.perf_counter_ns()

@@ -39,14 +39,18 @@ def cpu_ms(call, *args) -> float:
 
 def each_audience(render, event) -> None:
     """The hub before issue 22: one call per audience (the render cache, the held rows)."""
-    for audience in (render.ALL, render.GM):
+    from tables.presenters.table import ALL, GM
+
+    for audience in (ALL, GM):
         render.render_event_fragments(event, audience)
 
 
 def hold_and_answer(frames, render, event) -> None:
     """After commit the doorbell holds the command's rows; then the answer is drawn."""
+    from tables.presenters.table import ALL
+
     frames.hold(event)
-    frames.fragment(event, render.ALL)
+    frames.fragment(event, ALL)
 
 
 OTHER_LANGUAGES = ("de", "fr", "es")
@@ -54,9 +58,11 @@ OTHER_LANGUAGES = ("de", "fr", "es")
 
 def hub_frames(frames, render, event, readers) -> None:
     """The hub: both audiences in the site's language, the players' in each other one."""
-    frames.fragments(event, (render.ALL, render.GM))
+    from tables.presenters.table import ALL, GM
+
+    frames.fragments(event, (ALL, GM))
     for reader in readers:
-        frames.fragments(event, (render.ALL,), reader)
+        frames.fragments(event, (ALL,), reader)
 
 
 def measure(rolls: int, languages: int = 1) -> dict:
@@ -64,6 +70,7 @@ def measure(rolls: int, languages: int = 1) -> dict:
 
     from tables.live import render
     from tables.models import Campaign, Character, TableEvent
+    from tables.presenters.table import ALL, GM
     from tables.services import d20 as services_d20
     from tables.services import momenta
 
@@ -104,7 +111,7 @@ def measure(rolls: int, languages: int = 1) -> dict:
                     ),
                 )
                 render.clear_cache()
-                answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL, known)
+                answer = cpu_ms(render.render_event_fragments, answer_event, ALL, known)
                 hub = cpu_ms(each_audience, render, hub_event)
             elif frames is not None:
                 # What the command holds as it commits: its locked campaign, the cards it
@@ -119,8 +126,8 @@ def measure(rolls: int, languages: int = 1) -> dict:
                 answer = cpu_ms(hold_and_answer, frames, render, answer_event)
                 hub = cpu_ms(hub_frames, frames, render, hub_event, readers)
             else:
-                answer = cpu_ms(render.render_event_fragments, answer_event, render.ALL)
-                hub = cpu_ms(render.event_fragments, hub_event, (render.ALL, render.GM))
+                answer = cpu_ms(render.render_event_fragments, answer_event, ALL)
+                hub = cpu_ms(render.event_fragments, hub_event, (ALL, GM))
             if n >= 20:
                 answers.append(answer)
                 hubs.append(hub)

@@ -37,6 +37,7 @@ from tables.models import (
     TableEvent,
     Trait,
 )
+from tables.policy.play import pools_for
 from tables.services import sessions
 from tables.services.core import ServiceError
 
@@ -109,7 +110,7 @@ class CampaignAdmin(admin.ModelAdmin):
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if not self.has_change_permission(request, campaign):
             raise PermissionDenied
-        pools = sessions.pools_for(campaign)
+        pools = pools_for(campaign)
         if request.method == "POST":
             form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools)
             if form.is_valid():

@@ -2,10 +2,14 @@
 
 Services raise them; presenters and views catch them. Kept apart from
 tables/services/ so a reader of errors need not import a writer
-(tables/services/core.py re-exports both)."""
+(tables/services/core.py re-exports both). refused_by_rules passes a refusal by
+rules/ on in the same words."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from rules.errors import RulesError
 from tables.clause_ids import without_ids
 
 
@@ -21,3 +25,12 @@ class ServiceError(Exception):
 
 class StaleState(ServiceError):
     """The pool changed since the page was drawn."""
+
+
+@contextmanager
+def refused_by_rules():
+    """Turn a refusal by the rules into a ServiceError with the same message."""
+    try:
+        yield
+    except RulesError as error:
+        raise ServiceError(str(error)) from error

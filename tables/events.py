@@ -97,7 +97,7 @@ BY_RECORD = "by_record"  # as secret as the record it is about (TB-03)
 BY_POOL = "by_pool"  # GM-only while the Threat it shows is hidden (MO-13)
 # GMs and one person, the event's actor (a message to the GM: its sender). Stored with the
 # GM audience, so a path that knows only roles keeps it from players; the paths that know
-# the viewer (tables/services/access.py sees_event) also show it to the actor.
+# the viewer (tables/policy/access.py sees_event) also show it to the actor.
 PRIVATE = "private"
 # Its actor and the one person its payload names (payload["recipient_id"]: a whisper,
 # issue 37), and the GMs where the event's stored audience is GM; stored NAMED, none of

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.presenters.scene_board import standing_for
+from tables.policy.board_traits import standing_for
 
 
 class TraitMarks(forms.TypedMultipleChoiceField):

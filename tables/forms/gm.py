@@ -10,7 +10,7 @@ from tables.models import Campaign
 
 def gm_panel_forms(campaign: Campaign, pools) -> dict:
     """The panel's empty forms, by their context names; `pools`: the pools a GM may
-    change by hand (services.sessions.pools_for)."""
+    change by hand (tables/policy/play.py pools_for)."""
     return {
         "threat_form": ThreatForm(initial={"expected": campaign.threat}),
         "adjust_form": PoolAdjustForm(campaign=campaign, pools=pools, auto_id="adjust-%s"),

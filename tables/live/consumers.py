@@ -56,8 +56,9 @@ from tables.live import fanout, frames, presence
 from tables.live import render as live
 from tables.live.broadcast import group_name, session_group
 from tables.live.metrics import SOCKETS_OPEN
+from tables.policy.access import membership_of
 from tables.policy.locale import Reader, socket_reader
-from tables.services.access import membership_of
+from tables.presenters.table import audience_for
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         # Read once: a change in the person's settings reaches the next page (a new socket).
         self.reader = await database_sync_to_async(socket_reader)(self.scope, self.campaign_id)
-        self.audience = live.audience_for(membership)
+        self.audience = audience_for(membership)
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_MAX)
         # Join the hub (which is in the table's group, for every socket of this process)
         # before reading the head: an event committed in between is then either behind
@@ -339,7 +340,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.disconnect(REFUSED)
             await self.close(code=REFUSED)
             return True
-        audience = live.audience_for(membership)
+        audience = audience_for(membership)
         changed, self.audience = audience != self.audience, audience
         return changed
 

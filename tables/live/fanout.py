@@ -30,8 +30,9 @@ from channels.db import database_sync_to_async
 from momenta_site.channel_layer import reachability
 from tables.live import frames, presence, render
 from tables.live.broadcast import group_name
+from tables.policy.access import WHISPER_KINDS, private_viewer, private_viewers
 from tables.policy.locale import Reader, reading_as
-from tables.services.access import WHISPER_KINDS, private_viewer, private_viewers
+from tables.presenters.table import ALL, GM
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class Frame:
             return False, None
         if (viewer, view) in self.personal:
             return True, self.personal[(viewer, view)]
-        if self.private_to is not None and audience != render.GM and viewer != self.private_to:
+        if self.private_to is not None and audience != GM and viewer != self.private_to:
             return True, None
         return True, self.html[view]
 
@@ -118,7 +119,7 @@ def load_frames(campaign_id: int, after: int, views: frozenset[View]) -> list[Fr
     for e in render.next_events(campaign_id, after, BATCH):
         private_to = private_viewer(e)
         drawn = {}
-        allowed = {a for a in (render.ALL, render.GM) if render.visible(e, a, private_to)}
+        allowed = {a for a in (ALL, GM) if render.visible(e, a, private_to)}
         for reader, seeing in _by_reader(views, allowed):
             for audience, html in frames.fragments(e, seeing, reader).items():
                 drawn[audience if reader is None else (audience, reader)] = html

@@ -41,8 +41,8 @@ from django.conf import settings
 
 from tables.live import render
 from tables.models import MomentaRoll, TableEvent
+from tables.policy.access import WHISPER_KINDS
 from tables.policy.locale import Reader, current_reader, reading_as
-from tables.services.access import WHISPER_KINDS
 
 # A frame is wanted again within moments (the hub after the answer, a socket catching
 # up after a reconnect), so a few minutes of a busy worker's frames is plenty. A bound in

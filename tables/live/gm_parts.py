@@ -8,7 +8,7 @@ kind and payload say which parts this event *does* change, and only those are dr
 - THREAT (heading, the Threat form's `expected`, the show/hide toggle): a ledger line on
   Threat (every pool move has one, PM-13), or the settings (threat_visible, game line);
 - SECRET_ROLLS / SECRET_TESTS: an event about a record still hidden (its audience is the
-  GM's, services.access.audience_of), or a reveal, which takes one off the list (TB-03);
+  GM's, policy.access.audience_of), or a reveal, which takes one off the list (TB-03);
 - QUEUE (the Assist queue): an event about an Assist, or a roll that used one (its
   payload names the helper; the roll uses the Assist up, PM-08);
 - CONTESTS: an event whose payload carries a contest (opened, rolled, resolved, called

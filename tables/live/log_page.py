@@ -25,7 +25,8 @@ from tables.live.log_filters import (  # noqa: F401  (the filters, where log vie
 )
 from tables.live.muting import unmuted
 from tables.models import Campaign, PoolChange, TableEvent
-from tables.services.access import events_seen_q
+from tables.policy.access import events_seen_q
+from tables.presenters.table import GM
 
 PAGE = 30  # entries per page: a phone's log stays a few screens tall
 
@@ -57,7 +58,7 @@ def log_page(
         events = events.filter(seq__lt=before)
     # Players never get GM-only events, but for their own messages to the GM; nobody
     # gets a whisper that does not name them, unless a GM who reads it (issue 37).
-    events = events.filter(events_seen_q(viewer, is_gm=audience == live.GM))
+    events = events.filter(events_seen_q(viewer, is_gm=audience == GM))
     events = unmuted(events, campaign)
     if show == "rolls":
         events = events.filter(kind__in=ROLL_KINDS)

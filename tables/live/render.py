@@ -33,7 +33,6 @@ from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
 from tables import events as kinds
 from tables.live.log_filters import topics as log_topics
 from tables.live.muting import is_muted
@@ -47,15 +46,18 @@ from tables.models import (
     PoolChange,
     TableEvent,
 )
+from tables.policy.access import WHISPER_KINDS, sees_event
 from tables.presenters import event_words
 from tables.presenters.conflicts import tracker_context, tracker_rows
 from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
+from tables.presenters.table import (
+    GM,
+    base_context,
+    shows_threat,
+    table_characters,
+)
 from tables.said import localized, worded
-from tables.services.access import WHISPER_KINDS, sees_event
-
-GM = TableEvent.Audience.GM.value
-ALL = TableEvent.Audience.ALL.value
 
 LOG_LIMIT = 30  # entries on a freshly drawn page; older ones load on demand (log_page.py)
 REPLAY_BATCH = 200
@@ -63,10 +65,6 @@ REPLAY_BATCH = 200
 
 def ws_path(campaign_id: int) -> str:
     return f"/ws/campaigns/{campaign_id}/"
-
-
-def audience_for(membership: Membership) -> str:
-    return GM if membership.is_gm else ALL
 
 
 def visible(event: TableEvent, audience: str, viewer: int | None) -> bool:
@@ -100,11 +98,6 @@ def whisper_side(event: TableEvent) -> str:
     if viewer is not None and viewer == (event.payload or {}).get("recipient_id"):
         return "recipient"
     return "onlooker"
-
-
-def shows_threat(campaign: Campaign, audience: str) -> bool:
-    """Threat is the GM's pool (MO-13); players see it only if the GM shows it."""
-    return audience == GM or campaign.threat_visible
 
 
 def kind_label(kind: str, line=None) -> str:
@@ -291,24 +284,6 @@ def log_entry(
         record=record,
         whisper_side=whisper_side(event),
     )
-
-
-# --- Shared context ---------------------------------------------------------------
-
-
-def table_characters(campaign: Campaign):
-    return Character.objects.filter(campaign=campaign).select_related("owner")
-
-
-def base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
-    return {
-        "campaign": campaign,
-        "audience": audience,
-        "is_gm": audience == GM,
-        "show_threat": shows_threat(campaign, audience),
-        "group_max": cap_of(GROUP_MOMENTUM, campaign.group_cap),  # the line's (GL-01, MO-06)
-        "personal_max": PERSONAL_MOMENTUM_MAX,
-    }
 
 
 # --- Live fragments -----------------------------------------------------------------

@@ -7,16 +7,11 @@ from typing import Any
 
 from tables.live.log_filters import SHOWS as LOG_SHOWS
 from tables.live.log_page import log_page
-from tables.live.render import (
-    LOG_LIMIT,
-    audience_for,
-    base_context,
-    table_characters,
-    ws_path,
-)
+from tables.live.render import LOG_LIMIT, ws_path
 from tables.models import Campaign, Membership
 from tables.presenters.conflicts import tracker_context
 from tables.presenters.scene_board import board_context
+from tables.presenters.table import audience_for, base_context, table_characters
 
 
 def table_context(

@@ -62,6 +62,11 @@ class Conflict(models.Model):
             self._acting = found.first()
         return self._acting
 
+    def remember_acting(self, participant: "Participant | None") -> None:
+        """A command that just marked who acts (or that no one does) says so here, so
+        `acting` answers from it without reading the rows again."""
+        self._acting = participant
+
 
 class Participant(models.Model):
     conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="participants")

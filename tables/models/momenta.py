@@ -115,16 +115,6 @@ class AssistRequest(models.Model):
     def is_open(self) -> bool:
         return self.state in (self.State.REQUESTED, self.State.ACCEPTED)
 
-    @property
-    def ready(self) -> bool:
-        """Accepted by the GM, agreed by the helper (PM-08), and any test the GM called
-        has been rolled (PM-10)."""
-        return (
-            self.state == self.State.ACCEPTED
-            and self.helper_agreed
-            and not (self.uncertain and self.test_passed is None)
-        )
-
 
 class MomentaRoll(SecretRecord):
     """One Momenta roll as it fell (TB-02: dice rolled on the server)."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from tables.forms.calls import CallForm, call_form
 from tables.models import CalledTest, Campaign, Character, Membership
 from tables.policy.access import can_control, controllable, has_role
-from tables.services import calls as services_calls
+from tables.policy.calls import open_calls, terms
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def call_view(call: CalledTest, membership: Membership, characters=()) -> CallVi
     return CallView(
         pk=call.pk,
         who=call.character.name if call.character_id else "anyone",
-        terms=services_calls.terms(call, reveal=reveal),
+        terms=terms(call, reveal=reveal),
         note=call.note,
         hidden=call.hidden,
         for_everyone=call.character_id is None,
@@ -66,7 +66,7 @@ def panel_context(
     """call_panel.html: GMs see every open call and the form; players the calls on them."""
     is_gm = membership.is_gm
     mine = controllable(campaign, membership) if has_role(membership, "player") else []
-    calls = list(services_calls.open_calls(campaign))
+    calls = list(open_calls(campaign))
     if not is_gm:
         calls = [
             c for c in calls if c.character_id is None or c.character_id in {m.pk for m in mine}

@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 
 from rules import turns as rules
 from tables.models import Attribute, Campaign, Character, Conflict, Participant
-from tables.services.conflicts import paid
-from tables.services.conflicts.turns import turn_rules
+from tables.policy.turns import keep_cost, may_buy, turn_rules
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ def tracker_context(campaign: Campaign, is_gm: bool, rows: TrackerRows | None = 
         turn_keep_side=conflict.last_side,
         turn_keep_words=side_words(conflict.last_side) if keep else "",
         turn_keepers=[p for p in people if keep and not p.acted and p.side == conflict.last_side],
-        turn_keep_price=_("%(cost)d %(pool)s") % {"cost": paid.keep_cost(campaign), "pool": pool},
+        turn_keep_price=_("%(cost)d %(pool)s") % {"cost": keep_cost(campaign), "pool": pool},
         turn_outside=[c for c in rows.characters if c.pk not in taking_part],
         turn_mode_words=conflict.get_mode_display(),
         turn_keep_add=_keep_by_adding(campaign, conflict.last_side) if keep else "",
@@ -102,17 +101,17 @@ def _keep_by_adding(campaign: Campaign, side: str) -> str:
     if side != rules.PLAYERS or not turn_rules(campaign).keep_by_adding_threat:
         return ""
     return _("%(cost)d to %(pool)s") % {
-        "cost": paid.keep_cost(campaign),
+        "cost": keep_cost(campaign),
         "pool": campaign.line.gm_pool,
     }
 
 
 def _gm_buys(campaign: Campaign, conflict: Conflict, people, waiting: dict) -> list[dict]:
-    """SC-04: the GM's paid turns on offer now (paid.may_buy), one button per waiting NPC:
+    """SC-04: the GM's paid turns on offer now (may_buy), one button per waiting NPC:
     {"action", "character_id", "words"}, worded in the line's pool name."""
     if any(p.acting for p in people):
         return []
-    offers = paid.may_buy(campaign, conflict, waiting)
+    offers = may_buy(campaign, conflict, waiting)
     npcs = [p for p in people if p.side == rules.GM and not p.acted]
     buys = []
     for action, cost in offers.items():

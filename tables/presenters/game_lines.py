@@ -33,7 +33,7 @@ def challenge_context(campaign, membership, *, form=None, error: str = "") -> di
 def narrative_context(campaign, membership, *, error: str = "", notice: str = "") -> dict:
     """The line's narrative spends of the personal pool (GL-02, Fallout's Luck of the Draw
     and Lucky Timing): shown on lines that have them, to members who play."""
-    from tables.services.d20.narrative import USE_NAMES
+    from tables.policy.game_lines import USE_NAMES
 
     line = campaign.line
     shown = (

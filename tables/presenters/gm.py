@@ -16,15 +16,15 @@ from tables.models import (
     Skill,
 )
 from tables.policy.access import still_secret
+from tables.policy.game_lines import adventure_word
+from tables.policy.play import current_scene, pools_for
 from tables.presenters.d20 import campaign_plays_d20
-from tables.services import sessions
-from tables.services.game_lines import adventure_word
 
 
 def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dict:
     """What gm_panel.html shows; forms given in `extra` (with their errors) win."""
     campaign.refresh_from_db()
-    pools = sessions.pools_for(campaign)
+    pools = pools_for(campaign)
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -44,7 +44,7 @@ def gm_panel_context(campaign: Campaign, membership: Membership, **extra) -> dic
             "character"
         ),
         "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": sessions.current_scene(campaign),
+        "scene": current_scene(campaign),
         "sheet_names": _sheet_names(campaign),
         "error": "",
         "notice": "",
@@ -77,7 +77,7 @@ def gm_live_context(campaign: Campaign, only=None) -> dict:
             D20Test.objects.filter(campaign=campaign)
         ).select_related("character"),
         "play_session": lambda: campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": lambda: sessions.current_scene(campaign),
+        "scene": lambda: current_scene(campaign),
     }
     wanted = readers if only is None else [key for key in readers if key in only]
     return {

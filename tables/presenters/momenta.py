@@ -47,9 +47,9 @@ from tables.models import (
     RollTemplate,
 )
 from tables.policy.access import controllable, default_character, seen_by, still_secret
+from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.odds_chart import Chart, band_chart
-from tables.services.momenta import RollPlan, RollRequest, plan_roll, result_of
 from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tables.models import Asset, Campaign, ExtendedTask, SceneTrait
+from tables.policy.board_traits import visible_traits
 from tables.presenters.task_odds import task_odds
 
 
@@ -33,11 +34,6 @@ def board_rows(campaign: Campaign) -> BoardRows:
     )
 
 
-def visible_traits(traits, is_gm: bool) -> list[SceneTrait]:
-    """Hidden entries are the GMs' alone (players' pages, pushes and answers)."""
-    return [t for t in traits if is_gm or not t.hidden]
-
-
 def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None) -> dict:
     rows = rows or board_rows(campaign)
     traits = visible_traits(rows.traits, is_gm)
@@ -57,15 +53,9 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
 def harm_tools(campaign: Campaign) -> dict:
     """The GM's harm form (harm_gm_form.html): the campaign's characters and the line's
     tracks (SC-02). GMs only: one query, on the GMs' board alone."""
-    from tables.services.harm import track_kinds
+    from tables.policy.harm_rules import track_kinds
 
     return {
         "harm_targets": list(campaign.characters.order_by("is_npc", "name").only("pk", "name")),
         "harm_track_keys": [k.key for k in track_kinds(campaign)],
     }
-
-
-def standing_for(campaign: Campaign, is_gm: bool) -> list[SceneTrait]:
-    """The standing traits a roller may mark (the composer's list)."""
-    traits = SceneTrait.objects.filter(campaign=campaign, removed_at__isnull=True)
-    return visible_traits(traits.order_by("created_at", "pk"), is_gm)

@@ -11,7 +11,7 @@ from rules.game_lines import BONUS_ONE, SET_ONE
 from rules.momentum import d20_purchase_cost
 from tables.clause_ids import without_ids
 from tables.models import Campaign
-from tables.services.d20.checks import catalogue
+from tables.policy.game_lines import catalogue
 from tables.wording import spend_description, spend_name
 
 

@@ -35,7 +35,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.access import HIDDEN
-from tables.services.d20.records import SKILL_TEST
+from tables.policy.d20_records import SKILL_TEST
 
 LOOKAHEAD = 5  # the card's row: within 1 … 5 more tests
 USUAL_OF = 50  # the latest tests a character's usual one is read from

@@ -28,8 +28,8 @@ from rules.d20 import expected_successes
 from tables import events
 from tables.models import Campaign, PoolChange, TableEvent
 from tables.policy.access import events_seen_q
+from tables.policy.d20_records import SKILL_TEST
 from tables.recap.spans import Span
-from tables.services.d20.records import SKILL_TEST
 
 BIG_SPEND = 3  # a pool falling by this much or more at once is marked on the chart
 CAMPAIGN_POOLS = ("group_momentum", "threat")

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from rules.momentum import BONUS_DAMAGE
-from tables import events
-from tables.models import Character, D20Test, HarmEntry, MomentaRoll, TableEvent
+from tables.models import Character, MomentaRoll, TableEvent
 from tables.services.core import ServiceError
 
 
@@ -33,16 +31,6 @@ def target_fields(campaign, roller: Character, target_id, *, kind: str = "attack
     return {"target_id": target.pk, "target": target.name}
 
 
-def bonus_damage(test: D20Test) -> int:
-    """SC-02: the test's Bonus Damage bought and not vetoed, 1 damage a point."""
-    spends = (test.ledger or {}).get("spends") or ()
-    return sum(
-        s.get("points", 0)
-        for s in spends
-        if s.get("key") == BONUS_DAMAGE.key and not s.get("refunded")
-    )
-
-
 def refuse_if_voided(record) -> None:
     """A voided roll deals nothing (issue 15's correction stands)."""
     if (
@@ -60,29 +48,3 @@ def mark_hit(record, event: TableEvent) -> None:
     else:
         record.spec = dict(record.spec, hit_seq=event.seq)
         record.save(update_fields=["spec"])
-
-
-def record_of(event: TableEvent):
-    """The roll `event` announced (a Momenta roll or a 2d20 test), else None."""
-    if event.kind == events.MOMENTA_ROLL.name:
-        return MomentaRoll.objects.filter(event=event).first()
-    if event.kind == events.D20_TEST.name:
-        return D20Test.objects.filter(event=event).first()
-    return None
-
-
-def undo_hit(campaign, actor, voided: TableEvent, reason: str) -> TableEvent | None:
-    """Voiding a roll takes its hit back off the target's tracks (SC-02), in a harm event
-    of its own, as secret as the hit was. A track that has since recovered below what the
-    hit added cannot give it back exactly: refused, and the void with it (nothing changes)."""
-    from tables.services import harm  # harm imports nothing of this module's callers
-
-    record = record_of(voided)
-    if record is None:
-        return None
-    source = {"momenta_roll": record} if isinstance(record, MomentaRoll) else {"d20_test": record}
-    hit = HarmEntry.objects.filter(hit=True, **source).select_related("event").first()
-    if hit is None:
-        return None
-    lines = HarmEntry.objects.filter(event=hit.event).select_related("track", "track__character")
-    return harm.reverse_hit(campaign, actor, hit.event, list(lines), voided.seq, reason)

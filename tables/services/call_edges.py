@@ -22,14 +22,6 @@ def momenta_edges(call: CalledTest, disadvantage: bool, edge: bool) -> None:
     call.disadvantage, call.edge = disadvantage, edge
 
 
-def edges_words(call: CalledTest) -> str:
-    """ ", with Disadvantage, with a GM-called edge" as the call has them (its terms)."""
-    words = [_("with Disadvantage")] if call.disadvantage else []
-    if call.edge:
-        words.append(_("with a GM-called edge"))
-    return "".join(", " + w for w in words)
-
-
 def called_edges(
     campaign: Campaign, membership: Membership, call: CalledTest, request: RollRequest
 ) -> dict:

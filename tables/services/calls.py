@@ -29,11 +29,12 @@ from django.utils.translation import gettext as _
 from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
+from tables.policy.access import require_control
+from tables.policy.calls import terms
 from tables.said import said
 from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
-from tables.services.access import require_control
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -169,27 +170,6 @@ def _momenta_terms(call, character, kind, opposition_pool):
 
 def _who(call: CalledTest) -> str:
     return call.character.name if call.character_id else "everyone"
-
-
-def terms(call: CalledTest, *, reveal: bool) -> str:
-    """What is asked, in words; the Difficulty (or opposition) only if `reveal`."""
-    if call.system == CalledTest.System.D20:
-        text = f"{call.attribute} + {call.skill}"
-        if call.focus:
-            text += f" (focus {call.focus})"
-        shown = reveal or not call.hidden
-        text += f", Difficulty {call.difficulty if shown else 'hidden'}"
-        if call.complication_range and call.complication_range > 1:
-            text += f", complications on {21 - call.complication_range}–20"
-        return text
-    if call.kind == CalledTest.Kind.LUCK:
-        return "a luck roll"
-    edges = call_edges.edges_words(call)
-    if call.hidden and not reveal:
-        return f"{call.attribute}, opposition hidden{edges}"
-    if call.opposition_pool:
-        return f"{call.attribute} against {call.opposition_pool} opposition dice{edges}"
-    return f"{call.attribute}, unopposed{edges}"
 
 
 def _call_payload(call: CalledTest) -> dict:
@@ -429,15 +409,3 @@ def answer_momenta_call(
 
 
 # --- reading -------------------------------------------------------------------------------
-
-
-def open_calls(campaign: Campaign):
-    return CalledTest.objects.filter(campaign=campaign, state=CalledTest.State.OPEN).select_related(
-        "character"
-    )
-
-
-def calls_for(campaign: Campaign, membership: Membership, characters) -> list[CalledTest]:
-    """Open calls this member may answer: for a character they control, or for everyone."""
-    mine = {c.pk for c in characters}
-    return [c for c in open_calls(campaign) if c.character_id is None or c.character_id in mine]

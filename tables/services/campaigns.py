@@ -19,8 +19,8 @@ from tables.models import (
     new_invite_token,
 )
 from tables.models.limits import MAX_INVITE_USES
+from tables.policy.access import membership_of
 from tables.services import discord, game_lines
-from tables.services.access import membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
 from tables.wording import moment

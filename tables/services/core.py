@@ -20,8 +20,8 @@ from tables.models import (
     PoolChange,
     TableEvent,
 )
+from tables.policy.access import has_role, membership_of
 from tables.services import idempotency
-from tables.services.access import has_role, membership_of
 from tables.services.publish import publish
 
 

@@ -14,9 +14,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from tables import events
 from tables.models import PoolChange, TableEvent
+from tables.policy.access import sees_event
 from tables.said import said
-from tables.services import attacks
-from tables.services.access import sees_event
+from tables.services import harm
 from tables.services.core import (
     Change,
     ServiceError,
@@ -79,7 +79,7 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
         )
         TableEvent.objects.filter(pk=target.pk).update(voided_by=void)
         # SC-02: a voided attack's hit leaves the target's tracks too (or the void is refused).
-        attacks.undo_hit(campaign, actor, target, why)
+        harm.undo_hit(campaign, actor, target, why)
         return void
 
 

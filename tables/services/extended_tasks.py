@@ -23,7 +23,8 @@ from tables.models import (
     Skill,
     TableEvent,
 )
-from tables.services.access import require_control
+from tables.policy.access import require_control
+from tables.policy.play import current_scene
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -31,7 +32,6 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
-from tables.services.scenes import current_scene
 
 NAME_MAX = 100
 

@@ -8,17 +8,19 @@ players do with it, through the lock, the ledger and the event log like every co
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from rules import challenge, game_lines, starts
+from rules import challenge, game_lines
 from rules.d20 import FACES
 from rules.errors import RulesError
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, cap_of
 from tables import events
 from tables.models import Campaign, TableEvent
 from tables.models.limits import NOTE_MAX
-from tables.services.access import require_control
+from tables.policy.access import require_control
+from tables.policy.game_lines import adventure_word
+from tables.policy.play import current_scene
 from tables.services.core import (
     Change,
     ServiceError,
@@ -32,7 +34,6 @@ from tables.services.core import (
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
 from tables.services.d20.starts import adventure_threat_changes, log_threat
-from tables.services.scenes import current_scene
 
 
 def _require_2d20(campaign: Campaign) -> None:
@@ -84,25 +85,6 @@ def set_scene_complication_range(campaign_id: int, actor, value: int | None) -> 
 
 
 # --- the personal pool's refill (GL-02) --------------------------------------------------
-
-# The GM's button and the ledger's word for the occasion, by the line's word for it.
-NEW_ADVENTURE = {
-    game_lines.MISSION: gettext_lazy("New mission"),
-    game_lines.ADVENTURE: gettext_lazy("New adventure"),
-    game_lines.QUEST: gettext_lazy("New quest"),
-}
-
-
-def adventure_word(campaign: Campaign) -> str:
-    """The GM's button for a new mission (adventure, quest), "" where a mission changes
-    nothing: a line refilling the personal pool then (GL-02), or STA 1e, whose mission sets
-    Threat (GL-07, while the setting says so) and whose Determination refills each session."""
-    line = campaign.line
-    if line.refills_between_sessions:
-        return str(NEW_ADVENTURE[line.refill_at])
-    if campaign.mission_sets_threat and starts.starts_adventures(line.key):
-        return str(NEW_ADVENTURE[game_lines.MISSION])
-    return ""
 
 
 def start_new_adventure(campaign_id: int, actor) -> TableEvent:

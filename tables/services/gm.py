@@ -17,15 +17,17 @@ from django.utils.translation import gettext as _
 from rules.ledger import GM
 from rules.momentum import Threat, custom_spend
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import CustomSpend, TableEvent
+from tables.policy.access import audience_of
+from tables.policy.game_lines import catalogue
 from tables.said import said
-from tables.services.access import audience_of
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
-from tables.services.d20 import catalogue, refused_by_rules, visible_test_record
+from tables.services.d20 import visible_test_record
 from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
-from tables.services.wording import successes
+from tables.wording import successes
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50

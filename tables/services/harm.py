@@ -23,61 +23,10 @@ from tables.models import (
     MomentaRoll,
     TableEvent,
 )
-from tables.models.limits import NOTE_MAX
-from tables.services import attacks, harm_words
+from tables.policy.harm_rules import bonus_damage, line_key
+from tables.services import attacks, harm_marks, harm_words
+from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
-
-GM = TableEvent.Audience.GM
-ALL = TableEvent.Audience.ALL
-
-
-def line_key(campaign: Campaign) -> str:
-    """The key of rules.harm.LINE_TRACKS the campaign's sheets use."""
-    if campaign.dice_system == Campaign.DiceSystem.D6:
-        return harm.MOMENTA
-    return campaign.game_line or "seeds"
-
-
-def track_kinds(campaign: Campaign) -> tuple[harm.TrackKind, ...]:
-    return harm.tracks_of(line_key(campaign))
-
-
-def _kind(campaign: Campaign, track: str) -> harm.TrackKind:
-    try:
-        return harm.track_kind(line_key(campaign), track)
-    except RulesError as error:
-        raise ServiceError(str(error)) from None
-
-
-def _reason(reason, *, required: bool) -> str:
-    reason = (reason or "").strip() if isinstance(reason, str) else ""
-    if required and not reason:
-        raise ServiceError(_("Give a reason: the log shows it."))
-    if len(reason) > NOTE_MAX:
-        raise ServiceError(_("A reason holds at most %(n)d characters.") % {"n": NOTE_MAX})
-    return reason
-
-
-def _target(campaign: Campaign, character_id) -> Character:
-    character = Character.objects.filter(campaign=campaign, pk=character_id).first()
-    if character is None:
-        raise ServiceError(_("That character is not in this campaign."))
-    return character
-
-
-def _track(character: Character, kind: harm.TrackKind) -> HarmTrack:
-    track = HarmTrack.objects.filter(character=character, track=kind.key).first()
-    if track is None:
-        raise ServiceError(
-            _("Set %(who)s's %(track)s on the sheet first.")
-            % {"who": character.name, "track": kind.label}
-        )
-    return track
-
-
-def _audience(*tracks: HarmTrack, secret: bool = False) -> str:
-    # A hidden NPC track, or a roll still secret (TB-03), keeps the move from players.
-    return GM if secret or any(t.hidden for t in tracks) else ALL
 
 
 def set_track(
@@ -88,8 +37,8 @@ def set_track(
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
-        kind = _kind(campaign, track)
-        character = _target(campaign, character_id)
+        kind = tracks.kind(campaign, track)
+        character = tracks.target(campaign, character_id)
         try:
             harm.check_max(maximum)
         except RulesError as error:
@@ -103,7 +52,7 @@ def set_track(
             events.HARM_TRACK_SET,
             actor,
             _track_set_payload(character, kind, row),
-            audience=_audience(row),
+            audience=tracks.audience(row),
         )
 
 
@@ -143,66 +92,6 @@ def _track_set_payload(character: Character, kind: harm.TrackKind, row: HarmTrac
     }
 
 
-def _move(track: HarmTrack, delta: int) -> harm.Step:
-    step = harm.move(track.taken, track.maximum, delta)
-    # Conditional update: a writer that slipped past the lock (SQLite) matches 0 rows.
-    if HarmTrack.objects.filter(pk=track.pk, taken=track.taken).update(taken=step.after) != 1:
-        raise ServiceError(_("The track changed meanwhile; try again."))
-    track.taken = step.after
-    return step
-
-
-def _line(kind: harm.TrackKind, track: HarmTrack, step: harm.Step) -> dict:
-    return {
-        "track": kind.key,
-        "label": kind.label,
-        "delta": step.delta,
-        "after": step.after,
-        "maximum": track.maximum,
-        "lost": step.lost,
-    }
-
-
-def _write(
-    campaign, actor, character, moves, reason, *, audience, extra, summary, sources
-) -> TableEvent:
-    """The event, then its ledger lines (the first one is the hit, when it comes from a roll)."""
-    event = append_event(
-        campaign,
-        events.HARM_APPLIED,
-        actor,
-        {
-            "target_id": character.pk,
-            "target": character.name,
-            "moves": [_line(kind, track, step) for kind, track, step in moves],
-            "reason": reason,
-            **extra,
-            "summary": summary,
-        },
-        audience=audience,
-    )
-    HarmEntry.objects.bulk_create(
-        HarmEntry(
-            event=event,
-            campaign=campaign,
-            track=track,
-            delta=step.delta,
-            after=step.after,
-            lost=step.lost,
-            reason=reason[:200],
-            hit=index == 0 and bool(sources),
-            **sources,
-        )
-        for index, (_kind_, track, step) in enumerate(moves)
-    )
-    return event
-
-
-def _refuse_second_hit(**source) -> None:
-    if HarmEntry.objects.filter(hit=True, **source).exists():
-        raise ServiceError(_("That roll's damage has already been applied."))
-
-
 def _amount(computed: int, amount, reason: str) -> int:
     """The GM confirms the computed damage, or adjusts it with a reason."""
     if amount is None:
@@ -222,7 +111,7 @@ def apply_momenta_hit(
     as the template says; `amount` adjusts it (with a reason). The target is the one the
     roller named in the composer unless `target_id` says another. One application per roll;
     none for a voided roll."""
-    reason = _reason(reason, required=False)
+    reason = tracks.reason(reason, required=False)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
@@ -235,23 +124,23 @@ def apply_momenta_hit(
         if computed is None:
             raise ServiceError(_("This attack's template deals no damage."))
         attacks.refuse_if_voided(roll)
-        target = _target(campaign, _chosen(target_id, roll.card))
-        _refuse_second_hit(momenta_roll=roll)
+        target = tracks.target(campaign, _chosen(target_id, roll.card))
+        tracks.refuse_second_hit(momenta_roll=roll)
         dealt = _amount(computed, amount, reason)
         # The template says what its damage counts (rules.templates.HARMS): harm or Strain.
         deals = (roll.spec.get("template") or {}).get("harm")
-        kind = _kind(campaign, "strain" if deals == "strain" else "harm")
-        track = _track(target, kind)
-        step = _move(track, dealt)
+        kind = tracks.kind(campaign, "strain" if deals == "strain" else "harm")
+        track = tracks.track(target, kind)
+        step = tracks.move(track, dealt)
         words = {"who": target.name, "n": step.delta, "track": kind.label}
         words.update(taken=step.after, max=track.maximum)
-        event = _write(
+        event = tracks.write(
             campaign,
             actor,
             target,
             [(kind, track, step)],
             reason or _("%(who)s's attack") % {"who": roll.character.name},
-            audience=_audience(track, secret=roll.hidden),
+            audience=tracks.audience(track, secret=roll.hidden),
             extra={"source_roll_id": roll.pk, "dealt": dealt},
             summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).") % words,
             sources={"momenta_roll": roll},
@@ -285,33 +174,31 @@ def apply_d20_hit(
     the test's Bonus Damage spends) - `soak`, on `track`; the line's rule adds harms to the
     track it names (rules.harm; STA 2e: `take_injury` is the target's side's choice, SC-06);
     Dune defeats a minor foe (harm_marks). One hit per test, on the composer's target."""
-    from tables.services import harm_marks  # it builds on this module's helpers
-
-    reason = _reason(reason, required=False)
+    reason = tracks.reason(reason, required=False)
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         if campaign.dice_system != Campaign.DiceSystem.D20:
             raise ServiceError(_("This is a Momenta campaign: apply the roll's damage."))
         test = _passed_attack(campaign, test_id)
-        target = _target(campaign, _chosen(target_id, test.spec))
+        target = tracks.target(campaign, _chosen(target_id, test.spec))
         if harm.HARM_RULE[line_key(campaign)] == harm.MINOR_FOE:  # SC-06, Dune: no damage
             return harm_marks.defeat_minor_foe(campaign, actor, test, target, reason)
         kind = _stress_kind(campaign, track)
-        _refuse_second_hit(d20_test=test)
+        tracks.refuse_second_hit(d20_test=test)
         dealt = _d20_dealt(test, total, bonus, soak)
-        row, harms_kind = _track(target, kind), _kind(campaign, kind.harms)
-        harms_row = _track(target, harms_kind)
+        row, harms_kind = tracks.track(target, kind), tracks.kind(campaign, kind.harms)
+        harms_row = tracks.track(target, harms_kind)
         hit, moves = _challenge_moves(
             campaign, dealt, (kind, row), (harms_kind, harms_row), take_injury
         )
-        event = _write(
+        event = tracks.write(
             campaign,
             actor,
             target,
             moves,
             reason or _("%(who)s's attack") % {"who": test.character.name},
-            audience=_audience(row, harms_row, secret=test.hidden),
+            audience=tracks.audience(row, harms_row, secret=test.hidden),
             extra={"source_test_id": test.pk, "dealt": dealt, **hit.choice},
             summary=_hit_summary(target, moves[0][2], hit, kind, harms_kind),
             sources={"d20_test": test},
@@ -322,7 +209,7 @@ def apply_d20_hit(
 
 def _d20_dealt(test: D20Test, total: int, bonus: int | None, soak: int) -> int:
     """The Challenge dice total + Bonus Damage (the test's spends unless given) - soak."""
-    bonus = attacks.bonus_damage(test) if bonus is None else bonus
+    bonus = bonus_damage(test) if bonus is None else bonus
     try:
         return harm.hit_damage(total, bonus, soak)
     except RulesError as error:
@@ -342,12 +229,12 @@ def _challenge_moves(campaign: Campaign, dealt: int, stress, harms, take_injury:
         size = harm.harms_track_size(line, harms_row.taken, harms_row.maximum, hit.harms)
     except RulesError as error:
         raise ServiceError(str(error)) from None
-    moves = [(kind, row, _move(row, hit.marked))]
+    moves = [(kind, row, tracks.move(row, hit.marked))]
     if size != harms_row.maximum:  # the box first: a track never holds more than its size
         HarmTrack.objects.filter(pk=harms_row.pk).update(maximum=size)
         harms_row.maximum = size
     if hit.harms:
-        moves.append((harms_kind, harms_row, _move(harms_row, hit.harms)))
+        moves.append((harms_kind, harms_row, tracks.move(harms_row, hit.harms)))
     return hit, moves
 
 
@@ -371,7 +258,7 @@ def _passed_attack(campaign: Campaign, test_id: int) -> D20Test:
 
 def _stress_kind(campaign: Campaign, track: str):
     """The track a 2d20 hit's damage goes on: one whose line names its harms."""
-    kind = _kind(campaign, track)
+    kind = tracks.kind(campaign, track)
     if not kind.harms:
         raise ServiceError(
             _("Damage goes on a stress-like track, not on %(track)s.") % {"track": kind.label}
@@ -383,35 +270,38 @@ def recover(
     campaign_id: int, actor, character_id: int, track: str, amount: int, reason: str
 ) -> TableEvent:
     """Healing / recovery: the GM takes `amount` off a track, with a reason (never below 0)."""
-    reason = _reason(reason, required=True)
+    reason = tracks.reason(reason, required=True)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
         raise ServiceError(_("Recover a whole number of 1 or more."))
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
-        kind = _kind(campaign, track)
-        target = _target(campaign, character_id)
-        row = _track(target, kind)
+        kind = tracks.kind(campaign, track)
+        target = tracks.target(campaign, character_id)
+        row = tracks.track(target, kind)
         if row.taken == 0:
             # Read under the lock: of many presses at once, only those that heal write.
             raise ServiceError(
                 _("%(who)s has taken no %(track)s: there is nothing to recover.")
                 % {"who": target.name, "track": kind.label}
             )
-        step = _move(row, -amount)
-        return _write(
+        step = tracks.move(row, -amount)
+        return tracks.write(
             campaign,
             actor,
             target,
             [(kind, row, step)],
             reason,
-            audience=_audience(row),
+            audience=tracks.audience(row),
             extra={},
             summary=_("%(who)s recovers %(n)d %(track)s (%(taken)d of %(max)d).")
-            % (
-                {"who": target.name, "n": -step.delta, "track": kind.label}
-                | {"taken": step.after, "max": row.maximum}
-            ),
+            % {
+                "who": target.name,
+                "n": -step.delta,
+                "track": kind.label,
+                "taken": step.after,
+                "max": row.maximum,
+            },
             sources={},
         )
 
@@ -428,9 +318,9 @@ def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason:
                 _("#%(seq)d cannot be voided: %(who)s has recovered since its hit. Nothing "
                   "was changed.") % {"seq": seq, "who": first.name}
             )  # fmt: skip
-        moves.append((_kind(campaign, row.track), row, _move(row, -line.delta)))
+        moves.append((tracks.kind(campaign, row.track), row, tracks.move(row, -line.delta)))
     why = _("Voided #%(seq)d: %(why)s") % {"seq": seq, "why": reason}
-    return _write(
+    return tracks.write(
         campaign,
         actor,
         first,
@@ -441,3 +331,27 @@ def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason:
         summary=_("%(who)s's harm from #%(seq)d is taken back.") % {"who": first.name, "seq": seq},
         sources={},
     )
+
+
+def record_of(event: TableEvent):
+    """The roll `event` announced (a Momenta roll or a 2d20 test), else None."""
+    if event.kind == events.MOMENTA_ROLL.name:
+        return MomentaRoll.objects.filter(event=event).first()
+    if event.kind == events.D20_TEST.name:
+        return D20Test.objects.filter(event=event).first()
+    return None
+
+
+def undo_hit(campaign, actor, voided: TableEvent, reason: str) -> TableEvent | None:
+    """Voiding a roll takes its hit back off the target's tracks (SC-02), in a harm event
+    of its own, as secret as the hit was. A track that has since recovered below what the
+    hit added cannot give it back exactly: refused, and the void with it (nothing changes)."""
+    record = record_of(voided)
+    if record is None:
+        return None
+    source = {"momenta_roll": record} if isinstance(record, MomentaRoll) else {"d20_test": record}
+    hit = HarmEntry.objects.filter(hit=True, **source).select_related("event").first()
+    if hit is None:
+        return None
+    lines = HarmEntry.objects.filter(event=hit.event).select_related("track", "track__character")
+    return reverse_hit(campaign, actor, hit.event, list(lines), voided.seq, reason)

@@ -21,9 +21,10 @@ from django.utils.translation import gettext as _
 from tables import events
 from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
+from tables.policy.access import has_role
+from tables.policy.board_traits import standing_trait
 from tables.said import said
 from tables.services import board_lines as lines
-from tables.services.access import has_role
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -47,31 +48,6 @@ def clean_text(text) -> str:
             % {"max": TRAIT_TEXT_MAX, "n": len(text)}
         )
     return text
-
-
-def standing_trait(campaign: Campaign, trait_id, *, gm: bool) -> SceneTrait:
-    """A trait still on this campaign's board, else a ServiceError saying why.
-
-    `gm`: the asker sees hidden entries; a player asking for a hidden one is told it
-    is not there, exactly as for a trait of another campaign (nothing leaks)."""
-    try:
-        trait_id = int(trait_id)
-    except (TypeError, ValueError):
-        raise ServiceError(_("Choose a trait from the board.")) from None
-    trait = SceneTrait.objects.filter(campaign=campaign, pk=trait_id).select_related("scene")
-    trait = trait.first()
-    if trait is None or (trait.hidden and not gm):
-        raise ServiceError(_("That trait is not on this table's board."))
-    if trait.removed_at is not None:
-        if trait.scene.ended_at is not None and trait.removed_at >= trait.scene.ended_at:
-            raise ServiceError(
-                _("“%(text)s” ended with its scene; it is no longer on the board.")
-                % {"text": trait.text}
-            )
-        raise ServiceError(
-            _("“%(text)s” was removed from the board meanwhile.") % {"text": trait.text}
-        )
-    return trait
 
 
 def _append(campaign, actor, trait: SceneTrait, action: str, summary: dict, **extra) -> TableEvent:
@@ -382,34 +358,6 @@ def spend_trait_done(campaign: Campaign, test_id: int, spend_index: int) -> dict
         .first()
     )
     return (found or {}).get("trait")
-
-
-def marked_traits(campaign: Campaign, pairs, *, sees_hidden: bool, secret: bool) -> list[dict]:
-    """MO-09b: the standing board traits a roll leans on, as the card names them: each
-    (trait id, +1 hinders / −1 helps) is one Difficulty step (2d20) or one die (Momenta).
-    A trait gone, of another scene or campaign, marked twice, or hidden on a roll that
-    is not secret (its card would name it) is refused, before anything is paid."""
-    marks, seen = [], set()
-    for trait_id, effect in pairs:
-        if effect not in (1, -1):
-            raise ServiceError(_("A trait helps or hinders: one step either way."))
-        trait = standing_trait(campaign, trait_id, gm=sees_hidden)
-        if trait.pk in seen:
-            raise ServiceError(
-                _("“%(text)s” is marked twice: it helps or hinders.") % {"text": trait.text}
-            )
-        if trait.refused:
-            raise ServiceError(
-                _("The GM does not let “%(text)s” count for rolls. Nothing was spent.")
-                % {"text": trait.text}
-            )
-        if trait.hidden and not secret:
-            raise ServiceError(
-                _("“%(text)s” is hidden: reveal it first, or roll secretly.") % {"text": trait.text}
-            )
-        seen.add(trait.pk)
-        marks.append({"trait_id": trait.pk, "text": trait.text, "effect": effect})
-    return marks
 
 
 def end_with_scene(campaign: Campaign, scene: Scene, keep=()) -> tuple[list[str], list[str]]:

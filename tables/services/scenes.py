@@ -9,14 +9,11 @@ from __future__ import annotations
 from django.db.models import Max
 
 from tables.models import Campaign, PlaySession, Scene, SceneTrait
+from tables.policy.play import current_scene
 
 
 def current_session(campaign: Campaign) -> PlaySession | None:
     return campaign.play_sessions.filter(ended_at__isnull=True).order_by("-number").first()
-
-
-def current_scene(campaign: Campaign) -> Scene | None:
-    return campaign.scenes.filter(ended_at__isnull=True).order_by("-number").first()
 
 
 def new_scene(campaign: Campaign, title: str = "") -> Scene:

@@ -19,7 +19,8 @@ from tables.models import (
     Scene,
     TableEvent,
 )
-from tables.services.access import has_role, membership_of
+from tables.policy.access import has_role, membership_of
+from tables.policy.play import current_scene
 from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,
@@ -35,7 +36,7 @@ from tables.services.core import (
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.resolution import close_open_tests
 from tables.services.d20.starts import log_threat, session_start_changes
-from tables.services.scenes import current_scene, new_scene
+from tables.services.scenes import new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
 
@@ -151,20 +152,6 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         if ended or kept or kept_assets:
             payload.update(ended_traits=ended, kept_traits=kept, kept_assets=kept_assets)
         return append_event(campaign, events.SCENE_ENDED, actor, payload, changes=changes)
-
-
-def pools_for(campaign: Campaign) -> dict[str, list[str]]:
-    """Which pools this campaign's dice and economy use: campaign pools and character pools."""
-    campaign_pools, character_pools = [], []
-    if campaign.economy == Campaign.Economy.GROUP:
-        campaign_pools += ["group_momentum", "threat"]
-    else:
-        character_pools.append("momentum")
-    if campaign.dice_system == Campaign.DiceSystem.D6:
-        character_pools.append("resolve")
-    else:
-        character_pools.append("determination")
-    return {"campaign": campaign_pools, "character": character_pools}
 
 
 def adjust_pool(

@@ -2,7 +2,7 @@
 
 In character or out of character, for everyone at the table (events.TALK); or to the
 GM, seen by the GMs and the sender only (events.TALK_PRIVATE, the PRIVATE audience
-rule: tables/services/access.py sees_event); or a whisper to one player (issue 37,
+rule: tables/policy/access.py sees_event); or a whisper to one player (issue 37,
 events.TALK_WHISPER), seen by its sender, its recipient and the GMs, unless the
 campaign keeps players' whispers to each other from the GMs (gm_reads_whispers). Either
 way the message is an event like any other: ordered, replayed, pushed live, exported.
@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from tables import events
 from tables.models import Membership, TableEvent
-from tables.services.access import has_role, membership_of
+from tables.policy.access import has_role, membership_of
 from tables.services.core import ServiceError, append_event, lock_campaign
 
 IN_CHARACTER, OUT_OF_CHARACTER, TO_GM, WHISPER = "ic", "ooc", "gm", "whisper"

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from tables.policy import harm_rules
+
 register = template.Library()
 
 # Every key of rules.harm.LINE_TRACKS (tests/tables/test_harm_views.py checks they match).
@@ -27,26 +29,20 @@ def harm_label(key: str) -> str:
 
 @register.filter
 def bonus_damage(test) -> int:
-    """SC-02: a 2d20 test's Bonus Damage bought and not vetoed (services.attacks)."""
-    from tables.services.attacks import bonus_damage as counted
-
-    return counted(test)
+    """SC-02: a 2d20 test's Bonus Damage bought and not vetoed."""
+    return harm_rules.bonus_damage(test)
 
 
 @register.filter
 def hit_tracks(campaign) -> list[str]:
     """The tracks a 2d20 hit's damage may go on: those whose line names their harms."""
-    from tables.services.harm import track_kinds
-
-    return [kind.key for kind in track_kinds(campaign) if kind.harms]
+    return [kind.key for kind in harm_rules.track_kinds(campaign) if kind.harms]
 
 
 @register.filter
 def defeats_minor_foes(campaign) -> bool:
     """SC-06, Dune: a passed attack's card offers the defeat of a minor foe, not damage."""
-    from tables.policy.harm_rules import defeats_minor_foes as plays
-
-    return plays(campaign)
+    return harm_rules.defeats_minor_foes(campaign)
 
 
 @register.filter
@@ -60,9 +56,7 @@ def offers_injury_choice(campaign) -> bool:
 @register.filter
 def offers_tasks(campaign) -> bool:
     """SC-03: the GM is offered a new extended task only where the line has a rule."""
-    from tables.policy.harm_rules import offers_tasks as offers
-
-    return offers(campaign)
+    return harm_rules.offers_tasks(campaign)
 
 
 @register.filter

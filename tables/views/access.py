@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
 from tables.models import Campaign, Character, Membership
-from tables.services.access import has_role, membership_of, require_control
+from tables.policy.access import has_role, membership_of, require_control
 from tables.views.locale import use_campaign_time_zone
 
 

@@ -21,8 +21,8 @@ from django.template.loader import render_to_string
 from django_htmx.middleware import HtmxDetails
 
 from tables.live import frames
-from tables.live import render as live
 from tables.models import Membership
+from tables.presenters.table import audience_for
 from tables.services.core import ServiceError
 
 
@@ -58,7 +58,7 @@ def event_fragments(membership: Membership, events=()) -> str:
     """The live fragments of `events` for this viewer's audience; events it may
     not see (TB-03) are left out, as the socket leaves them out. Drawn through the
     render seam (live/frames.py): this process's hub then draws only the other audience."""
-    audience = live.audience_for(membership)
+    audience = audience_for(membership)
     drawn = (
         frames.seen(event, audience, viewer=membership.user_id)
         for event in events

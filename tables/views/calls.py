@@ -22,12 +22,14 @@ from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
 from tables.models import CalledTest, Campaign, Membership
+from tables.policy.access import controllable
+from tables.policy.calls import open_calls
+from tables.policy.game_lines import catalogue
 from tables.presenters.calls import answering_character, call_view, panel_context
 from tables.presenters.momenta import composer_context
 from tables.said import worded
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
-from tables.services.access import controllable
 from tables.services.core import ServiceError
 from tables.services.momenta import SITUATIONAL, RollRequest
 from tables.views.access import campaign_for, player_at
@@ -87,7 +89,7 @@ def call_cancel(request, pk: int, cid: int):
 
 def _call_for(campaign: Campaign, membership: Membership, cid) -> CalledTest:
     """An open call this viewer may answer, else 404 (a player never reads another's)."""
-    call = services_calls.open_calls(campaign).filter(pk=cid).first()
+    call = open_calls(campaign).filter(pk=cid).first()
     characters = controllable(campaign, membership)
     if call is None or not call_view(call, membership, characters).can_answer:
         raise Http404(gettext("No such call."))
@@ -109,7 +111,7 @@ def call_composer(request, pk: int, cid: int):
         form = D20RollForm(
             campaign=campaign,
             membership=membership,
-            spends=services_d20.catalogue(campaign),
+            spends=catalogue(campaign),
             character=character,
             initial=_d20_initial(call),
         )
@@ -221,7 +223,7 @@ def call_odds(request, pk: int):
         _with_terms(request.GET, call),
         campaign=campaign,
         membership=membership,
-        spends=services_d20.catalogue(campaign),
+        spends=catalogue(campaign),
     )
     odds = _d20_call_odds(campaign, call, form)
     return HttpResponse(render_to_string(ODDS, {"odds": odds}, request=request))
@@ -236,7 +238,7 @@ def answer_d20(request, pk: int, cid: int):
     call = CalledTest.objects.filter(campaign=campaign, pk=cid).first()
     if call is None:
         raise Http404(gettext("No such call."))
-    spends = services_d20.catalogue(campaign)
+    spends = catalogue(campaign)
     form = D20RollForm(
         _with_terms(request.POST, call), campaign=campaign, membership=membership, spends=spends
     )

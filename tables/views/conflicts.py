@@ -1,4 +1,5 @@
-"""The turn tracker's commands (issue 24): one POST endpoint, the action named by the button.
+"""The turn tracker's commands (issue 24): one POST endpoint, the action named by the button
+(COMMANDS, one small function each).
 
 The answer is the tracker as the actor sees it (a refusal shown inside it, nothing
 changed), then the event's live fragments, so the page updates without a socket.
@@ -11,8 +12,8 @@ from django.http import HttpResponseBadRequest
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tables.live.render import base_context
 from tables.presenters.conflicts import tracker_context
+from tables.presenters.table import audience_for, base_context
 from tables.services.conflicts import paid, turns
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond, run_command
@@ -41,50 +42,55 @@ def _acting_id(campaign):
     return acting.character_id if acting else None
 
 
+# One small function per button: (campaign, user, POST) -> the command's event. The
+# buttons name their action; an action not listed here is refused before anything runs.
+
+
+def _start(campaign, user, post):
+    entries = {k[len("initiative_") :]: v for k, v in post.items() if k.startswith("initiative_")}
+    return turns.start_conflict(campaign.pk, user, post.getlist("character"), entries)
+
+
+def _keep(campaign, user, post):
+    return paid.keep_initiative(
+        campaign.pk, user, post.get("character"), post.get("pay") or "spend"
+    )
+
+
+def _skip_acting(campaign, user, post):
+    return turns.skip_turn(campaign.pk, user, _acting_id(campaign))
+
+
+def _up(campaign, user, post):
+    return turns.reorder(campaign.pk, user, _moved_up(campaign, post.get("character")))
+
+
+def _end_conflict(campaign, user, post):
+    return turns.end_conflict(campaign.pk, user)
+
+
+def _for_character(command):
+    """A command that takes the character the button names, as most do."""
+    return lambda campaign, user, post: command(campaign.pk, user, post.get("character"))
+
+
+COMMANDS = {
+    "start": _start,
+    "choose": _for_character(turns.choose_next),
+    "end": _for_character(turns.end_turn),
+    "keep": _keep,
+    "interrupt": _for_character(paid.interrupt),
+    "open_round": _for_character(paid.gm_opens_round),
+    "skip": _for_character(turns.skip_turn),
+    "skip_acting": _skip_acting,
+    "insert": _for_character(turns.insert_participant),
+    "up": _up,
+    "end_conflict": _end_conflict,
+}
+
+
 def _run(action: str, campaign, user, post):
-    character = post.get("character")
-    pk = campaign.pk
-    if action == "start":
-        entries = {
-            k[len("initiative_") :]: v for k, v in post.items() if k.startswith("initiative_")
-        }
-        return turns.start_conflict(pk, user, post.getlist("character"), entries)
-    if action == "choose":
-        return turns.choose_next(pk, user, character)
-    if action == "end":
-        return turns.end_turn(pk, user, character)
-    if action == "keep":
-        return paid.keep_initiative(pk, user, character, post.get("pay") or "spend")
-    if action == "interrupt":
-        return paid.interrupt(pk, user, character)
-    if action == "open_round":
-        return paid.gm_opens_round(pk, user, character)
-    if action == "skip":
-        return turns.skip_turn(pk, user, character)
-    if action == "skip_acting":
-        return turns.skip_turn(pk, user, _acting_id(campaign))
-    if action == "insert":
-        return turns.insert_participant(pk, user, character)
-    if action == "up":
-        return turns.reorder(pk, user, _moved_up(campaign, character))
-    if action == "end_conflict":
-        return turns.end_conflict(pk, user)
-    return None
-
-
-ACTIONS = (
-    "start",
-    "choose",
-    "end",
-    "keep",
-    "interrupt",
-    "open_round",
-    "skip",
-    "skip_acting",
-    "insert",
-    "up",
-    "end_conflict",
-)
+    return COMMANDS[action](campaign, user, post)
 
 
 @login_required
@@ -93,14 +99,14 @@ def turn_command(request, pk: int):
     """Start, run and end the conflict's turn order (services/conflicts/turns.py)."""
     campaign, membership = campaign_for(request, pk, role="player")
     action = request.POST.get("action", "")
-    if action not in ACTIONS:
+    if action not in COMMANDS:
         return HttpResponseBadRequest(_("Choose what to do with the turn order."))
     event, error = run_command(request, _run, campaign)
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
     context = {
-        **base_context(campaign, "gm" if membership.is_gm else "all"),
+        **base_context(campaign, audience_for(membership)),
         **tracker_context(campaign, membership.is_gm),
         "turn_viewer": request.user.pk,
         "turn_error": error,

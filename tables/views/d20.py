@@ -30,8 +30,9 @@ from tables.forms.d20 import (
 )
 from tables.models import Campaign, D20Test, Membership
 from tables.policy.access import has_role
+from tables.policy.board_traits import standing_for
+from tables.policy.game_lines import catalogue
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
-from tables.presenters.scene_board import standing_for
 from tables.said import worded
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
@@ -69,7 +70,7 @@ def composer_of(
     """composer_d20.html's `d20`: the composer `form` (else as first drawn), its odds
     for a player, the open tests and `panel`. `spends`: the catalogue, if read."""
     if form is None:
-        spends = services_d20.catalogue(campaign) if spends is None else spends
+        spends = catalogue(campaign) if spends is None else spends
         form = composer_form(campaign, membership, spends)
     plays = has_role(membership, "player")
     odds = odds_of(campaign, form) if form.chosen is not None and plays else None
@@ -132,7 +133,7 @@ def panel_of(
         campaign.refresh_from_db(fields=["group_momentum", "threat", "threat_visible", "last_seq"])
         record.refresh_from_db()
     if spends is None:
-        spends = services_d20.catalogue(campaign)
+        spends = catalogue(campaign)
     ledger = services_d20.ledger_of(record) if record.ledger else None
     holder = services_d20.holder_of(record) if record.ledger else record.character
     panel = panel_context(
@@ -159,7 +160,7 @@ def panel_of(
 def _composed(request, pk: int, data):
     """The player's table, its spend catalogue and the composer bound to `data`."""
     campaign, membership = campaign_for(request, pk, role="player")
-    spends = services_d20.catalogue(campaign)
+    spends = catalogue(campaign)
     form = D20RollForm(data, campaign=campaign, membership=membership, spends=spends)
     return campaign, membership, spends, form
 
@@ -272,7 +273,7 @@ def _play_refused(request, campaign, membership, form, error: str):
     if not request.htmx:
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
-    form = form.resent(campaign, services_d20.catalogue(campaign))
+    form = form.resent(campaign, catalogue(campaign))
     context = composer_of(campaign, membership, form=form, error=error)
     return respond(request, membership, PLAY, {"d20": context})
 
@@ -337,7 +338,7 @@ def d20_spend(request, pk: int, tid: int):
     def call(campaign, record):
         form = SpendForm(
             request.POST,
-            spends=services_d20.catalogue(campaign),
+            spends=catalogue(campaign),
             group_momentum=campaign.group_momentum,
             line=campaign.line,
         )

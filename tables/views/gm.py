@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.forms.d20 import ContestForm, CustomSpendForm, ThreatForm, ThreatVisibleForm
 from tables.forms.site import PoolAdjustForm
 from tables.models import D20Test
+from tables.policy.play import pools_for
 from tables.presenters.gm import gm_panel_context
 from tables.said import worded
 from tables.services import corrections, sessions
@@ -88,7 +89,7 @@ def gm_threat_visible(request, pk: int):
 def gm_pool(request, pk: int):
     """Change any pool by hand, with a reason (sessions.adjust_pool)."""
     campaign, membership = _gm(request, pk)
-    pools = sessions.pools_for(campaign)
+    pools = pools_for(campaign)
     form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools, auto_id="adjust-%s")
     run = _commands(request, campaign, membership)
 

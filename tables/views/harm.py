@@ -11,8 +11,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tables.live.render import base_context
 from tables.presenters.scene_board import board_context
+from tables.presenters.table import audience_for, base_context
 from tables.said import worded
 from tables.services import extended_tasks, harm, harm_marks
 from tables.services.core import ServiceError
@@ -239,7 +239,7 @@ def task_command(request, pk: int):
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
     context = {
-        **base_context(campaign, "gm" if membership.is_gm else "all"),
+        **base_context(campaign, audience_for(membership)),
         **board_context(campaign, membership.is_gm),
         "board_error": error,
     }

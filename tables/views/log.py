@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.live import log_page as pages
-from tables.live import render as live
+from tables.presenters.table import GM, audience_for, shows_threat
 from tables.views.access import campaign_for
 
 _SEQ = re.compile(r"[0-9]{1,18}")  # ASCII digits that fit the database's integers
@@ -32,14 +32,14 @@ def table_log(request, pk: int):
     raw = request.GET.get("before", "").strip()
     if raw and not _SEQ.fullmatch(raw):
         return HttpResponseBadRequest(gettext("Older entries are asked for by their number."))
-    audience = live.audience_for(membership)
+    audience = audience_for(membership)
     before = int(raw) if raw else None
     page = pages.log_page(campaign, audience, before=before, show=show, viewer=request.user.pk)
     context = {
         "campaign": campaign,
         "audience": audience,
-        "is_gm": audience == live.GM,
-        "show_threat": live.shows_threat(campaign, audience),
+        "is_gm": audience == GM,
+        "show_threat": shows_threat(campaign, audience),
         "log": page.entries,
         "log_page": page,
     }

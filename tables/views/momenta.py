@@ -35,6 +35,7 @@ from tables.forms.momenta import (
     roll_form,
 )
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
+from tables.policy.access import controllable, seen_by
 from tables.presenters.momenta import (
     assist_queue_context,
     chooser_for,
@@ -44,7 +45,6 @@ from tables.presenters.momenta import (
     preview,
 )
 from tables.services import momenta
-from tables.services.access import controllable, seen_by
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for, posted_id
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond

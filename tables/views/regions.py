@@ -13,9 +13,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.forms.momenta import AssistRequestForm, initial_from, roll_form
+from tables.policy.access import controllable
 from tables.presenters.assists import player_assists
 from tables.presenters.d20 import open_tests
-from tables.services.access import controllable
 from tables.views.access import campaign_for
 from tables.views.answers import respond
 from tables.views.d20 import d20_panel

@@ -12,9 +12,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.live.render import base_context
 from tables.presenters.scene_board import board_context
 from tables.presenters.spend_reference import spend_reference
+from tables.presenters.table import audience_for, base_context
 from tables.services import scene_board
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond, run_command
@@ -72,7 +72,7 @@ def board_command(request, pk: int):
         return back_to_table(request, campaign, error=error)
     campaign.refresh_from_db()
     context = {
-        **base_context(campaign, "gm" if membership.is_gm else "all"),
+        **base_context(campaign, audience_for(membership)),
         **board_context(campaign, membership.is_gm),
         "board_error": error,
     }

@@ -38,8 +38,9 @@ from tables.forms.site import (
     sheet_formsets,
 )
 from tables.models import Campaign, Character, Membership, PoolChange, Trait
+from tables.policy.access import can_control, has_role, membership_of
+from tables.policy.play import current_scene, pools_for
 from tables.services import campaigns, characters, sessions
-from tables.services.access import can_control, has_role, membership_of
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors
@@ -149,7 +150,7 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         Prefetch("traits", queryset=Trait.objects.order_by("kind", "text")),
     )
     is_gm = membership.is_gm
-    pools = sessions.pools_for(campaign)
+    pools = pools_for(campaign)
     labels = dict(PoolChange.Pool.choices)
     context = {
         "campaign": campaign,
@@ -165,7 +166,7 @@ def _detail_context(request, campaign: Campaign, membership: Membership, **extra
         ],
         "character_pools": [(p, pool_name(campaign, p, labels[p])) for p in pools["character"]],
         "play_session": campaign.play_sessions.filter(ended_at__isnull=True).first(),
-        "scene": sessions.current_scene(campaign),
+        "scene": current_scene(campaign),
         "invite_url": request.build_absolute_uri(reverse("join", args=[campaign.invite_token]))
         if is_gm
         else None,
@@ -348,7 +349,7 @@ def scene_end(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def pool_adjust(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for(request, pk, role="gm")
-    form = PoolAdjustForm(request.POST, campaign=campaign, pools=sessions.pools_for(campaign))
+    form = PoolAdjustForm(request.POST, campaign=campaign, pools=pools_for(campaign))
     if not form.is_valid():
         return _play_done(request, campaign.pk, membership, adjust_form=form, status=400)
     try:

@@ -11,13 +11,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from rules import pools
-from tables.live import render as live
 from tables.live import table_page
 from tables.live.log_filters import DEFAULT_SHOW, parse_show
 from tables.models import Character, PersonSettings, PoolChange
+from tables.policy.access import has_role
 from tables.presenters.game_lines import pool_name
+from tables.presenters.table import ALL, GM, audience_for, shows_threat
 from tables.services import core, sessions
-from tables.services.access import has_role
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
 from tables.views.d20 import composer_of
@@ -100,7 +100,7 @@ def pool_ledger(request, pk: int):
     (the table page opens it in a dialog); otherwise a small page around it.
     """
     campaign, membership = campaign_for(request, pk)
-    audience = live.audience_for(membership)
+    audience = audience_for(membership)
     try:
         pool, character = _ledger_subject(request.GET, campaign, audience)
     except _Refused as refusal:
@@ -111,8 +111,8 @@ def pool_ledger(request, pk: int):
         }
         return _ledger_answer(request, context, refusal.status)
     lines = PoolChange.objects.filter(campaign=campaign, pool=pool, character=character)
-    if audience != live.GM:
-        lines = lines.filter(event__audience=live.ALL)
+    if audience != GM:
+        lines = lines.filter(event__audience=ALL)
     label = pool_name(campaign, pool, PoolChange.Pool(pool).label)  # the line's name (GL-01)
     context = {
         "campaign": campaign,
@@ -144,7 +144,7 @@ def _ledger_subject(params, campaign, audience: str):
             raise _Refused(
                 gettext("%(label)s is the table's, not a character's.") % {"label": label}, 400
             )
-        if pool == "threat" and not live.shows_threat(campaign, audience):
+        if pool == "threat" and not shows_threat(campaign, audience):
             raise _Refused(
                 gettext("Threat is the GM's pool; the GM has not shown it to players."), 403
             )

@@ -91,7 +91,7 @@ from rules import odds
 from rules.d20 import expected_successes
 from rules.d6 import RollSpec
 from tables.models import D20Test, MomentaRoll
-from tables.services.d20.records import result_of
+from tables.policy.d20_records import result_of
 
 found = {}
 for audience in ("gm", "player"):

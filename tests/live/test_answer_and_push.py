@@ -15,6 +15,7 @@ from rules.dice import FixedDice
 from tables.live import frames
 from tables.live import render as live
 from tables.models import Character, MomentaRoll
+from tables.presenters.table import ALL, GM
 from tables.services import momenta, sessions
 
 from .conftest import commit_event
@@ -60,12 +61,12 @@ def test_after_a_concurrent_change_the_next_push_shows_the_new_value(momenta_cam
     spent = commit_event(
         momenta_campaign.pk, gm, payload={"summary": "spent"}, changes=[("resolve", -1, "r", hero)]
     )
-    for audience in (live.ALL, live.GM):
+    for audience in (ALL, GM):
         plain = live.render_event_fragments(spent, audience)
         assert frames.fragment(spent, audience) == plain
         assert card_value(plain, hero, "resolve") == "2"
     rest = sessions.adjust_pool(momenta_campaign.pk, gm, "resolve", 2, "rest", character_id=hero.pk)
-    for audience in (live.ALL, live.GM):
+    for audience in (ALL, GM):
         assert card_value(frames.fragment(spent, audience), hero, "resolve") == "2"  # a replay
         assert card_value(frames.fragment(rest, audience), hero, "resolve") == "4"
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 from tables import events
 from tables.live import render
 from tables.models import Campaign, TableEvent
+from tables.presenters.table import GM
 from tables.services import calls, campaigns, corrections, momenta, sessions, talk
 from tables.services import d20 as services_d20
 from tables.services import game_lines as services_lines
@@ -98,7 +99,7 @@ def text(tokens: tuple) -> str:
 
 
 def gm_push(event: TableEvent) -> str:
-    return render.render_event_fragments(event, render.GM)
+    return render.render_event_fragments(event, GM)
 
 
 class GmPage:

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from tables.live import log_page as pages
 from tables.live import render as live
+from tables.presenters.table import GM
 
 from .conftest import commit_event
 
@@ -98,9 +99,9 @@ def test_entries_carry_the_class_the_filter_hides_live_pushes_by(momenta_campaig
     pool = commit_event(momenta_campaign.pk, gm, changes=[("group_momentum", 1, "x", None)])
     secret = commit_event(momenta_campaign.pk, gm, "secret_roll", audience="gm")
     assert 'class="log-entry log-entry--pool_adjusted log-topic--pools"' in (
-        live.render_event_fragments(pool, live.GM)
+        live.render_event_fragments(pool, GM)
     )
-    assert "log-topic--rolls" in live.render_event_fragments(secret, live.GM)
+    assert "log-topic--rolls" in live.render_event_fragments(secret, GM)
 
 
 @pytest.mark.parametrize(

@@ -14,13 +14,14 @@ from django.test.utils import CaptureQueriesContext
 from tables.live import fanout, frames
 from tables.live import render as live
 from tables.models import Membership, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import d20 as services_d20
 from tables.services import momenta, sessions, talk
 from tables.views import answers
 
 from .conftest import commit_event
 
-BOTH = (live.GM, live.ALL)  # the GMs' first: the players' must not come from it
+BOTH = (GM, ALL)  # the GMs' first: the players' must not come from it
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: frames.hold
 
@@ -86,8 +87,8 @@ def test_the_answer_and_the_hub_draw_each_audience_once_and_read_the_rows_once(
     with CaptureQueriesContext(connection) as answer_reads:
         answer = answers.event_fragments(membership, [event])
     [frame] = fanout.load_frames(momenta_campaign.pk, event.seq - 1, frozenset(BOTH))
-    assert frame.html[live.ALL] == answer
-    assert sorted(counted["draws"]) == [(event.seq, live.ALL), (event.seq, live.GM)]
+    assert frame.html[ALL] == answer
+    assert sorted(counted["draws"]) == [(event.seq, ALL), (event.seq, GM)]
     assert counted["reads"] == [event.seq]
     # The command's rows were held: its answer reads neither the table, the card nor the roll.
     sql = " ".join(q["sql"] for q in answer_reads.captured_queries)
@@ -103,11 +104,11 @@ def test_with_the_seam_bypassed_the_answer_and_the_hub_each_read_and_draw(
     membership = Membership.objects.get(campaign=momenta_campaign, user=player)
     answer = answers.event_fragments(membership, [event])
     [frame] = fanout.load_frames(momenta_campaign.pk, event.seq - 1, frozenset(BOTH))
-    assert frame.html[live.ALL] == answer
+    assert frame.html[ALL] == answer
     assert sorted(counted["draws"]) == [
-        (event.seq, live.ALL),
-        (event.seq, live.ALL),
-        (event.seq, live.GM),
+        (event.seq, ALL),
+        (event.seq, ALL),
+        (event.seq, GM),
     ]
     assert counted["reads"] == [event.seq, event.seq]
 
@@ -121,15 +122,15 @@ def test_tb_03_a_secret_roll_is_never_drawn_for_the_players(
     assert f'id="event-{event.seq}"' in answers.event_fragments(gm_member, [event])
     assert answers.event_fragments(player_member, [event]) == ""
     [frame] = fanout.load_frames(momenta_campaign.pk, event.seq - 1, frozenset(BOTH))
-    assert frame.html[live.ALL] is None and f'id="event-{event.seq}"' in frame.html[live.GM]
-    assert counted["draws"] == [(event.seq, live.GM)]
+    assert frame.html[ALL] is None and f'id="event-{event.seq}"' in frame.html[GM]
+    assert counted["draws"] == [(event.seq, GM)]
 
 
 def test_tb_03_the_players_fragments_never_come_from_the_gms(momenta_campaign, gm):
     """Hidden Threat (MO-13): the GMs' frame shows it, the players' drawn after it not."""
     event = commit_event(momenta_campaign.pk, gm, changes=[("threat", 2, "r", None)])
     drawn = frames.fragments(event, BOTH)
-    assert drawn[live.ALL] != drawn[live.GM]
+    assert drawn[ALL] != drawn[GM]
     assert drawn == live.event_fragments(fresh(event), BOTH)
 
 
@@ -145,4 +146,4 @@ def test_the_memo_is_bounded_and_a_dropped_frame_is_drawn_again(momenta_campaign
     assert kept == frames.drawn_bytes() <= frames.DRAWN_BYTES
     assert 4 <= len(frames._drawn) <= 6  # the last notes' frames, both audiences
     assert len(frames._rows) == 2 and len(frames._held) <= 2
-    assert frames.fragment(notes[0], live.ALL) == live.render_event_fragments(notes[0], live.ALL)
+    assert frames.fragment(notes[0], ALL) == live.render_event_fragments(notes[0], ALL)

@@ -16,6 +16,7 @@ from tables.models import (
     MomentaRoll,
     TableEvent,
 )
+from tables.policy.game_lines import catalogue
 from tables.services import corrections, harm, momenta, sessions
 from tables.services import d20 as services_d20
 from tables.services.core import ServiceError
@@ -170,14 +171,14 @@ def test_sc_02_bonus_damage_is_on_the_catalogue_of_lines_whose_books_have_it(
 ):
     """STA 1e's "Combat Momentum Spends": Bonus Damage, 1, repeatable, +1 damage each;
     the seeds name none (a GM adds it as a custom spend, MO-14)."""
-    assert "bonus_damage" not in services_d20.catalogue(d20_campaign)
+    assert "bonus_damage" not in catalogue(d20_campaign)
     for line in ("sta1", "sta2", "conan", "achtung"):
         d20_campaign.game_line = line
-        spend = services_d20.catalogue(d20_campaign)["bonus_damage"]
+        spend = catalogue(d20_campaign)["bonus_damage"]
         assert (spend.cost, spend.repeatable) == (1, True)
     for line in ("fallout", "dune"):
         d20_campaign.game_line = line
-        assert "bonus_damage" not in services_d20.catalogue(d20_campaign)
+        assert "bonus_damage" not in catalogue(d20_campaign)
 
 
 def test_sc_02_bonus_damage_bought_counts_in_the_hit_and_a_veto_refunds_it(

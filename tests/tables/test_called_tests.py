@@ -11,6 +11,7 @@ from django.urls import reverse
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import CalledTest, Character, D20Test, MomentaRoll, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import calls
 from tables.services.core import ServiceError
 from tables.services.d20 import D20TestRequest
@@ -205,7 +206,7 @@ def _player_sees(client, campaign, call) -> str:
         ),
     ]
     assert all(p.status_code == 200 for p in pages)
-    push = live.render_event_fragments(call.event, live.ALL)
+    push = live.render_event_fragments(call.event, ALL)
     return _csrf_free("".join(text(p) for p in pages) + unescape(push))
 
 
@@ -655,14 +656,14 @@ def test_answering_a_2d20_call_makes_one_log_card_the_roll_saying_the_verdict(
     assert event.payload["on_roll_card"] is True
     assert test.event.payload["call"] == {"call_id": call.pk, "hidden": True}
     assert log_cards(client_for("player"), d20_campaign) == ["d20_test", "test_called"]
-    for audience in (live.ALL, live.GM):
+    for audience in (ALL, GM):
         roll_push = live.render_event_fragments(TableEvent.objects.get(pk=test.event.pk), audience)
         verdict = re.search(r'<p class="call-verdict[^"]*".*?</p>', roll_push, re.S).group(0)
         assert "Difficulty 4" in verdict and "revealed" in verdict
         assert "3 successes" in verdict and "failed" in verdict
         assert 'id="event-' not in live.render_event_fragments(event, audience)  # no card
     # Still the call's event: the panels fetch themselves again.
-    assert 'id="live-sync-calls"' in live.render_event_fragments(event, live.ALL)
+    assert 'id="live-sync-calls"' in live.render_event_fragments(event, ALL)
 
 
 def test_answering_a_momenta_call_makes_one_log_card(
@@ -678,7 +679,7 @@ def test_answering_a_momenta_call_makes_one_log_card(
         rng=FixedDice([6, 5, 3, 1, 5, 2]),
     )
     assert log_cards(client_for("player"), momenta_campaign) == ["momenta_roll", "test_called"]
-    card = live.render_event_fragments(TableEvent.objects.get(pk=roll.event.pk), live.ALL)
+    card = live.render_event_fragments(TableEvent.objects.get(pk=roll.event.pk), ALL)
     verdict = re.search(r'<p class="call-verdict".*?</p>', card, re.S).group(0)
     assert "2 opposition dice" in verdict and "revealed" in verdict
 

@@ -18,6 +18,7 @@ import rules.d20
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import Campaign, Character, D20Test, MomentaRoll, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import d20 as services_d20
 from tables.services import momenta, sessions, talk
 
@@ -152,7 +153,7 @@ def test_the_answer_draws_the_roll_as_the_database_has_it(
     ):
         answer = roll(client, table, data).content.decode()
         made = MomentaRoll.objects.latest("pk")
-        from_database = live.render_event_fragments(made.event, live.ALL)
+        from_database = live.render_event_fragments(made.event, ALL)
         assert from_database and answer.endswith(from_database)
 
 
@@ -202,7 +203,7 @@ def test_a_2d20_test_with_a_bought_die_pays_threat_and_answers_with_it(
     assert d20_campaign.threat == 1
     assert f'id="event-{made.event.seq}"' in answer and 'id="pools"' in answer
     # The GM's copy of the same event shows the Threat it now holds (MO-13: players don't).
-    gm_copy = live.render_event_fragments(made.event, live.GM)
+    gm_copy = live.render_event_fragments(made.event, GM)
     assert shown(gm_copy, "threat") == "1" and shown(answer, "threat") is None
 
 
@@ -234,7 +235,7 @@ def test_the_2d20_answer_draws_the_test_as_the_database_has_it(
     ):
         answer = d20_roll(client, d20_campaign, data).content.decode()
         made = D20Test.objects.latest("pk")
-        from_database = live.render_event_fragments(made.event, live.ALL)
+        from_database = live.render_event_fragments(made.event, ALL)
         assert from_database and answer.endswith(from_database)
 
 
@@ -271,7 +272,7 @@ def test_a_message_is_answered_as_the_database_has_it(table, client_for, mode):
     assert response.status_code == 200
     event = TableEvent.objects.latest("seq")
     assert event.payload["text"] == "Back in five."
-    from_database = live.render_event_fragments(event, live.ALL)
+    from_database = live.render_event_fragments(event, ALL)
     assert from_database and response.content.decode().endswith(from_database)
 
 

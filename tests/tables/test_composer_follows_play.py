@@ -16,6 +16,7 @@ from django.urls import reverse
 from rules.dice import FixedDice
 from tables.live import render as live
 from tables.models import MomentaRoll
+from tables.presenters.table import ALL, GM
 from tables.services import momenta
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_pm_08_every_answer_to_an_assist_sends_the_assist_choice_marker(
     accepted = momenta.answer_assist(pk, gm, asked.pk, "accept")
     declined = momenta.answer_as_helper(pk, player2, asked.pk, agree=False)
     for event in (asked.event, accepted.event, declined.event):
-        for audience in (live.ALL, live.GM):  # GMs roll too (NPCs)
+        for audience in (ALL, GM):  # GMs roll too (NPCs)
             found = marker(live.render_event_fragments(event, audience), "live-sync-assist-choice")
             assert f'hx-get="{choice_url(momenta_campaign)}"' in found, (event.kind, audience)
             assert 'hx-include="#momenta-roll"' in found
@@ -59,7 +60,7 @@ def test_pm_08_every_answer_to_an_assist_sends_the_assist_choice_marker(
 def test_a_plain_roll_sends_no_assist_choice_marker(momenta_campaign, player, hero, d6_faces):
     d6_faces([6, 1, 2])
     roll = momenta.roll_momenta(momenta_campaign.pk, player, hero.pk, momenta.RollRequest("GRIT"))
-    for audience in (live.ALL, live.GM):
+    for audience in (ALL, GM):
         html = live.render_event_fragments(roll.event, audience)
         assert marker(html, "live-sync-assist-choice") == ""
 
@@ -117,7 +118,7 @@ def test_pat_02_a_gm_roll_for_a_players_character_offers_its_owner_the_chooser(
     roll = gm_rolls_for(momenta_campaign, gm, hero)
     assert roll.awaiting
     chooser_url = reverse("momenta_chooser", args=[momenta_campaign.pk, roll.pk])
-    for audience in (live.ALL, live.GM):
+    for audience in (ALL, GM):
         found = marker(live.render_event_fragments(roll.event, audience), "live-sync-chooser")
         assert f'hx-get="{chooser_url}"' in found
         assert f"dataset.person === '{player.pk}'" in found  # only the owner's page loads it
@@ -127,7 +128,7 @@ def test_pat_02_a_gm_roll_for_a_players_character_offers_its_owner_the_chooser(
     assert client_for("player2").get(chooser_url, **HX).content.decode() == ""
     # Chosen: the push makes a page still showing that chooser fetch it (empty) again.
     chosen = momenta.choose_allocation(momenta_campaign.pk, player, roll.pk, [])
-    found = marker(live.render_event_fragments(chosen, live.GM), "live-sync-chooser")
+    found = marker(live.render_event_fragments(chosen, GM), "live-sync-chooser")
     assert f'hx-target="#chooser-{roll.pk}"' in found
     assert f"load[!!document.getElementById('chooser-{roll.pk}')]" in found  # exactly true
     assert client_for("gm").get(chooser_url, **HX).content.decode() == ""
@@ -138,7 +139,7 @@ def test_a_players_own_roll_offers_no_chooser_by_push(momenta_campaign, player, 
         momenta_campaign.pk, player, hero.pk, momenta.RollRequest("GRIT"), rng=FixedDice([5, 5, 1])
     )
     assert roll.awaiting  # their own answer loads it (composer_momenta_rolled.html)
-    assert marker(live.render_event_fragments(roll.event, live.ALL), "live-sync-chooser") == ""
+    assert marker(live.render_event_fragments(roll.event, ALL), "live-sync-chooser") == ""
 
 
 def test_the_page_has_the_empty_markers_for_rollers_and_watchers(
@@ -162,5 +163,5 @@ def test_tb_03_a_revealed_secret_roll_offers_its_owner_the_chooser(momenta_campa
     )
     revealed = momenta.reveal_roll(momenta_campaign.pk, gm, roll.pk)
     chooser_url = reverse("momenta_chooser", args=[momenta_campaign.pk, roll.pk])
-    found = marker(live.render_event_fragments(revealed, live.ALL), "live-sync-chooser")
+    found = marker(live.render_event_fragments(revealed, ALL), "live-sync-chooser")
     assert f'hx-get="{chooser_url}"' in found and 'hx-target="#momenta-choosers"' in found

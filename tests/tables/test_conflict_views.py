@@ -80,6 +80,32 @@ def test_an_out_of_turn_command_is_answered_with_a_message_and_changes_nothing(
     assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
 
 
+@pytest.mark.parametrize("action", ["", "bogus", "_run", "COMMANDS"])
+def test_an_action_no_button_names_is_refused_and_changes_nothing(
+    client_for, d20_campaign, fight, kara, action
+):
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+    answer = turn_post(client_for("gm"), d20_campaign, action=action, character=kara.pk)
+    assert answer.status_code == 400
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+@pytest.mark.parametrize(
+    ("action", "done"),
+    [("choose", "acting"), ("skip", "skipped"), ("insert", None), ("end_conflict", "ended")],
+)
+def test_each_button_runs_its_own_command(client_for, d20_campaign, fight, kara, action, done):
+    """The table of commands sends each action to its command, and to no other."""
+    before = TableEvent.objects.filter(campaign=d20_campaign).latest("seq").seq
+    answer = turn_post(client_for("gm"), d20_campaign, action=action, character=kara.pk)
+    assert answer.status_code == 200
+    events = TableEvent.objects.filter(campaign=d20_campaign, seq__gt=before)
+    if done is None:  # Kara already takes part: refused in the tracker, nothing written
+        assert not events.exists()
+    else:
+        assert events.latest("seq").payload["action"] == done
+
+
 def test_an_observer_may_not_press_anything(client_for, d20_campaign, fight, kara):
     answer = turn_post(client_for("observer"), d20_campaign, action="choose", character=kara.pk)
     assert answer.status_code == 403

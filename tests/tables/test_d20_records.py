@@ -20,8 +20,8 @@ from rules.momentum import (
     custom_spend,
 )
 from tables.models import Campaign, D20Test
+from tables.policy import d20_records as records
 from tables.services import d20 as services_d20
-from tables.services.d20 import records
 
 # Kara (target 13, focus Persuasion 6) with a bought die and Marcus assisting, Difficulty 1
 # and one factor; spent: a question refunded (MO-11), an asset vetoed (MO-12), a custom

@@ -21,8 +21,8 @@ from tables.forms import calls, d20, discord, game_lines, login, momenta, person
 from tables.forms.momenta import roll_form
 from tables.models import Character, Membership, PersonSettings
 from tables.policy.access import controllable
-from tables.services import sessions
-from tables.services.d20 import catalogue
+from tables.policy.game_lines import catalogue
+from tables.policy.play import pools_for
 from tables.views.table import NoteForm
 from tables.views.talk import TalkForm
 from tests.conftest import PASSWORD
@@ -293,7 +293,7 @@ FORMS = {
     "scene": (lambda fx, data: site.SceneForm(data), lambda fx: {"title": "Act <1>"}),
     "pool adjust": (
         lambda fx, data: site.PoolAdjustForm(
-            data, campaign=_d20(fx), pools=sessions.pools_for(_d20(fx)), auto_id="adjust-%s"
+            data, campaign=_d20(fx), pools=pools_for(_d20(fx)), auto_id="adjust-%s"
         ),
         lambda fx: {"pool": "threat", "delta": 2, "reason": "ambush"},
     ),

@@ -8,6 +8,7 @@ from django.urls import reverse
 from rules import harm as rules_harm
 from rules.dice import FixedDice
 from tables.live import render as live
+from tables.presenters.table import ALL
 from tables.services import d20 as services_d20
 from tables.services import extended_tasks, harm, sessions
 from tables.templatetags.harm import LABELS
@@ -52,7 +53,7 @@ def test_sc_02_the_page_shows_tracks_and_hidden_npc_tracks_to_gms_only(
 def test_sc_02_a_hit_pushes_the_targets_numbers_to_everyone(sta, gm, player, kara, marcus):
     test = passed_test(sta, player, kara)
     event = harm.apply_d20_hit(sta.pk, gm, test.pk, kara.pk, track="stress", total=5)
-    push = live.render_event_fragments(event, live.ALL)
+    push = live.render_event_fragments(event, ALL)
     assert f'id="harm-{kara.pk}-stress" class="harm-value" hx-swap-oob="true"' in push
     assert 'value="5"' in push
     assert f'id="harm-{kara.pk}-injuries"' in push  # 5+: an Injury (STA 1e)
@@ -62,18 +63,18 @@ def test_sc_02_a_hidden_npcs_harm_never_reaches_players(sta, gm, player, kara, m
     test = passed_test(sta, player, kara)
     event = harm.apply_d20_hit(sta.pk, gm, test.pk, marcus.pk, track="stress", total=3)
     assert event.audience == "gm"
-    assert not live.visible(event, live.ALL, None)
+    assert not live.visible(event, ALL, None)
 
 
 def test_a_roll_without_a_target_or_task_pushes_no_harm_or_task(sta, player, kara):
     test = passed_test(sta, player, kara)
-    push = live.render_event_fragments(test.event, live.ALL)
+    push = live.render_event_fragments(test.event, ALL)
     assert "harm-" not in push and "board-task" not in push
 
 
 def test_sc_03_the_task_card_on_the_board_shows_progress_live(client_for, sta, gm, player, kara):
     made = extended_tasks.create_task(sta.pk, gm, "Realign the deflector", work=6, magnitude=1)
-    push = live.render_event_fragments(made, live.ALL)
+    push = live.render_event_fragments(made, ALL)
     assert "Realign the deflector" in push and 'value="0"' in push
     assert "Realign the deflector" in page(client_for("observer"), sta)
     from tables.services import game_lines
@@ -85,7 +86,7 @@ def test_sc_03_the_task_card_on_the_board_shows_progress_live(client_for, sta, g
     linked = extended_tasks.link_roll(
         sta.pk, player, made.payload["task_id"], test.pk, challenge_seq=dice.seq
     )
-    push = live.render_event_fragments(linked, live.ALL)
+    push = live.render_event_fragments(linked, ALL)
     assert 'value="5"' in push and "complete" in push
 
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from tables.live import render
 from tables.live.render import render_event_fragments
 from tables.models import Campaign, Character, PoolChange, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import game_lines as services
 from tables.services import sessions
 from tables.services.core import ServiceError
@@ -68,9 +69,9 @@ def test_gl_07_conan_doom_at_session_start_reaches_only_the_gm_while_hidden(
     assert doom.audience == TableEvent.Audience.GM
     assert [c["after"] for c in doom.payload["changes"]] == [6]
     # Live (TB-01): the GMs' pools redraw with the new Doom; the players' socket skips it.
-    drawn = render_event_fragments(doom, render.GM)
+    drawn = render_event_fragments(doom, GM)
     assert '<span class="pool-label">Doom</span> <span class="pool-value">6</span>' in drawn
-    assert not render.visible(doom, render.ALL, None)
+    assert not render.visible(doom, ALL, None)
 
 
 def test_gl_07_conan_session_start_setting_off_carries_the_pools_over(d20_campaign, gm, heroes):

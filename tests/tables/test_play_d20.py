@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 
 from rules.dice import FixedDice
 from tables.models import Campaign, Character, Contest, D20Test, PoolChange, TableEvent
+from tables.policy.game_lines import catalogue
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -529,7 +530,7 @@ def test_mo_14_custom_spends_join_the_catalogue(d20_campaign, gm, player, kara):
         services_gm.save_custom_spend(campaign.pk, gm, name="disarm!", cost=1)
     with pytest.raises(ServiceError, match="already a spend"):
         services_gm.save_custom_spend(campaign.pk, gm, name="Create Trait", cost=1)
-    keys = services_d20.catalogue(campaign)
+    keys = catalogue(campaign)
     assert {"custom:disarm", "custom:extra_damage"} <= set(keys)
 
     test = roll(campaign, player, kara, [1, 1], difficulty=0)  # 4 Momentum
@@ -541,7 +542,7 @@ def test_mo_14_custom_spends_join_the_catalogue(d20_campaign, gm, player, kara):
     # Editing keeps the name free for itself; deleting leaves past uses alone.
     services_gm.save_custom_spend(campaign.pk, gm, name="Disarm", cost=3, spend_id=disarm.pk)
     services_gm.delete_custom_spend(campaign.pk, gm, disarm.pk)
-    assert "custom:disarm" not in services_d20.catalogue(campaign)
+    assert "custom:disarm" not in catalogue(campaign)
     test.refresh_from_db()
     assert [s["name"] for s in test.ledger["spends"]] == ["Extra damage", "Extra damage", "Disarm"]
     with pytest.raises(ServiceError, match="from the list"):

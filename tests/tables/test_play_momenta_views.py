@@ -22,6 +22,7 @@ from tables.models import (
     TableEvent,
     Trait,
 )
+from tables.presenters.table import ALL
 from tables.services import campaigns, momenta, sessions
 from tests.html_forms import form_fields
 
@@ -613,7 +614,7 @@ def test_tb_03_a_revealed_roll_loses_its_secret_badge_on_every_card(
         page = client_for(who).get(table_url).content.decode()
         card = re.search(rf'<li [^>]*id="event-{revealed.seq}".*?</li>', page, re.S).group(0)
         assert hero.name in card and 'badge--gm">secret</span>' not in card, who
-    push = live.render_event_fragments(revealed, live.ALL)
+    push = live.render_event_fragments(revealed, ALL)
     assert hero.name in push and 'badge--gm">secret</span>' not in push
 
 

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 
 from rules.dice import FixedDice
 from tables.models import Campaign, PoolChange, SceneTrait, TableEvent
+from tables.policy.play import current_scene
 from tables.services import d20 as services_d20
 from tables.services import scene_board, sessions
 from tables.services.core import ServiceError
@@ -57,7 +58,7 @@ def test_mo_09b_gm_puts_a_trait_on_the_board_as_an_ordered_event(d20_campaign, g
         "The guards are Distracted"
     )
     trait = SceneTrait.objects.get()
-    assert trait.scene == sessions.current_scene(d20_campaign)
+    assert trait.scene == current_scene(d20_campaign)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "x" * 201])

@@ -1,7 +1,7 @@
 """TB-03: a secret roll not yet revealed is visible only to the GM, by every path.
 
 Each path below once carried its own copy of that check; all now ask
-tables.services.access (seen_by, still_secret, audience_of). The GM rolls in
+tables.policy.access (seen_by, still_secret, audience_of). The GM rolls in
 secret for a *player's own* character, so nothing but secrecy keeps the roll
 from that player: if a path forgets it, the player gets the roll.
 """

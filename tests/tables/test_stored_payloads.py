@@ -18,6 +18,7 @@ from tables.exports.dump import dumps, export_campaign
 from tables.exports.load import import_campaign
 from tables.live import render as live
 from tables.models import Campaign, TableEvent
+from tables.presenters.table import GM
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +92,7 @@ def test_every_stored_row_shows_in_the_log_and_its_push(client, stored, momenta_
         assert words in page
     for event in stored:
         assert f'id="event-{event.seq}"' in page
-        assert f'data-seq="{event.seq}"' in live.render_event_fragments(event, live.GM)
+        assert f'data-seq="{event.seq}"' in live.render_event_fragments(event, GM)
 
 
 def test_every_stored_row_exports_typed_where_it_fits_and_imports_as_it_was(stored, hero):

@@ -19,6 +19,7 @@ from tables.live import frames, table_page
 from tables.live import log_page as pages
 from tables.live import render as live
 from tables.models import Campaign, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import corrections, sessions, talk
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
@@ -273,13 +274,13 @@ def test_a_push_of_a_private_message_is_for_the_gm_audience_or_its_sender(
     momenta_campaign, player, player2
 ):
     event = say(momenta_campaign, player, talk.TO_GM, "hush")
-    assert live.visible(event, live.GM, None)
-    assert live.visible(event, live.ALL, player.pk)
-    assert not live.visible(event, live.ALL, player2.pk)
-    assert not live.visible(event, live.ALL, None)  # a path that does not know the viewer: GMs only
-    batch = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player2.pk)
+    assert live.visible(event, GM, None)
+    assert live.visible(event, ALL, player.pk)
+    assert not live.visible(event, ALL, player2.pk)
+    assert not live.visible(event, ALL, None)  # a path that does not know the viewer: GMs only
+    batch = frames.events_after(momenta_campaign.pk, 0, ALL, viewer=player2.pk)
     assert batch == [(event.seq, "talk_private", None)]
-    [(_, _, html)] = frames.events_after(momenta_campaign.pk, 0, live.ALL, viewer=player.pk)
+    [(_, _, html)] = frames.events_after(momenta_campaign.pk, 0, ALL, viewer=player.pk)
     assert "hush" in html
 
 
@@ -360,10 +361,10 @@ def test_muting_hides_one_point_pool_cards_from_everyone(d20_campaign, chatter, 
 def test_a_muted_change_still_pushes_its_pools_but_no_card(d20_campaign, gm):
     mute(d20_campaign)
     event = services_gm.add_threat(d20_campaign.pk, gm, 1, "Tick")
-    html = live.render_event_fragments(event, live.GM)
+    html = live.render_event_fragments(event, GM)
     assert 'id="pools"' in html and "#roll-log" not in html and 'id="event-' not in html
     big = services_gm.add_threat(d20_campaign.pk, gm, 2, "Tock")
-    assert "afterbegin:#roll-log" in live.render_event_fragments(big, live.GM)
+    assert "afterbegin:#roll-log" in live.render_event_fragments(big, GM)
 
 
 def test_rolls_spends_and_talk_are_never_muted(momenta_campaign, gm, player, hero):

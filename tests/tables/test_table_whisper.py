@@ -13,8 +13,8 @@ from django.urls import reverse
 from tables.discord import embeds
 from tables.exports.dump import export_campaign
 from tables.live import frames, table_page
-from tables.live import render as live
 from tables.models import Campaign, Membership, TableEvent
+from tables.presenters.table import ALL, GM
 from tables.services import talk
 from tables.services.core import ServiceError
 from tests.conftest import make_user
@@ -267,12 +267,12 @@ def test_replay_sends_a_whisper_to_its_two_people_worded_for_each(
     event = whisper(momenta_campaign, player, player2)
     replay = {
         who.username: frames.events_after(momenta_campaign.pk, 0, audience, viewer=who.pk)
-        for who, audience in ((player, live.ALL), (player2, live.ALL), (gm, live.GM))
+        for who, audience in ((player, ALL), (player2, ALL), (gm, GM))
     }
     assert "To player2 (whisper)" in replay["player"][0][2]
     assert "player whispers to you" in replay["player2"][0][2]
     assert replay["gm"] == [(event.seq, "talk_whisper", None)]
-    assert frames.events_after(momenta_campaign.pk, 0, live.GM, viewer=None)[0][2] is None
+    assert frames.events_after(momenta_campaign.pk, 0, GM, viewer=None)[0][2] is None
 
 
 def test_the_recap_counts_a_hidden_whisper_for_its_two_people_only(

@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tables.models import Campaign, Character, Conflict, PoolChange, TableEvent
+from tables.policy.turns import next_side
 from tables.services.conflicts import paid, turns
 from tables.services.core import ServiceError
 
@@ -183,13 +184,13 @@ def test_sc01b_setting_on_the_players_open_every_round(d20_campaign, gm, player,
     turns.choose_next(d20_campaign.pk, gm, marcus.pk)
     turns.end_turn(d20_campaign.pk, gm, marcus.pk)  # the GM took round 1's last turn
     conflict = turns.running_conflict(d20_campaign)
-    assert conflict.round == 2 and turns.next_side(d20_campaign, conflict) == "players"
+    assert conflict.round == 2 and next_side(d20_campaign, conflict) == "players"
     # ... and by default the players, who did not take it, would too; so end round 2 on them
     turns.choose_next(d20_campaign.pk, player, kara.pk)
     turns.end_turn(d20_campaign.pk, player, kara.pk)
     turns.choose_next(d20_campaign.pk, gm, marcus.pk)
     turns.end_turn(d20_campaign.pk, gm, marcus.pk)
-    assert turns.next_side(d20_campaign, turns.running_conflict(d20_campaign)) == "players"
+    assert next_side(d20_campaign, turns.running_conflict(d20_campaign)) == "players"
 
 
 @pytest.mark.parametrize("line", ["sta1", "sta2"])

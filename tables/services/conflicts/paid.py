@@ -20,19 +20,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules import turns as rules
-from tables.models import Campaign, Conflict, TableEvent
+from tables.models import Conflict, TableEvent
+from tables.policy.turns import GM, PLAYERS, keep_cost, next_side, turn_rules, waiting
 from tables.services.conflicts.turns import (
-    GM,
-    PLAYERS,
     _participant,
     _refuse_while_acting,
     _running,
     _set_acting,
     _side_words,
-    next_side,
     side_title,
-    turn_rules,
-    waiting,
 )
 from tables.services.core import ServiceError, change_pool, lock_campaign, require_role
 
@@ -78,13 +74,6 @@ def keep_initiative(campaign_id: int, actor, character_id, pay: str = rules.SPEN
             )
         change = _pay_to_keep(campaign, participant, side, pay)
         return _set_acting(campaign, actor, conflict, participant, kept=True, changes=[change])
-
-
-def keep_cost(campaign: Campaign) -> int:
-    """SC-05: the campaign's price for keeping the initiative, else its line's."""
-    if campaign.keep_initiative_cost is not None:
-        return campaign.keep_initiative_cost
-    return turn_rules(campaign).keep_cost
 
 
 def _pay_to_keep(campaign, participant, side: str, pay: str):
@@ -154,23 +143,6 @@ def gm_opens_round(campaign_id: int, actor, character_id) -> TableEvent:
             )
         words = _("The GM opens the round: %(who)s takes the first turn.")
         return _buy(campaign, actor, conflict, participant, line_rules.open_round_cost, words)
-
-
-def may_buy(campaign, conflict: Conflict, counts: dict[str, int] | None = None) -> dict[str, int]:
-    """What the GM may buy now, for the tracker: {"interrupt" or "open_round": price}."""
-    line_rules = turn_rules(campaign)
-    counts = waiting(conflict) if counts is None else counts
-    npc_waits = bool(counts.get(GM))
-    side = next_side(campaign, conflict)
-    offers = {}
-    if conflict.mode in (Conflict.Mode.FIRST, Conflict.Mode.INITIATIVE):
-        if rules.may_interrupt(line_rules, side, npc_waits):
-            offers["interrupt"] = line_rules.interrupt_cost
-    elif conflict.mode == Conflict.Mode.SIDES:
-        fresh = not conflict.participants.filter(acted=True).exists()
-        if rules.may_open_round(line_rules, fresh, side, npc_waits):
-            offers["open_round"] = line_rules.open_round_cost
-    return offers
 
 
 def _waiting_npc(participant) -> None:

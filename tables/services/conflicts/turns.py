@@ -39,6 +39,7 @@ from tables.models import (
     Participant,
     TableEvent,
 )
+from tables.policy.turns import GM, PLAYERS, next_side, ordered_next, running_conflict, turn_rules
 from tables.said import said, words
 from tables.services.core import (
     ServiceError,
@@ -47,20 +48,6 @@ from tables.services.core import (
     require_role,
 )
 from tables.services.scenes import scene_for_play
-
-PLAYERS, GM = Conflict.Side.PLAYERS.value, Conflict.Side.GM.value
-
-
-def running_conflict(campaign: Campaign) -> Conflict | None:
-    return Conflict.objects.filter(campaign=campaign, ended_at__isnull=True).first()
-
-
-def waiting(conflict: Conflict) -> dict[str, int]:
-    """{side: how many have not acted this round}."""
-    counts = {PLAYERS: 0, GM: 0}
-    for side in conflict.participants.filter(acted=False).values_list("side", flat=True):
-        counts[side] += 1
-    return counts
 
 
 def _running(campaign: Campaign) -> Conflict:
@@ -119,25 +106,6 @@ def _may_speak_for(membership: Membership, side: str) -> None:
         raise PermissionDenied(_("Only the GM chooses who acts on the GM's side."))
 
 
-def _ordered_next(conflict: Conflict) -> Participant | None:
-    return conflict.participants.filter(acted=False).select_related("character").first()
-
-
-def turn_rules(campaign: Campaign) -> rules.TurnRules:
-    return rules.rules_for(campaign.game_line, uses_d6=campaign.uses_d6)
-
-
-def next_side(campaign: Campaign, conflict: Conflict) -> str | None:
-    """SC-04: the side that acts next without paying, by the conflict's order."""
-    counts = waiting(conflict)
-    if conflict.mode == Conflict.Mode.SIDES:
-        return rules.side_to_act(conflict.last_side, counts)
-    if conflict.mode == Conflict.Mode.FIRST:
-        return rules.players_first_side(counts)
-    following = _ordered_next(conflict)
-    return following.side if following is not None else None
-
-
 def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
     """SC-01b: when no one is left to act, the round ends and the next one begins. In
     Momenta's order, the next character acts at once."""
@@ -151,7 +119,7 @@ def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
         summary = _("Round %(n)d begins.") % {"n": conflict.round}
         done.append(_event(campaign, actor, conflict, "new_round", summary))
     if conflict.mode == Conflict.Mode.ORDERED:
-        following = _ordered_next(conflict)
+        following = ordered_next(conflict)
         if following is not None:
             done.append(_set_acting(campaign, actor, conflict, following))
     return done
@@ -159,14 +127,14 @@ def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
 
 def _stop_acting(conflict: Conflict) -> None:
     conflict.participants.filter(acting=True).update(acting=False)
-    conflict._acting = None
+    conflict.remember_acting(None)
 
 
 def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(), paid=""):
     _stop_acting(conflict)
     participant.acting = True
     participant.save(update_fields=["acting"])
-    conflict._acting = participant
+    conflict.remember_acting(participant)
     conflict.last_kept = kept
     conflict.save(update_fields=["last_kept"])
     name = participant.character.name
@@ -228,7 +196,7 @@ def start_conflict(campaign_id: int, actor, character_ids, initiatives=None) -> 
         summary = _("The GM starts a conflict: %(names)s. Round 1 begins.") % {"names": names}
         event = _event(campaign, actor, conflict, "started", summary)
         if mode == Conflict.Mode.ORDERED:
-            _set_acting(campaign, actor, conflict, _ordered_next(conflict))
+            _set_acting(campaign, actor, conflict, ordered_next(conflict))
         return event
 
 
@@ -287,7 +255,7 @@ def skip_turn(campaign_id: int, actor, character_id) -> TableEvent:
         participant.acted, participant.acting = True, False
         participant.save(update_fields=["acted", "acting"])
         if was_acting:
-            conflict._acting = None
+            conflict.remember_acting(None)
             conflict.last_side, conflict.last_kept = participant.side, False
             conflict.save(update_fields=["last_side", "last_kept"])
         summary = _("The GM skips %(who)s's turn.") % {"who": participant.character.name}
@@ -369,7 +337,7 @@ def choose_next(campaign_id: int, actor, character_id) -> TableEvent:
                     % {"side": _side_words(side), "who": participant.character.name}
                 )
         if conflict.mode == Conflict.Mode.INITIATIVE:
-            following = _ordered_next(conflict)
+            following = ordered_next(conflict)
             if following.pk != participant.pk:
                 raise ServiceError(
                     _("By Initiative %(next)s acts next, not %(who)s.")
@@ -395,7 +363,7 @@ def end_turn(campaign_id: int, actor, character_id) -> TableEvent:
             raise PermissionDenied(_("Only its player or the GM ends a character's turn."))
         participant.acted, participant.acting = True, False
         participant.save(update_fields=["acted", "acting"])
-        conflict._acting = None
+        conflict.remember_acting(None)
         conflict.last_side = participant.side
         conflict.save(update_fields=["last_side"])
         summary = _("%(who)s ends their turn.") % {"who": participant.character.name}

@@ -4,11 +4,11 @@ One function per command a person can give, one module per noun: `tests`
 (roll_d20_test), `rerolls` (determination_reroll), `spends` (spend_momentum,
 refunds, vetoes), `resolution` (resolve_test; the scene's end closing open tests),
 `contests`; `sheet` describes a test from the sheet (D20TestRequest, build_spec, the
-odds preview), `records` reads and writes what a D20Test stores, `pools` writes the
-rules' ledger entries, `checks` holds the read-only checks. Each command opens a
-transaction, locks the campaign row, reads what it needs under that lock, checks who
-may do it, lets rules/ decide, writes every pool change through change_pool (with its
-reason) and appends one TableEvent.
+odds preview), tables/policy/d20_records.py reads and writes the JSON a D20Test
+stores, `pools` writes the rules' ledger entries, `checks` holds the read-only checks.
+Each command opens a transaction, locks the campaign row, reads what it needs under
+that lock, checks who may do it, lets rules/ decide, writes every pool change through
+change_pool (with its reason) and appends one TableEvent.
 
 Choices made here, where the seeds leave the table to decide:
 
@@ -33,17 +33,11 @@ Choices made here, where the seeds leave the table to decide:
   the same (services_momenta.roll_momenta: a secret roll changes no pool).
 """
 
-from tables.services.d20.checks import (
-    NOTE_MAX,
-    catalogue,
-    refused_by_rules,
-    require_d20,
-    visible_test_record,
-)
+from tables.policy.d20_records import holder_of, ledger_of, result_of
+from tables.services.d20.checks import NOTE_MAX, require_d20, visible_test_record
 from tables.services.d20.contests import cancel_contest, contest_opposer_roll
 from tables.services.d20.loader import D20Rows, load_test
 from tables.services.d20.pools import apply_entries
-from tables.services.d20.records import holder_of, ledger_of, result_of
 from tables.services.d20.rerolls import determination_reroll
 from tables.services.d20.resolution import resolve_test
 from tables.services.d20.sheet import (
@@ -70,7 +64,6 @@ __all__ = [
     "apply_entries",
     "build_spec",
     "cancel_contest",
-    "catalogue",
     "contest_opposer_roll",
     "determination_reroll",
     "focus",
@@ -80,7 +73,6 @@ __all__ = [
     "odds_or_refusal",
     "preview_odds",
     "refund_dont_know",
-    "refused_by_rules",
     "require_d20",
     "resolve_test",
     "result_of",

@@ -12,7 +12,9 @@ from django.utils.translation import gettext, gettext_noop
 from rules.contest import contest_difficulty
 from rules.d20 import roll_test
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
+from tables.policy.d20_records import result_json
 from tables.said import said
 from tables.services.core import (
     Change,
@@ -22,11 +24,10 @@ from tables.services.core import (
     lock_campaign,
     require_gm,
 )
-from tables.services.d20.checks import refused_by_rules, require_d20
+from tables.services.d20.checks import require_d20
 from tables.services.d20.pools import buy_dice
-from tables.services.d20.records import result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
-from tables.services.wording import successes
+from tables.wording import successes
 
 
 def contest_opposer_roll(

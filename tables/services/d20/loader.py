@@ -14,8 +14,8 @@ from rules.momentum import SpendKind
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import can_control
+from tables.policy.game_lines import catalogue
 from tables.services.core import lock_campaign, require_playing
-from tables.services.d20.checks import catalogue
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from rules import game_lines
 from rules.pools import DETERMINATION
 from tables import events
 from tables.models import TableEvent
 from tables.models.limits import NOTE_MAX
-from tables.services.access import require_control
+from tables.policy.access import require_control
+from tables.policy.game_lines import USE_NAMES
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -23,12 +22,6 @@ from tables.services.core import (
     require_playing,
 )
 from tables.services.d20.checks import require_d20
-
-# Each use's name at the table (the book's).
-USE_NAMES = {
-    game_lines.LUCK_OF_THE_DRAW: gettext_lazy("Luck of the Draw"),
-    game_lines.LUCKY_TIMING: gettext_lazy("Lucky Timing"),
-}
 
 
 def spend_narrative(

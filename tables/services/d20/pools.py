@@ -12,9 +12,9 @@ from django.utils.translation import gettext, gettext_lazy
 from rules.game_lines import BONUS_ONE, SET_ONE, STACKED_DECK
 from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, LedgerEntry
 from rules.momentum import GroupPool, Threat, buy_d20s, d20_purchase_cost, pay_for_assistants
+from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Membership, PoolChange
 from tables.services.core import Change, ServiceError, StaleState, change_pool, players_see
-from tables.services.d20.checks import refused_by_rules
 
 NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0}
 

@@ -10,14 +10,15 @@ from django.utils.translation import gettext as _
 
 from rules.d20 import determination_reroll as rules_determination_reroll
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import Campaign, D20Test, TableEvent
-from tables.services.access import audience_of, require_control
+from tables.policy.access import audience_of, require_control
+from tables.policy.d20_records import fresh_ledger, result_json, result_of
 from tables.services.core import ServiceError, append_event, lock_campaign, require_playing
-from tables.services.d20.checks import refused_by_rules, visible_test_record
+from tables.services.d20.checks import visible_test_record
 from tables.services.d20.pools import apply_entries, keep_secret
-from tables.services.d20.records import fresh_ledger, result_json, result_of
 from tables.services.d20.tests import roll_payload
-from tables.services.wording import count, successes
+from tables.wording import count, successes
 
 
 def determination_reroll(

@@ -11,8 +11,10 @@ from django.utils.translation import gettext as _
 from rules.ledger import GROUP_MOMENTUM, THREAT
 from rules.momentum import GM_SIDE, Resolution, Threat, resolution_summary
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
-from tables.services.access import audience_of, can_control
+from tables.policy.access import audience_of, can_control
+from tables.policy.d20_records import holder_of, ledger_json, ledger_of
 from tables.services.core import (
     Change,
     append_event,
@@ -20,10 +22,8 @@ from tables.services.core import (
     players_see,
     require_playing,
 )
-from tables.services.d20.checks import refused_by_rules
 from tables.services.d20.contests import contest_view
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
-from tables.services.d20.records import holder_of, ledger_json, ledger_of
 from tables.services.d20.spends import open_for_spending
 
 

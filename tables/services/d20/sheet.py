@@ -15,11 +15,12 @@ from rules.errors import RulesError
 from rules.game_lines import STACKED_DECK
 from rules.momentum import d20_purchase_cost
 from tables.clause_ids import without_ids
+from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, Trait
+from tables.policy.board_traits import marked_traits
+from tables.policy.d20_records import spec_json
+from tables.policy.game_lines import catalogue
 from tables.services.core import ServiceError, character_in
-from tables.services.d20.checks import catalogue, refused_by_rules
-from tables.services.d20.records import spec_json
-from tables.services.scene_board import marked_traits
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,12 @@ from rules.momentum import (
     Threat,
 )
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import Asset, Campaign, Character, D20Test, Membership, TableEvent
+from tables.policy.access import audience_of, require_control
+from tables.policy.d20_records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
+from tables.policy.game_lines import catalogue
 from tables.services import scene_board
-from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
@@ -31,10 +34,9 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
-from tables.services.d20.checks import NOTE_MAX, catalogue, refused_by_rules, visible_test_record
+from tables.services.d20.checks import NOTE_MAX, visible_test_record
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
-from tables.services.d20.records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
-from tables.services.wording import refund_back, spend_paid
+from tables.wording import refund_back, spend_paid
 
 ASSET_DEFAULT_NAME = "Scene asset"
 

@@ -10,12 +10,14 @@ from django.utils.translation import gettext, gettext_noop
 from rules import game_lines
 from rules.d20 import roll_test
 from tables import events
+from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
+from tables.policy.access import audience_of, require_control
+from tables.policy.d20_records import fresh_ledger, ledger_view, result_json
 from tables.said import said
 from tables.said import successes as said_successes
 from tables.services import attacks
-from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
@@ -23,11 +25,10 @@ from tables.services.core import (
     lock_campaign,
     playing_member,
 )
-from tables.services.d20.checks import refused_by_rules, require_d20
+from tables.services.d20.checks import require_d20
 from tables.services.d20.contests import contest_view, open_contest
 from tables.services.d20.loader import D20Rows
 from tables.services.d20.pools import buy_dice, determination_before_roll, keep_secret
-from tables.services.d20.records import fresh_ledger, ledger_view, result_json
 from tables.services.d20.sheet import D20TestRequest, build_spec
 
 # The roller with what the answer draws (the owner on the card); their sheet (T-R1: the

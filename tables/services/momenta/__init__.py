@@ -8,6 +8,7 @@ change_pool (one ledger line each, with its reason, PM-13) and appends one
 TableEvent. Callers import the commands from here (`momenta.roll_momenta`).
 """
 
+from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.services.momenta.allocation import choose_allocation
 from tables.services.momenta.assists import (
     ASSIST_ANSWERS,
@@ -18,10 +19,8 @@ from tables.services.momenta.assists import (
     speaks_for_helper,
 )
 from tables.services.momenta.loader import RollRows, load_roll
-from tables.services.momenta.plans import RollPlan, RollRequest, plan_roll
-from tables.services.momenta.rolls import SITUATIONAL, result_of, reveal_roll, roll_momenta
+from tables.services.momenta.rolls import SITUATIONAL, reveal_roll, roll_momenta
 from tables.services.momenta.templates import (
-    active_patterns,
     delete_roll_template,
     save_custom_pattern,
     save_roll_template,
@@ -35,7 +34,6 @@ __all__ = [
     "RollPlan",
     "RollRequest",
     "RollRows",
-    "active_patterns",
     "answer_as_helper",
     "answer_assist",
     "choose_allocation",

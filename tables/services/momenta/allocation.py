@@ -11,8 +11,9 @@ from rules.d6 import AppliedRoll, IllegalRefund, RollResult, apply_allocation
 from rules.patterns import IllegalAllocation
 from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
+from tables.policy.access import audience_of, require_control
+from tables.policy.roll_plans import result_of
 from tables.said import said
-from tables.services.access import audience_of, require_control
 from tables.services.core import (
     Change,
     ServiceError,
@@ -24,7 +25,6 @@ from tables.services.core import (
 )
 from tables.services.momenta.cards import applied_data
 from tables.services.momenta.common import visible_roll
-from tables.services.momenta.rolls import result_of
 
 
 def choose_allocation(

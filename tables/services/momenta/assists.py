@@ -13,8 +13,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from tables import events
 from tables.models import AssistRequest, Campaign, Character, Membership
+from tables.policy.access import can_control, has_role
 from tables.said import said
-from tables.services.access import can_control, has_role
 from tables.services.core import (
     ServiceError,
     append_event,

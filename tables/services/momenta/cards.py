@@ -7,8 +7,8 @@ from django.utils.translation import gettext_noop
 
 from rules.d6 import AppliedRoll, RollResult
 from tables.models import Campaign, Character, MomentaRoll
+from tables.policy.roll_plans import RollPlan
 from tables.said import said
-from tables.services.momenta.plans import RollPlan
 
 
 def roll_card(

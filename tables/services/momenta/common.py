@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from tables.models import Campaign, Character, Membership, MomentaRoll
-from tables.services.access import require_control, seen_by
+from tables.policy.access import require_control, seen_by
 from tables.services.core import (
     ServiceError,
     check_seen,

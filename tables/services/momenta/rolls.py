@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
-from rules.d6 import RollResult, RollSpec, apply_allocation, resolve_roll
+from rules.d6 import RollResult, apply_allocation, resolve_roll
 from rules.dice import RandomSource, system_random
 from rules.errors import RulesError
 from rules.personal import advantage_cost
@@ -26,13 +26,13 @@ from tables.models import (
     RollTemplate,
     TableEvent,
 )
+from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll
 from tables.said import said
 from tables.services import attacks
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
 from tables.services.momenta.common import check_pool_seen, require_d6, visible_roll
 from tables.services.momenta.loader import RollRows, load_roll, templates_of
-from tables.services.momenta.plans import RollPlan, RollRequest, plan_roll
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
 
@@ -266,13 +266,6 @@ def _roller_spends(request: RollRequest, character: Character) -> tuple[int, int
             momentum = 0  # plan_roll words the refusal
     resolve = sum(n for who, n in request.resolve_spend if who == character.pk)
     return momentum, resolve
-
-
-def result_of(roll: MomentaRoll) -> RollResult:
-    """The stored roll, read again from its own faces (deterministic)."""
-    spec = RollSpec.from_dict(roll.spec)
-    opposition = roll.result.get("opposition_faces") if spec.opposition_pool is not None else None
-    return resolve_roll(spec, faces=roll.result["faces"], opposition_faces=opposition)
 
 
 def reveal_roll(campaign_id: int, actor, roll_id: int) -> TableEvent:

@@ -19,12 +19,6 @@ from tables.services.named import campaign_record, delete_named
 from tables.services.roll_templates import seed_default_templates
 
 
-def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
-    """The three patterns every character has (PAT-06..PAT-08) and the GM's active ones."""
-    custom = CustomPattern.objects.filter(campaign=campaign, active=True).order_by("name")
-    return BUILTIN_PATTERNS + tuple(Pattern.from_dict(p.data) for p in custom)
-
-
 def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: str):
     """The campaign's record being edited (None: a new one), once no other record of
     the campaign has that name, case aside. `what` names the model in messages."""

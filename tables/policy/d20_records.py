@@ -15,9 +15,8 @@ from pydantic import TypeAdapter
 
 from rules.contest import resolve_contest
 from rules.d20 import SkillTest, SkillTestResult, die_successes, is_complication, score_test
-from rules.momentum import MomentumSpendLedger, Spend, SpendKind
+from rules.momentum import GM_SIDE, PLAYERS_SIDE, MomentumSpendLedger, Spend, SpendKind
 from tables.models import Character, D20Test
-from tables.services.d20.checks import side_of
 
 SKILL_TEST = TypeAdapter(SkillTest)
 RESULT = TypeAdapter(SkillTestResult)
@@ -161,3 +160,8 @@ def holder_of(record: D20Test) -> Character:
     if holder_id == record.character_id:
         return record.character
     return Character.objects.get(pk=holder_id)
+
+
+def side_of(character: Character) -> str:
+    """NPCs are the GM's characters (MO-13, CT-R1)."""
+    return GM_SIDE if character.is_npc else PLAYERS_SIDE

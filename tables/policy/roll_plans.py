@@ -1,6 +1,7 @@
 """Planning a Momenta roll: what a person asks (RollRequest) and everything decided
 before the dice fall (RollPlan), without changing anything. The odds preview uses
-plan_roll as it is; roll_momenta uses it under the lock."""
+plan_roll as it is; roll_momenta uses it under the lock. Read only, so the composer's
+presenter asks here without reaching a writer."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from rules.d6 import InvalidRoll, RollSpec
-from rules.patterns import ROLL_KINDS, InvalidPattern
+from rules.d6 import InvalidRoll, RollResult, RollSpec, resolve_roll
+from rules.patterns import BUILTIN_PATTERNS, ROLL_KINDS, InvalidPattern, Pattern
 from rules.personal import (
     AssistOffer,
     PersonalMomentum,
@@ -19,11 +20,25 @@ from rules.personal import (
     settle_roll_momentum,
 )
 from rules.templates import InvalidTemplate
-from tables.models import AssistRequest, Attribute, Campaign, Character, RollTemplate, Trait
+from tables.errors import ServiceError
+from tables.models import (
+    AssistRequest,
+    Attribute,
+    Campaign,
+    Character,
+    CustomPattern,
+    MomentaRoll,
+    RollTemplate,
+    Trait,
+)
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL
-from tables.services.core import ServiceError
-from tables.services.momenta.templates import active_patterns
-from tables.services.scene_board import marked_traits
+from tables.policy.board_traits import marked_traits
+
+
+def active_patterns(campaign: Campaign) -> tuple[Pattern, ...]:
+    """The three patterns every character has (PAT-06..PAT-08) and the GM's active ones."""
+    custom = CustomPattern.objects.filter(campaign=campaign, active=True).order_by("name")
+    return BUILTIN_PATTERNS + tuple(Pattern.from_dict(p.data) for p in custom)
 
 
 @dataclass(frozen=True)
@@ -402,3 +417,10 @@ def _resolve_spenders(
             )
         out.append((spender, amount))
     return tuple(out)
+
+
+def result_of(roll: MomentaRoll) -> RollResult:
+    """The stored roll, read again from its own faces (deterministic)."""
+    spec = RollSpec.from_dict(roll.spec)
+    opposition = roll.result.get("opposition_faces") if spec.opposition_pool is not None else None
+    return resolve_roll(spec, faces=roll.result["faces"], opposition_faces=opposition)

@@ -1,0 +1,40 @@
+"""Who a table page is drawn for, and the context every part of it shares.
+
+Two audiences: "gm" (GMs and co-GMs) and "all" (players and observers). The page's
+views and the live push (tables/live/render.py) both start from base_context, so a
+first render and a pushed fragment read the same pools and caps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
+from tables.models import Campaign, Character, Membership, TableEvent
+
+GM = TableEvent.Audience.GM.value
+ALL = TableEvent.Audience.ALL.value
+
+
+def audience_for(membership: Membership) -> str:
+    return GM if membership.is_gm else ALL
+
+
+def shows_threat(campaign: Campaign, audience: str) -> bool:
+    """Threat is the GM's pool (MO-13); players see it only if the GM shows it."""
+    return audience == GM or campaign.threat_visible
+
+
+def table_characters(campaign: Campaign):
+    return Character.objects.filter(campaign=campaign).select_related("owner")
+
+
+def base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
+    return {
+        "campaign": campaign,
+        "audience": audience,
+        "is_gm": audience == GM,
+        "show_threat": shows_threat(campaign, audience),
+        "group_max": cap_of(GROUP_MOMENTUM, campaign.group_cap),  # the line's (GL-01, MO-06)
+        "personal_max": PERSONAL_MOMENTUM_MAX,
+    }
