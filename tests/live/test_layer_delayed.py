@@ -8,11 +8,8 @@ ConnectionError (the doorbell of a roll, then the hub's probe, fail).
 
 from __future__ import annotations
 
-import asyncio
 import html
-import json
 import re
-import time
 
 import pytest
 import redis
@@ -26,7 +23,14 @@ from tables.live import broadcast, fanout
 from tables.models import Character
 
 from .conftest import acommit_event
-from .test_redis_outage import Browser, needs_stack, own_redis, roll_seqs, servers_on_own_redis  # noqa: F401 (fixtures)
+from .test_redis_outage import (  # noqa: F401 (fixtures)
+    Browser,
+    needs_stack,
+    own_redis,
+    read_until,
+    roll_seqs,
+    servers_on_own_redis,
+)
 from .test_two_processes import logged_in, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,22 +142,15 @@ def test_the_delayed_words_are_in_the_page_in_the_readers_language(
 
 
 async def layer_told(socket, state: str, seen: list[int], bound: float = 45) -> None:
-    """Read `socket` (a heartbeat every 2 s, as a delayed page's 5 s, within the flood
-    limit) until it says the layer is `state`; the events' seqs on the way go to `seen`."""
-    pinged = 0.0
-    async with asyncio.timeout(bound):
-        while True:
-            if time.monotonic() - pinged > 2:
-                pinged = time.monotonic()
-                await socket.send(json.dumps({"type": "ping"}))
-            try:
-                message = json.loads(await asyncio.wait_for(socket.recv(), 1))
-            except TimeoutError:
-                continue
-            if message["type"] == "event":
-                seen.append(message["seq"])
-            elif message == {"type": "layer", "state": state}:
-                return
+    """Read `socket` until it says the layer is `state`; the events' seqs on the way go
+    to `seen`."""
+
+    def told(message: dict) -> bool:
+        if message["type"] == "event":
+            seen.append(message["seq"])
+        return message == {"type": "layer", "state": state}
+
+    await read_until(socket, told, pinging=True, bound=bound)
 
 
 @needs_stack

@@ -170,9 +170,10 @@ class Browser:
                 return answer.status
 
 
-async def next_event(socket, *, pinging: bool, bound: float = 45) -> dict:
-    """The next event frame on `socket`; pinging: a heartbeat every 2 s as a page's (every
-    25 s, within the flood limit), so a lost doorbell is healed by the hub's head check."""
+async def read_until(socket, found, *, pinging: bool, bound: float = 45) -> dict:
+    """Read `socket` until `found(message)`; pinging: a heartbeat every 2 s as a page's
+    (every 25 s, or 5 s while delayed, within the flood limit), so a lost doorbell is
+    healed by the hub's head check."""
     pinged = 0.0
     async with asyncio.timeout(bound):
         while True:
@@ -183,8 +184,13 @@ async def next_event(socket, *, pinging: bool, bound: float = 45) -> dict:
                 message = json.loads(await asyncio.wait_for(socket.recv(), 1))
             except TimeoutError:
                 continue
-            if message["type"] == "event":
+            if found(message):
                 return message
+
+
+async def next_event(socket, *, pinging: bool, bound: float = 45) -> dict:
+    """The next event frame on `socket`."""
+    return await read_until(socket, lambda m: m["type"] == "event", pinging=pinging, bound=bound)
 
 
 async def subscribed(own_redis, campaign, processes: int, bound: float = 30) -> None:
