@@ -24,6 +24,7 @@ from prometheus_client import generate_latest
 from momenta_site import metrics
 from momenta_site.asgi import application
 from tables.urls import urlpatterns as site_urlpatterns
+from tests.deploy.asgi_scopes import http_scope
 from tests.deploy.test_healthz import dead_redis_cache
 from tests.metrics_scrape import parse, scrape, value
 
@@ -106,19 +107,7 @@ def test_only_get_and_head_read_it():
 
 async def asgi_status(client: tuple[str, int], *headers: tuple[bytes, bytes]) -> int:
     """The status momenta_site.asgi answers GET /metrics with, from `client`."""
-    scope = {
-        "type": "http",
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/metrics",
-        "raw_path": b"/metrics",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver"), *headers],
-        "client": client,
-        "server": ("127.0.0.1", 8001),
-    }
+    scope = http_scope("/metrics", client, *headers, server=("127.0.0.1", 8001))
     communicator = ApplicationCommunicator(application, scope)
     await communicator.send_input({"type": "http.request", "body": b""})
     start = await communicator.receive_output(10)

@@ -14,23 +14,9 @@ from channels.testing import ApplicationCommunicator
 
 from momenta_site.request_log import TrustedProxyMiddleware
 
+from .asgi_scopes import http_scope
+
 CLIENTS_ID = b"qa-client-id-0001"
-
-
-def scope(client, *headers):
-    return {
-        "type": "http",
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/login/",
-        "raw_path": b"/login/",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver"), *headers],
-        "client": client,
-        "server": ("testserver", 80),
-    }
 
 
 async def seen_by_the_app(client, *headers, trusted="127.0.0.1,::1", kind="http"):
@@ -40,7 +26,7 @@ async def seen_by_the_app(client, *headers, trusted="127.0.0.1,::1", kind="http"
     async def app(scope, receive, send):
         seen.update(scope)
 
-    given = scope(client, *headers) | {"type": kind}
+    given = http_scope("/login/", client, *headers) | {"type": kind}
     await TrustedProxyMiddleware(app, trusted)(given, None, None)
     return seen
 
@@ -75,7 +61,9 @@ async def test_the_sites_answer_carries_the_proxys_id_or_its_own(client, kept):
     """Through momenta_site.asgi as uvicorn serves it: the answer's (and the log's) id."""
     from momenta_site.asgi import application
 
-    talk = ApplicationCommunicator(application, scope(client, (b"x-request-id", CLIENTS_ID)))
+    talk = ApplicationCommunicator(
+        application, http_scope("/login/", client, (b"x-request-id", CLIENTS_ID))
+    )
     await talk.send_input({"type": "http.request", "body": b""})
     start = await talk.receive_output(timeout=10)
     await talk.receive_output(timeout=10)  # the body
