@@ -135,9 +135,15 @@ def may_interrupt(rules: TurnRules, next_up: str | None, npc_waits: bool) -> boo
     return bool(rules.interrupt_cost) and npc_waits and next_up == PLAYERS
 
 
-def may_open_round(rules: TurnRules, round_fresh: bool, next_side: str | None, npc_waits: bool):
+def may_open_round(
+    rules: TurnRules, round_fresh: bool, next_side: str | None, npc_waits: bool, last_side: str
+) -> bool:
     """SC-04 (STA dev blog 006): before anyone acts in a round the players would open, the
-    GM may pay for an NPC to take the first turn."""
+    GM may pay for an NPC to take the first turn. Not when the GM's side took the last
+    turn (the previous round's): an NPC acting next is then Keeping the Initiative, which
+    SC-01a allows once in a row; sold on top, it gave the GM two bought turns running."""
+    if last_side == GM:
+        return False
     return bool(rules.open_round_cost) and round_fresh and next_side == PLAYERS and npc_waits
 
 

@@ -63,6 +63,6 @@ def may_buy(campaign, conflict: Conflict, counts: dict[str, int] | None = None) 
             offers["interrupt"] = line_rules.interrupt_cost
     elif conflict.mode == Conflict.Mode.SIDES:
         fresh = not conflict.participants.filter(acted=True).exists()
-        if rules.may_open_round(line_rules, fresh, side, npc_waits):
+        if rules.may_open_round(line_rules, fresh, side, npc_waits, conflict.last_side):
             offers["open_round"] = line_rules.open_round_cost
     return offers

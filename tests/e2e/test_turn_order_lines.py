@@ -247,7 +247,9 @@ def test_sta_the_gm_buys_the_opening_turn_and_the_players_keep_by_adding_threat(
     """SC-04 (Modiphius STA dev blog 006: "the gamemaster can spend Threat to have an NPC
     take the first turn"; ruling SC-R12: 2 Threat): the GM pays Threat for an NPC to open
     the round. SC-05 (the same blog): with group Momentum under 2, the players Keep the
-    Initiative by adding 2 to Threat instead, and Threat rises by 2 on every screen."""
+    Initiative by adding 2 to Threat instead, and Threat rises by 2 on every screen.
+    After the GM's side takes a round's last turn, the GM keeps the initiative rather
+    than buying the next round's opening (SC-01a)."""
     from playwright.sync_api import expect
 
     screens.open("sta")
@@ -281,4 +283,13 @@ def test_sta_the_gm_buys_the_opening_turn_and_the_players_keep_by_adding_threat(
         expect(pool(page, "threat")).to_have_text("3")
         expect(pool(page, "group_momentum")).to_have_text("1")
         expect(page.locator("#turn-tracker .turn-acting")).to_contain_text("Tomas")
+
+    # The Warrior ends round 1: the GM's side took its last turn, so an NPC opening round
+    # 2 is Keeping the Initiative (SC-01a, once in a row), not an opening sold on top.
+    gm.locator("#turn-tracker .turn-end button").click()
+    gm.locator("#turn-tracker .turn-choose button", has_text="Klingon Warrior acts").click()
+    gm.locator("#turn-tracker .turn-end button").click()
+    expect(gm.locator("#turn-tracker")).to_contain_text("Round 2")
+    expect(gm.locator("#turn-tracker .turn-keep button")).to_have_count(2)
+    expect(gm.locator("#turn-tracker .turn-buy")).to_have_count(0)
     assert screens.errors == []

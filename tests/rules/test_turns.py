@@ -42,6 +42,7 @@ from rules.turns import (  # noqa: E402
     by_initiative,
     initiative_from,
     keep_payments,
+    may_open_round,
     players_first_side,
     rules_for,
 )
@@ -65,3 +66,17 @@ def test_sc05_sta_dev_blog_006_players_keep_by_adding_threat_when_momentum_is_sh
     assert keep_payments(sta, PLAYERS, 1, 2) == ("add_threat",)
     assert keep_payments(sta, PLAYERS, 2, 2) == ("spend", "add_threat")
     assert keep_payments(rules_for("seeds"), PLAYERS, 1, 2) == ()
+
+
+def test_sc04_sta_dev_blog_006_the_gm_buys_an_opening_the_players_would_take():
+    sta = rules_for("sta1")
+    assert may_open_round(sta, True, PLAYERS, True, "")  # round 1: the players would open
+    assert not may_open_round(sta, False, PLAYERS, True, "")  # someone has acted
+    assert not may_open_round(rules_for("seeds"), True, PLAYERS, True, "")
+
+
+def test_sc01a_after_the_gms_last_turn_an_npc_next_is_keeping_not_an_opening():
+    # Round 2 after the GM's side ended round 1: the GM keeps the initiative (once in a
+    # row) instead; an opening sold too gave two bought GM turns running.
+    assert not may_open_round(rules_for("sta2"), True, PLAYERS, True, GM)
+    assert may_open_round(rules_for("sta2"), True, PLAYERS, True, PLAYERS)

@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tables.models import Campaign, Character, Conflict, PoolChange, TableEvent
-from tables.policy.turns import next_side
+from tables.policy.turns import may_buy, next_side
 from tables.services.conflicts import paid, turns
 from tables.services.core import ServiceError
 
@@ -216,3 +216,30 @@ def test_sc04_only_sta_buys_the_first_turn(d20_campaign, gm, kara, marcus):
     with pytest.raises(ServiceError):
         paid.gm_opens_round(d20_campaign.pk, gm, marcus.pk)
     assert counts(d20_campaign) == before
+
+
+def test_sc04_sc01a_sta_after_the_gms_last_turn_an_npc_opening_is_keeping_the_initiative(
+    d20_campaign, gm, player, player2, kara, lena, marcus
+):
+    """STA dev blog 006: the GM buys an NPC the first turn of a round the players would
+    open; when the GM's side took the last turn (round 1's), an NPC acting next is Keeping
+    the Initiative, at most once in a row (SC-01a), so the opening is not sold on top."""
+    on_line(d20_campaign, "sta2", threat=6)
+    kor = Character.objects.create(campaign=d20_campaign, owner=gm, name="Kor", is_npc=True)
+    turns.start_conflict(d20_campaign.pk, gm, [kara.pk, lena.pk, marcus.pk, kor.pk])
+    for actor, who in ((player, kara), (gm, marcus), (player2, lena), (gm, kor)):
+        turns.choose_next(d20_campaign.pk, actor, who.pk)
+        turns.end_turn(d20_campaign.pk, actor, who.pk)
+    conflict = turns.running_conflict(d20_campaign)
+    assert conflict.round == 2 and conflict.last_side == "gm"
+    assert may_buy(d20_campaign, conflict) == {}
+    before = counts(d20_campaign)
+    with pytest.raises(ServiceError, match="keep the initiative"):
+        paid.gm_opens_round(d20_campaign.pk, gm, marcus.pk)
+    assert counts(d20_campaign) == before and acting(d20_campaign) is None
+
+    paid.keep_initiative(d20_campaign.pk, gm, marcus.pk)  # the way it is bought, once
+    turns.end_turn(d20_campaign.pk, gm, marcus.pk)
+    with pytest.raises(ServiceError):
+        paid.keep_initiative(d20_campaign.pk, gm, kor.pk)
+    assert next_side(d20_campaign, turns.running_conflict(d20_campaign)) == "players"

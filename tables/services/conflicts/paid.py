@@ -124,7 +124,8 @@ def interrupt(campaign_id: int, actor, character_id) -> TableEvent:
 
 def gm_opens_round(campaign_id: int, actor, character_id) -> TableEvent:
     """SC-04 (STA dev blog 006): before anyone acts in a round the players would open,
-    the GM pays for an NPC to take the first turn."""
+    the GM pays for an NPC to take the first turn; not after the GM's side took the last
+    turn, when an NPC acting next is Keeping the Initiative (SC-01a: once in a row)."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
@@ -135,9 +136,13 @@ def gm_opens_round(campaign_id: int, actor, character_id) -> TableEvent:
             raise ServiceError(_("In this game line the GM does not buy a round's first turn."))
         _refuse_while_acting(conflict)
         _waiting_npc(participant)
+        if conflict.last_side == GM:  # SC-01a: that turn is Keeping the Initiative
+            raise ServiceError(
+                _("The GM's side took the last turn: keep the initiative for an NPC instead.")
+            )
         fresh = not conflict.participants.filter(acted=True).exists()
         side = next_side(campaign, conflict)
-        if not rules.may_open_round(line_rules, fresh, side, True):
+        if not rules.may_open_round(line_rules, fresh, side, True, conflict.last_side):
             raise ServiceError(
                 _("Only before anyone acts in a round the players would open can the GM buy it.")
             )
