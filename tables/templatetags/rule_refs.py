@@ -1,9 +1,10 @@
 """Rule clause IDs out of players' sight, one hover or tap away (issue 14).
 
 Players read words; the clause ID ("PM-05/06", "D6-07", "CT-R1") that says which
-rule of RULES.md applies moves into a small marker whose title (and accessible
-name) holds it: `{% rule "PM-05/06" %}` in template text, `{{ text|rule_refs }}`
-for wording made elsewhere ("lost (at the cap, PM-04)" -> "lost (at the cap)§").
+rule applies moves into a small marker whose title (and accessible name) holds it:
+`{% rule "PM-05/06" %}` in template text, `{{ text|rule_refs }}` for wording made
+elsewhere ("lost (at the cap, PM-04)" -> "lost (at the cap)§"). The marker links to
+the rules page at the clause's entry (docs/rules.md's anchors, issue 36).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from django import template
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -25,11 +27,20 @@ _PAREN = re.compile(rf"(\s?)\(([^()]*?\b{CLAUSE}\b[^()]*)\)")
 _ITEM_SPLIT = re.compile(r",\s*|\s+and\s+")
 
 
+_FIRST = re.compile(r"/|\.\.")  # "PM-05/06" and "PAT-06..PAT-08" open at their first
+
+
 def marker(ids: list[str]) -> str:
-    """The small marker for `ids`: a section sign whose title and name are the rules."""
+    """The small marker for `ids`: a section sign whose title and name are the rules, a
+    link to the first one's entry (a new tab: the live table stays where it was)."""
     label = gettext("Rule ") + ", ".join(ids)
+    href = reverse("rules") + "#" + _FIRST.split(ids[0])[0]
     return format_html(
-        '<span class="rule-ref" role="img" aria-label="{}" title="{}">§</span>', label, label
+        '<a class="rule-ref" href="{}" target="_blank" rel="noopener" aria-label="{}" '
+        'title="{}">§</a>',
+        href,
+        label,
+        label,
     )
 
 

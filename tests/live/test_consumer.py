@@ -73,7 +73,10 @@ async def test_tb_01_three_members_receive_each_roll_and_its_pool_changes_in_ord
         assert f'id="character-{hero.pk}" data-character-id="{hero.pk}" hx-swap-oob="true"' in html
         # Every change with its reason, and what the cap cost (MO-06).
         # The reasons in words, each rule's ID in its marker's title (issue 14).
-        marker = '<span class="rule-ref" role="img" aria-label="Rule {}"'
+        marker = (
+            '<a class="rule-ref" href="/rules/#{0}" target="_blank" rel="noopener" '
+            'aria-label="Rule {0}"'
+        )
         assert "Unspent Momentum saved" + marker.format("MO-04") in html
         assert "(1 lost)" in html
         assert "Reroll" + marker.format("T-04") in html

@@ -101,7 +101,10 @@ def test_log_shows_newest_first_with_every_pool_change(
         '<span class="change-after">→ 6</span>'
     ) in html
     # The reason in words, its rule's ID in the marker's title (issue 14).
-    assert 'Disadvantage<span class="rule-ref" role="img" aria-label="Rule PM-02"' in html
+    assert (
+        'Disadvantage<a class="rule-ref" href="/rules/#PM-02" target="_blank" '
+        'rel="noopener" aria-label="Rule PM-02"'
+    ) in html
     assert "Spent on a roll" in html and "-2" in html
 
 

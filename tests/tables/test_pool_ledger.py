@@ -40,7 +40,7 @@ def ledger_lines(response) -> list[str]:
     """Each ledger line as the words it shows (tags dropped, spaces squeezed), newest first.
     A rule's marker reads as the clause ID its title holds, " (PM-03)" (issue 14)."""
     html = re.sub(
-        r'<span class="rule-ref"[^>]*title="Rule ([^"]+)">§</span>',
+        r'<a class="rule-ref"[^>]*title="Rule ([^"]+)">§</a>',
         r" (\1)",
         response.content.decode(),
     )

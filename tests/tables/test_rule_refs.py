@@ -51,11 +51,12 @@ def test_parentheses_without_a_clause_id_are_left_alone():
 
 def test_the_text_is_escaped_before_markers_are_added():
     html = str(rule_refs("<b>bold</b> (PM-04)"))
-    assert html.startswith("&lt;b&gt;bold&lt;/b&gt;<span")
+    assert html.startswith("&lt;b&gt;bold&lt;/b&gt;<a ")
 
 
 def test_the_rule_tag_draws_the_marker_alone():
     html = Template('{% load rule_refs %}cost{% rule "PM-05/06" %}').render(Context())
     assert visible(html) == "cost"
     assert titles(html) == ["Rule PM-05/06"]
-    assert 'role="img" aria-label="Rule PM-05/06"' in html
+    assert 'aria-label="Rule PM-05/06"' in html
+    assert 'href="/rules/#PM-05"' in html  # a list opens at its first clause

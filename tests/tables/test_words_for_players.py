@@ -153,7 +153,7 @@ def test_the_checker_sees_an_id_in_the_words_but_not_in_a_title():
     assert ids_in_sight('<p>costs 1 Momentum (PM-05)</p><p title="PM-05">ok</p>') == [
         "costs 1 Momentum (PM-05)"
     ]
-    assert ids_in_sight('<span class="rule-ref" title="Rule PM-05">§</span>') == []
+    assert ids_in_sight('<a class="rule-ref" title="Rule PM-05">§</a>') == []
     assert ids_in_sight("<svg><title>MO-08</title></svg><p hidden>T-04</p>") == []
 
 
