@@ -5,6 +5,10 @@ rule applies moves into a small marker whose title (and accessible name) holds i
 `{% rule "PM-05/06" %}` in template text, `{{ text|rule_refs }}` for wording made
 elsewhere ("lost (at the cap, PM-04)" -> "lost (at the cap)§"). The marker links to
 the rules page at the clause's entry (docs/rules.md's anchors, issue 36).
+
+Only for a reader who wants them (issue 37, policy/rule_marks.py): the page's context
+says so in `rule_marks`, which both tags read: `{% rule "PM-04" %}` and, for wording
+made elsewhere, `{% rule_words text %}`. Without it the IDs go and no mark is drawn.
 """
 
 from __future__ import annotations
@@ -44,24 +48,33 @@ def marker(ids: list[str]) -> str:
     )
 
 
-@register.simple_tag
-def rule(ids: str) -> str:
-    """`{% rule "PM-05/06" %}`: the marker alone (several IDs: "PM-03, PM-04")."""
+@register.simple_tag(takes_context=True)
+def rule(context, ids: str) -> str:
+    """`{% rule "PM-05/06" %}`: the marker alone (several IDs: "PM-03, PM-04"), for a
+    reader whose context has `rule_marks`; nothing otherwise."""
+    if not context.get("rule_marks"):
+        return ""
     return marker([i.strip() for i in ids.split(",") if i.strip()])
 
 
-def _replace(match: re.Match) -> str:
+def _replace(match: re.Match, marks: bool) -> str:
     items = [item.strip() for item in _ITEM_SPLIT.split(match.group(2))]
     ids = [item for item in items if _CLAUSE.match(item)]
     words = [item for item in items if item and not _CLAUSE.match(item)]
     if not ids or len(words) + len(ids) != len([i for i in items if i]):
         return match.group(0)
     kept = f"{match.group(1)}({', '.join(words)})" if words else ""
-    return kept + marker(ids)
+    return kept + marker(ids) if marks else kept
 
 
-@register.filter(needs_autoescape=True)
-def rule_refs(text, autoescape=True):
-    """`text` with each parenthesised clause ID moved into a marker; the words stay."""
+@register.simple_tag(takes_context=True)
+def rule_words(context, text) -> str:
+    """`{% rule_words text %}`: rule_refs for the page's reader (their `rule_marks`)."""
+    return rule_refs(text, bool(context.get("rule_marks")), autoescape=context.autoescape)
+
+
+def rule_refs(text, marks=False, autoescape=True):
+    """`text` with each parenthesised clause ID moved into a marker (left out when `marks`
+    is false: the reader wants none); the words stay."""
     escaped = conditional_escape(text) if autoescape else str(text)
-    return mark_safe(_PAREN.sub(_replace, str(escaped)))
+    return mark_safe(_PAREN.sub(lambda m: _replace(m, bool(marks)), str(escaped)))

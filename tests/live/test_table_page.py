@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from rules.dice import FixedDice
 from tables.live import render as live
-from tables.models import TableEvent
+from tables.models import PersonSettings, TableEvent
 from tables.services import d20 as services_d20
 from tables.services import momenta, sessions
 
@@ -93,6 +93,8 @@ def test_log_shows_newest_first_with_every_pool_change(
 ):
     commit_event(momenta_campaign.pk, gm, changes=[("momentum", 3, "Disadvantage (PM-02)", hero)])
     commit_event(momenta_campaign.pk, gm, changes=[("resolve", -2, "Spent on a roll", hero)])
+    # The player asked for the rules' § marks (issue 37; off for players by default).
+    PersonSettings.objects.create(user=player, rule_marks="on")
     html = page_for(client, player, table_url)
     assert log_seqs(html) == [2, 1]
     assert (

@@ -17,6 +17,7 @@ from tables.models import (
     Character,
     Membership,
     MomentaRoll,
+    PersonSettings,
     PoolChange,
     RollTemplate,
     TableEvent,
@@ -117,7 +118,13 @@ def test_observers_see_no_composer_controls(table, client_for):
     assert "Observers watch the table" in page and "Roll the dice" not in page
 
 
-def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero):
+def wants_rule_marks(user):
+    """Issue 37: the player asks for the rules' § marks (off for players by default)."""
+    PersonSettings.objects.create(user=user, rule_marks="on")
+
+
+def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero, player):
+    wants_rule_marks(player)
     response = client_for("player").get(
         url("momenta_composer", table), {"character": hero.pk, "attribute": "LUCK"}, **HX
     )
@@ -138,7 +145,8 @@ def test_the_gm_composer_has_opposition_and_secret_fields(table, client_for):
 # --- Odds preview ------------------------------------------------------------------------------
 
 
-def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero):
+def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero, player):
+    wants_rule_marks(player)
     response = client_for("player").get(
         url("momenta_odds", table), roll_data(hero, advantage_sources="boon"), **HX
     )

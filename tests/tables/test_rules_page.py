@@ -30,7 +30,7 @@ def test_the_rules_page_refuses_a_post(client_for):
 
 def test_a_rule_marker_links_to_its_clause_on_the_rules_page(client_for):
     """The § mark's href is the rules page at the clause's anchor, which that page has."""
-    href = re.search(r'href="([^"]+)"', str(rule_refs("at most 6 (PM-04)")))[1]
+    href = re.search(r'href="([^"]+)"', str(rule_refs("at most 6 (PM-04)", True)))[1]
     page, anchor = href.split("#")
     assert page == reverse("rules")
     html = client_for("anonymous").get(page).content.decode()
