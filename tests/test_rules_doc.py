@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tables.clause_ids import CLAUSE
+from tables.models import SETTINGS_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DOC = ROOT / "docs" / "rules.md"
@@ -94,3 +95,14 @@ def test_docs_rules_names_no_working_material():
     """The product's rules are in its own words: no path to the material they came from."""
     text = RULES_DOC.read_text()
     assert "shared/" not in text and "seed" not in text.lower()
+
+
+# Campaign settings that are no rule of play: what the table is called, how it reads.
+NOT_RULES = {"name", "dice_system", "economy", "language", "time_zone", "gm_reads_whispers"}
+
+
+def test_sc_08_every_rule_setting_of_a_campaign_is_in_docs_rules_with_its_default():
+    """A GM who wonders what a setting changes finds its key beside its default."""
+    entries = RULES_DOC.read_text().split("\n- ")
+    for key in sorted(set(SETTINGS_FIELDS) - NOT_RULES):
+        assert any(f"`{key}`" in e and "default" in e for e in entries), key
