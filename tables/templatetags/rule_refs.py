@@ -2,13 +2,12 @@
 
 Players read words; the clause ID ("PM-05/06", "D6-07", "CT-R1") that says which
 rule applies moves into a small marker whose title (and accessible name) holds it:
-`{% rule "PM-05/06" %}` in template text, `{{ text|rule_refs }}` for wording made
+`{% rule "PM-05/06" %}` in template text, `{% rule_words text %}` for wording made
 elsewhere ("lost (at the cap, PM-04)" -> "lost (at the cap)§"). The marker links to
 the rules page at the clause's entry (docs/rules.md's anchors, issue 36).
 
-Only for a reader who wants them (issue 37, policy/rule_marks.py): the page's context
-says so in `rule_marks`, which both tags read: `{% rule "PM-04" %}` and, for wording
-made elsewhere, `{% rule_words text %}`. Without it the IDs go and no mark is drawn.
+Only for a reader who wants them (issue 37, policy/rule_marks.py): both tags read the
+page context's `rule_marks`; without it the IDs go and no mark is drawn.
 """
 
 from __future__ import annotations
