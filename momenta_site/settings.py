@@ -188,6 +188,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tables.context_processors.registration",
+                # rule_marks: the reader's § marks (issue 37), off unless it says so.
+                "tables.context_processors.rule_marks",
             ],
         },
     },

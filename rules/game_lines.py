@@ -233,7 +233,7 @@ ACHTUNG_FORTUNE = 3
 LINES: dict[str, GameLine] = {
     line.key: line
     for line in (
-        GameLine("seeds", "2d20 (the seeds' rules)"),
+        GameLine("seeds", "2d20 (core rules)"),
         GameLine(
             "sta1",
             "Star Trek Adventures, 1st edition",

@@ -32,7 +32,7 @@ NAMES = frozenset(
         gettext_noop("Luck"),
         gettext_noop("Challenge dice"),
         gettext_noop("Combat dice"),
-        gettext_noop("2d20 (the seeds' rules)"),
+        gettext_noop("2d20 (core rules)"),
         gettext_noop("Star Trek Adventures, 1st edition"),
         gettext_noop("Star Trek Adventures, 2nd edition"),
         gettext_noop("Robert E. Howard's Conan"),

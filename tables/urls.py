@@ -23,6 +23,7 @@ from tables.views import (
 )
 from tables.views import game_lines as line_views
 from tables.views.person import person_email, person_settings
+from tables.views.rulebook import rules_page
 from tables.views.submissions import landed as submission_landed
 
 M = "campaigns/<int:pk>/momenta/"
@@ -49,6 +50,7 @@ site_patterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("rules/", rules_page, name="rules"),
     path("account/settings/", person_settings, name="person_settings"),
     path("account/email/", person_email, name="person_email"),
     path("join/<str:token>/", site.join, name="join"),

@@ -13,7 +13,7 @@ from tables.models import PersonSettings
 class PersonSettingsForm(forms.ModelForm):
     class Meta:
         model = PersonSettings
-        fields = ["animate_dice", "show_stage", "language", "time_zone"]
+        fields = ["animate_dice", "show_stage", "rule_marks", "language", "time_zone"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

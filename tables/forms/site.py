@@ -57,7 +57,7 @@ class CampaignForm(forms.Form):
         help_text=gettext_lazy(
             "Fills the dice system and the Momentum economy; you can change both later."
         ),
-        label=gettext_lazy("Preset"),
+        label=gettext_lazy("Rule set"),
     )
 
     def clean_name(self):

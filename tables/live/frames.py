@@ -16,10 +16,10 @@ The contract (what a page relies on):
 - A later event pushes later state, and each page applies events in order, so a page
   ends current. A replay of N served from here shows N's state (not today's),
   followed by N+1's and onwards.
-- Fragments depend on the audience and the reader's language and time zone (issue 28),
-  never on the person: the key is (event id, its created_at, audience, language, time
-  zone), so a GM-only event's GM frames are never another audience's, and a German
-  reader's never a French one's. The rows are read once for all of them.
+- Fragments depend on the audience and the reader's language, time zone (issue 28) and
+  wish for rule marks (issue 37), never on the person: the key is (event id, its
+  created_at, audience, Reader), so a GM-only event's GM frames are never another
+  audience's, and a German reader's never a French one's. The rows are read once for all of them.
   Who may see an event is decided by the callers (render.visible) before asking.
 - Kept per process, bounded, least recently used dropped first: the drawn strings by
   their size (DRAWN_BYTES), the rows and the held rows by count (ROWS each). Measured

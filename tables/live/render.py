@@ -46,6 +46,7 @@ from tables.models import (
     PoolChange,
     TableEvent,
 )
+from tables.policy import rule_marks
 from tables.policy.access import WHISPER_KINDS, sees_event
 from tables.presenters import event_words
 from tables.presenters.conflicts import tracker_context, tracker_rows
@@ -376,6 +377,8 @@ def draw(event: TableEvent, audience: str, rows: Rows) -> str:
         "log_muted": is_muted(event, campaign),  # no card; pools and cards still pushed
         "entry": log_entry(event, campaign, audience, record=rows.record),
         "regions_html": region_fragments(entry, event, campaign, audience),
+        # The reader's § marks (issue 37): frames are drawn inside reading_as(reader).
+        "rule_marks": rule_marks.shown(rule_marks.active(), audience),
     }
     if rows.board is not None:
         context.update(board_context(campaign, audience == GM, rows.board), board_push=True)
@@ -473,7 +476,9 @@ def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:
     parts = gm_parts.gm_parts(kind, event, campaign)
     if not parts:
         return ""
+    marks = rule_marks.shown(rule_marks.active(), GM)
     context = {"c": campaign, "campaign": campaign, "gm_oob": True, "draw": parts}
+    context["rule_marks"] = marks
     reads = [key for part in parts for key in gm_parts.READS.get(part, ())]
     if reads:
         context["gmp"] = gm_live_context(campaign, only=reads)
@@ -483,7 +488,7 @@ def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:
 
         queue = assist_queue_context(campaign, _gm_viewer(campaign))
         context["queue_html"] = render_to_string(
-            "tables/partials/assist_queue.html", {**queue, "gm_oob": True}
+            "tables/partials/assist_queue.html", {**queue, "gm_oob": True, "rule_marks": marks}
         )
     return render_to_string("tables/partials/push_gm.html", context)
 

@@ -211,12 +211,15 @@ class Campaign(models.Model):
     # SC-03 (issue 36, rulings SC-R7, SC-R16, SC-R17): lines with no extended-task rule of
     # their own borrow a sibling line's.
     borrowed_extended_tasks = models.BooleanField(
-        _("Conan, Achtung! Cthulhu, the seeds' 2d20: extended tasks follow a sibling line's rules"),
+        _(
+            "Conan, Achtung! Cthulhu, the core 2d20 rules: extended tasks follow a sibling "
+            "line's rules"
+        ),
         default=True,
         db_default=True,
         help_text=_(
             "Conan and Achtung! Cthulhu use Star Trek Adventures 1st edition's Work and "
-            "Breakthroughs, the seeds' 2d20 Dune's points. Off: these lines offer no "
+            "Breakthroughs; the core 2d20 rules use Dune's points. Off: these lines offer no "
             "extended tasks."
         ),
     )

@@ -59,6 +59,22 @@ class PersonSettings(models.Model):
         help_text=gettext_lazy("The log's times are shown in it. Blank: the campaign's time zone."),
     )
 
+    # Issue 37: the § marks naming a rule's clause. Blank: the table decides (shown to a
+    # campaign's GMs, hidden from players), tables/policy/rule_marks.py.
+    rule_marks = models.CharField(
+        _("Rule marks (§)"),
+        max_length=3,
+        blank=True,
+        default="",
+        db_default="",  # the previous release's INSERTs do not name it (migration_safety)
+        choices=[
+            ("", _("On the campaigns I run, not where I play")),
+            ("on", _("Everywhere")),
+            ("off", _("Nowhere")),
+        ],
+        help_text=_("A small § after a rule's effect names the rule; it opens the rules at it."),
+    )
+
     class Meta:
         verbose_name_plural = "person settings"
 

@@ -17,16 +17,19 @@ from django.utils import timezone, translation
 
 from tables.models import Campaign, PersonSettings
 from tables.models.locale import drawable_time_zones
+from tables.policy import rule_marks
 
 SESSION_KEY = "momenta_locale"  # [language, time zone] of the person's settings
 
 
 @dataclass(frozen=True)
 class Reader:
-    """Who a fragment is drawn for, as far as wording goes: the key pushed frames share."""
+    """Who a fragment is drawn for, as far as wording goes: the key pushed frames share.
+    `rule_marks`: their preference for the rules' § marks (policy/rule_marks.py)."""
 
     language: str
     time_zone: str
+    rule_marks: str = rule_marks.AUTO
 
 
 def chosen(session, user) -> tuple[str, str]:
@@ -45,6 +48,7 @@ def chosen(session, user) -> tuple[str, str]:
 def remember(session, person_settings: PersonSettings) -> None:
     """Keep the person's choice in their session: pages read it from there."""
     session[SESSION_KEY] = [person_settings.language, person_settings.time_zone]
+    session[rule_marks.SESSION_KEY] = person_settings.rule_marks
 
 
 def browser_language(accept_language: str, cookie: str | None = None) -> str:
@@ -57,11 +61,14 @@ def browser_language(accept_language: str, cookie: str | None = None) -> str:
     return translation.get_language_from_request(request)
 
 
-def reader(language: str, time_zone: str, campaign_time_zone: str = "UTC") -> Reader:
+def reader(
+    language: str, time_zone: str, campaign_time_zone: str = "UTC", marks: str = rule_marks.AUTO
+) -> Reader:
     """The reader for a chosen (or browser's) language and a chosen (or "") time zone."""
     return Reader(
         _known_language(language) or settings.LANGUAGE_CODE,
         _known_zone(time_zone) or _known_zone(campaign_time_zone) or "UTC",
+        rule_marks.known(marks),
     )
 
 
@@ -87,27 +94,35 @@ def socket_reader(scope, campaign_id: int) -> Reader:
     if not zone:
         found = Campaign.objects.filter(pk=campaign_id).values_list("time_zone", flat=True)
         campaign_zone = found.first() or "UTC"
-    return reader(language, zone, campaign_zone)
+    marks = rule_marks.chosen(scope.get("session"), scope.get("user"))
+    return reader(language, zone, campaign_zone, marks)
 
 
 def current_reader() -> Reader:
-    """The language and time zone active now (a request's, after PersonLocaleMiddleware)."""
+    """The language, time zone and rule marks active now (a request's, after
+    PersonLocaleMiddleware)."""
     return Reader(
-        translation.get_language() or settings.LANGUAGE_CODE, timezone.get_current_timezone_name()
+        translation.get_language() or settings.LANGUAGE_CODE,
+        timezone.get_current_timezone_name(),
+        rule_marks.active(),
     )
 
 
 class reading_as:
-    """Draw for `reader`: its language and time zone active inside, as before after."""
+    """Draw for `reader`: its language, time zone and rule marks active inside, as
+    before after."""
 
     def __init__(self, reader: Reader) -> None:
         self.language = translation.override(reader.language)
         self.zone = timezone.override(reader.time_zone)
+        self.marks = rule_marks.preferring(reader.rule_marks)
 
     def __enter__(self):
         self.language.__enter__()
         self.zone.__enter__()
+        self.marks.__enter__()
 
     def __exit__(self, *exc):
+        self.marks.__exit__(*exc)
         self.zone.__exit__(*exc)
         self.language.__exit__(*exc)

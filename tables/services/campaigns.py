@@ -34,7 +34,7 @@ PRESETS = {
 def create_campaign(owner, name: str, preset: str) -> Campaign:
     """A new campaign whose creator is its GM; the preset fills dice and economy."""
     if preset not in PRESETS:
-        raise ServiceError(gettext("Choose a ruleset preset."))
+        raise ServiceError(gettext("Choose a rule set."))
     dice_system, economy = PRESETS[preset]
     with transaction.atomic():
         campaign = Campaign.objects.create(

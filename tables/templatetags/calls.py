@@ -13,4 +13,5 @@ def called_tests_panel(context):
     return {
         **panel_context(context["campaign"], context["membership"]),
         "csrf_token": context.get("csrf_token"),
+        "rule_marks": context.get("rule_marks", False),  # issue 37: the reader's § marks
     }

@@ -52,9 +52,8 @@ def _render(context, name: str, build, *, gm_only: bool = False) -> str:
     campaign, membership = _viewer(context)
     if campaign is None or membership is None or (gm_only and not membership.is_gm):
         return ""
-    return render_to_string(
-        f"tables/partials/{name}", build(campaign, membership), request=context.get("request")
-    )
+    drawn = {**build(campaign, membership), "rule_marks": context.get("rule_marks", False)}
+    return render_to_string(f"tables/partials/{name}", drawn, request=context.get("request"))
 
 
 @register.simple_tag(takes_context=True)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from tables.models import Campaign, Character, Membership
 from tables.policy.access import has_role, membership_of, require_control
-from tables.views.locale import use_campaign_time_zone
+from tables.views.locale import seen_at
 
 
 def posted_id(request, key: str = "character") -> int | None:
@@ -26,7 +26,7 @@ def campaign_for(request, pk: int, role: str = "member") -> tuple[Campaign, Memb
     membership = membership_of(request.user, campaign)
     if not has_role(membership, role):
         raise PermissionDenied(gettext("You do not have that role at this table."))
-    use_campaign_time_zone(request, campaign)
+    seen_at(request, campaign, membership)
     return campaign, membership
 
 
@@ -38,7 +38,7 @@ def player_at(request, pk: int) -> tuple[Campaign, Membership]:
     ).first()
     if membership is None or not has_role(membership, "player"):
         return campaign_for(request, pk, role="player")  # says 404 or 403
-    use_campaign_time_zone(request, membership.campaign)
+    seen_at(request, membership.campaign, membership)
     return membership.campaign, membership
 
 

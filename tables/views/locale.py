@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils import timezone, translation
 
 from tables.models.locale import drawable_time_zones
+from tables.policy import rule_marks
 from tables.policy.locale import chosen
 
 
@@ -27,11 +28,22 @@ class PersonLocaleMiddleware:
             timezone.activate(zone)
         else:
             timezone.deactivate()
+        # The person's § marks (issue 37), for the page and the events drawn with it.
+        session = getattr(request, "session", None)
+        marks = rule_marks.preferring(rule_marks.chosen(session, request.user))
         try:
-            return self.get_response(request)
+            with marks:
+                return self.get_response(request)
         finally:
             # The thread serves sockets too (one-hop): nothing of this request's zone stays.
             timezone.deactivate()
+
+
+def seen_at(request, campaign, membership) -> None:
+    """A campaign's page, for this member: its time zone (use_campaign_time_zone), and
+    the membership whose role decides the page's § marks (context_processors)."""
+    use_campaign_time_zone(request, campaign)
+    request.table_membership = membership
 
 
 def use_campaign_time_zone(request, campaign) -> None:

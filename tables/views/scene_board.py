@@ -82,7 +82,8 @@ def board_command(request, pk: int):
 @login_required
 @require_GET
 def scene_reference(request, pk: int):
-    """Quick reference: what the line's Momentum and Threat can buy, with costs."""
+    """Quick reference: what the campaign's pools can buy, with costs (Momenta's own
+    Momentum only: it has no Threat)."""
     campaign, membership = campaign_for(request, pk)
     context = {"campaign": campaign, "reference": spend_reference(campaign)}
     return render(request, "tables/scene_reference.html", context)

@@ -72,11 +72,19 @@ async def test_tb_01_three_members_receive_each_roll_and_its_pool_changes_in_ord
         assert pool_value(html, "determination") == "0"
         assert f'id="character-{hero.pk}" data-character-id="{hero.pk}" hx-swap-oob="true"' in html
         # Every change with its reason, and what the cap cost (MO-06).
-        # The reasons in words, each rule's ID in its marker's title (issue 14).
-        marker = '<span class="rule-ref" role="img" aria-label="Rule {}"'
-        assert "Unspent Momentum saved" + marker.format("MO-04") in html
+        # The reasons in words, each rule's ID in its marker's title (issue 14), for
+        # the GM; players and observers get no marker by default (issue 37).
+        marker = (
+            '<a class="rule-ref" href="/rules/#{0}" target="_blank" rel="noopener" '
+            'aria-label="Rule {0}"'
+        )
         assert "(1 lost)" in html
-        assert "Reroll" + marker.format("T-04") in html
+        if socket is sockets[0]:
+            assert "Unspent Momentum saved" + marker.format("MO-04") in html
+            assert "Reroll" + marker.format("T-04") in html
+        else:
+            assert "Unspent Momentum saved<" in html and "Reroll<" in html
+            assert 'class="rule-ref"' not in html and "MO-04" not in html
 
     gm_html = sockets[0].html[second.seq]
     assert pool_value(gm_html, "threat") == "1"

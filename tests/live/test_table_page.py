@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from rules.dice import FixedDice
 from tables.live import render as live
-from tables.models import TableEvent
+from tables.models import PersonSettings, TableEvent
 from tables.services import d20 as services_d20
 from tables.services import momenta, sessions
 
@@ -93,6 +93,8 @@ def test_log_shows_newest_first_with_every_pool_change(
 ):
     commit_event(momenta_campaign.pk, gm, changes=[("momentum", 3, "Disadvantage (PM-02)", hero)])
     commit_event(momenta_campaign.pk, gm, changes=[("resolve", -2, "Spent on a roll", hero)])
+    # The player asked for the rules' § marks (issue 37; off for players by default).
+    PersonSettings.objects.create(user=player, rule_marks="on")
     html = page_for(client, player, table_url)
     assert log_seqs(html) == [2, 1]
     assert (
@@ -101,7 +103,10 @@ def test_log_shows_newest_first_with_every_pool_change(
         '<span class="change-after">→ 6</span>'
     ) in html
     # The reason in words, its rule's ID in the marker's title (issue 14).
-    assert 'Disadvantage<span class="rule-ref" role="img" aria-label="Rule PM-02"' in html
+    assert (
+        'Disadvantage<a class="rule-ref" href="/rules/#PM-02" target="_blank" '
+        'rel="noopener" aria-label="Rule PM-02"'
+    ) in html
     assert "Spent on a roll" in html and "-2" in html
 
 

@@ -17,6 +17,7 @@ from tables.models import (
     Character,
     Membership,
     MomentaRoll,
+    PersonSettings,
     PoolChange,
     RollTemplate,
     TableEvent,
@@ -117,13 +118,19 @@ def test_observers_see_no_composer_controls(table, client_for):
     assert "Observers watch the table" in page and "Roll the dice" not in page
 
 
-def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero):
+def wants_rule_marks(user):
+    """Issue 37: the player asks for the rules' § marks (off for players by default)."""
+    PersonSettings.objects.create(user=user, rule_marks="on")
+
+
+def test_the_composer_redraws_for_a_luck_roll(table, client_for, hero, player):
+    wants_rule_marks(player)
     response = client_for("player").get(
         url("momenta_composer", table), {"character": hero.pk, "attribute": "LUCK"}, **HX
     )
     html = response.content.decode()
     # The rule's ID sits in a marker's title, out of the words (issue 14).
-    assert response.status_code == 200 and 'Luck roll<span class="rule-ref"' in html
+    assert response.status_code == 200 and 'Luck roll<a class="rule-ref"' in html
     assert 'title="Rule D6-11"' in html
     assert 'name="modifiers"' not in html and "<strong>2d</strong>" in html
 
@@ -138,7 +145,8 @@ def test_the_gm_composer_has_opposition_and_secret_fields(table, client_for):
 # --- Odds preview ------------------------------------------------------------------------------
 
 
-def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero):
+def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero, player):
+    wants_rule_marks(player)
     response = client_for("player").get(
         url("momenta_odds", table), roll_data(hero, advantage_sources="boon"), **HX
     )
@@ -148,8 +156,11 @@ def test_odds_preview_shows_bands_patterns_and_who_pays(table, client_for, hero)
     assert "13%" in html and "32/243" in html  # band 0 of 5d6 (D6-12)
     assert "a Double" in html and "Extra Success" in html  # PAT-10
     # The clause sits behind a marker (issue 14); the words say who pays what.
-    assert 'costs 1 Momentum<span class="rule-ref" role="img" aria-label="Rule PM-05"' in html
-    assert "§</span>: Ash pays, 3 → 2" in html
+    assert (
+        'costs 1 Momentum<a class="rule-ref" href="/rules/#PM-05" target="_blank" '
+        'rel="noopener" aria-label="Rule PM-05"'
+    ) in html
+    assert "§</a>: Ash pays, 3 → 2" in html
 
 
 def band_fractions(html):

@@ -16,7 +16,7 @@ from django.urls import reverse
 from rules.dice import FixedDice
 from tables import events
 from tables.live import render as live
-from tables.models import Campaign, Character, PoolChange, TableEvent
+from tables.models import Campaign, Character, PersonSettings, PoolChange, TableEvent
 from tables.services import core, momenta, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
@@ -25,6 +25,14 @@ from tables.views.table import LEDGER_LIMIT
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def readers_want_rule_marks(player, player2, observer):
+    """The lines below read each rule's marker as its ID: their readers, players and an
+    observer, ask for the marks (a personal setting, off for them by default, issue 37)."""
+    for user in (player, player2, observer):
+        PersonSettings.objects.update_or_create(user=user, defaults={"rule_marks": "on"})
 
 
 def ledger_url(campaign, pool="", character=None) -> str:
@@ -40,7 +48,7 @@ def ledger_lines(response) -> list[str]:
     """Each ledger line as the words it shows (tags dropped, spaces squeezed), newest first.
     A rule's marker reads as the clause ID its title holds, " (PM-03)" (issue 14)."""
     html = re.sub(
-        r'<span class="rule-ref"[^>]*title="Rule ([^"]+)">§</span>',
+        r'<a class="rule-ref"[^>]*title="Rule ([^"]+)">§</a>',
         r" (\1)",
         response.content.decode(),
     )

@@ -39,23 +39,36 @@ def titles(html: str) -> list[str]:
     ],
 )
 def test_a_clause_id_moves_from_the_words_into_the_markers_title(text, shown, rules):
-    html = str(rule_refs(text))
+    html = str(rule_refs(text, True))
     assert visible(html) == shown
     assert titles(html) == rules
     assert not re.search(r"[A-Z]{1,3}\d?-R?\d", visible(html))
 
 
 def test_parentheses_without_a_clause_id_are_left_alone():
-    assert str(rule_refs("a pool (2d6 and 3d)")) == "a pool (2d6 and 3d)"
+    assert str(rule_refs("a pool (2d6 and 3d)", True)) == "a pool (2d6 and 3d)"
 
 
 def test_the_text_is_escaped_before_markers_are_added():
-    html = str(rule_refs("<b>bold</b> (PM-04)"))
-    assert html.startswith("&lt;b&gt;bold&lt;/b&gt;<span")
+    html = str(rule_refs("<b>bold</b> (PM-04)", True))
+    assert html.startswith("&lt;b&gt;bold&lt;/b&gt;<a ")
 
 
 def test_the_rule_tag_draws_the_marker_alone():
-    html = Template('{% load rule_refs %}cost{% rule "PM-05/06" %}').render(Context())
+    html = Template('{% load rule_refs %}cost{% rule "PM-05/06" %}').render(
+        Context({"rule_marks": True})
+    )
     assert visible(html) == "cost"
     assert titles(html) == ["Rule PM-05/06"]
-    assert 'role="img" aria-label="Rule PM-05/06"' in html
+    assert 'aria-label="Rule PM-05/06"' in html
+    assert 'href="/rules/#PM-05"' in html  # a list opens at its first clause
+
+
+def test_without_rule_marks_in_the_context_the_ids_go_and_no_marker_is_drawn():
+    """Issue 37, deny by default: a context that does not ask for marks gets none."""
+    page = Template('{% load rule_refs %}cost{% rule "PM-05" %}; {% rule_words why %}')
+    html = page.render(Context({"why": "at most 6 (PM-04)"}))
+    assert html == "cost; at most 6"
+    assert page.render(Context({"why": "x (PM-04)", "rule_marks": False})) == "cost; x"
+    shown = page.render(Context({"why": "<i> (PM-04)", "rule_marks": True}))
+    assert shown.startswith("cost<a class") and "; &lt;i&gt;<a class" in shown

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from rules.dice import FixedDice
 from tables.clause_ids import CLAUSE, without_ids
+from tables.models import PersonSettings
 from tables.services import d20 as services_d20
 from tables.services import momenta, sessions
 from tables.services.core import ServiceError
@@ -107,8 +108,15 @@ def d20_table(d20_campaign, player, kara):
     return d20_campaign
 
 
+def wants_rule_marks(user):
+    """Issue 37: a player sees the § marks once they ask for them (before logging in:
+    the session keeps the choice)."""
+    PersonSettings.objects.update_or_create(user=user, defaults={"rule_marks": "on"})
+
+
 @pytest.mark.parametrize("role", ["gm", "player"])
-def test_the_momenta_table_page_shows_no_clause_id(momenta_table, client_for, hero, role):
+def test_the_momenta_table_page_shows_no_clause_id(momenta_table, client_for, hero, role, player):
+    wants_rule_marks(player)  # the markers checked below, on both pages
     client = client_for(role)
     page = client.get(reverse("table", args=[momenta_table.pk])).content.decode()
     assert 'data-kind="momenta_roll"' in page and "Ash → Bo" in page  # what is checked
@@ -133,7 +141,8 @@ def test_the_momenta_table_page_shows_no_clause_id(momenta_table, client_for, he
 
 
 @pytest.mark.parametrize("role", ["gm", "player"])
-def test_the_d20_table_page_shows_no_clause_id(d20_table, client_for, kara, role):
+def test_the_d20_table_page_shows_no_clause_id(d20_table, client_for, kara, role, player):
+    wants_rule_marks(player)
     client = client_for(role)
     page = client.get(reverse("table", args=[d20_table.pk])).content.decode()
     assert 'data-kind="d20_test"' in page and "Kara" in page
@@ -153,7 +162,7 @@ def test_the_checker_sees_an_id_in_the_words_but_not_in_a_title():
     assert ids_in_sight('<p>costs 1 Momentum (PM-05)</p><p title="PM-05">ok</p>') == [
         "costs 1 Momentum (PM-05)"
     ]
-    assert ids_in_sight('<span class="rule-ref" title="Rule PM-05">§</span>') == []
+    assert ids_in_sight('<a class="rule-ref" title="Rule PM-05">§</a>') == []
     assert ids_in_sight("<svg><title>MO-08</title></svg><p hidden>T-04</p>") == []
 
 
