@@ -17,6 +17,7 @@ from rules.errors import gettext_noop
 from . import pools
 from .errors import RulesError
 from .ledger import DETERMINATION, LedgerEntry, NotEnoughInPool
+from .sentences import counted, english, words
 
 FACES = 20
 BASE_DICE = 2
@@ -356,12 +357,16 @@ def determination_reroll(
             pool_name=pool_name,
         ) from None
     new = reroll(result, indices, rng=rng, faces=faces, once=once)
+    dice = counted(len(indices), "%(n)s die", "%(n)s dice")
+    reason = words(gettext_noop("%(pool)s: reroll %(dice)s (T-04)"), pool=words(pool_name),
+                   dice=dice)  # fmt: skip
     entry = LedgerEntry(
         DETERMINATION,
         holder,
         step.delta,
-        f"{pool_name}: reroll {len(indices)} {'die' if len(indices) == 1 else 'dice'} (T-04)",
+        english(reason),
         after=step.after,
+        reason_words=reason,
     )
     return DeterminationReroll(new, step.after, (entry,))
 

@@ -32,6 +32,9 @@ class RulesError(Exception):
     def __str__(self) -> str:
         try:
             text = translate(self.msgid)
-            return text % self.values if self.values else text
+            # A value a line names in its books' words ("Determination") reads as the
+            # reader's; names no catalogue holds (a character's) stay as they are.
+            values = {k: translate(v) if isinstance(v, str) else v for k, v in self.values.items()}
+            return text % values if values else text
         except (KeyError, TypeError, ValueError):  # a catalogue entry out of step: English
             return self.msgid % self.values if self.values else self.msgid

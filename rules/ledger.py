@@ -23,6 +23,7 @@ from .pools import MOMENTUM as MOMENTUM
 from .pools import THREAT as THREAT
 from .pools import NotEnoughInPool as NotEnoughInPool
 from .pools import PoolOutOfBounds as PoolOutOfBounds
+from .sentences import Reason, english
 
 # Actor roles an operation may be asked to act for.
 GM = "gm"
@@ -52,6 +53,7 @@ class LedgerEntry:
     reason: str
     lost: int = 0
     after: int | None = None
+    reason_words: dict | None = None  # the reason as a sentence (rules/sentences.py)
 
     @property
     def requested(self) -> int:
@@ -93,31 +95,33 @@ class Pool:
             return f"{self.holder}'s {self.label}"
         return self.label[:1].upper() + self.label[1:]
 
-    def _entry(self, new: int, reason: str, lost: int = 0) -> LedgerEntry:
-        return LedgerEntry(self.pool, self.holder, new - self.value, reason, lost, new)
+    def _entry(self, new: int, reason: Reason, lost: int = 0) -> LedgerEntry:
+        sentence = reason if isinstance(reason, dict) else None
+        delta = new - self.value
+        return LedgerEntry(self.pool, self.holder, delta, english(reason), lost, new, sentence)
 
-    def _step(self, delta: int, reason: str, **kw) -> tuple[Self, LedgerEntry]:
+    def _step(self, delta: int, reason: Reason, **kw) -> tuple[Self, LedgerEntry]:
         step = pools.change(
             self.pool, self.value, delta, own_cap=self.own_cap, title=self.title(), **kw
         )
         return replace(self, value=step.after), self._entry(step.after, reason, lost=step.lost)
 
-    def gain(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
+    def gain(self, amount: int, reason: Reason) -> tuple[Self, LedgerEntry]:
         """Add `amount`; what does not fit under the cap is lost and reported."""
         _check_amount(amount)
         return self._step(amount, reason)
 
-    def spend(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
+    def spend(self, amount: int, reason: Reason) -> tuple[Self, LedgerEntry]:
         """Take `amount` out; refused when the pool holds less."""
         _check_amount(amount)
         return self._step(-amount, reason)
 
-    def drain(self, amount: int, reason: str) -> tuple[Self, LedgerEntry]:
+    def drain(self, amount: int, reason: Reason) -> tuple[Self, LedgerEntry]:
         """Take up to `amount` out, stopping at 0 (a loss, not a spend)."""
         _check_amount(amount)
         return self._step(-amount, reason, stop_at_floor=True)
 
-    def set_to(self, value: int, reason: str) -> tuple[Self, LedgerEntry]:
+    def set_to(self, value: int, reason: Reason) -> tuple[Self, LedgerEntry]:
         """Reset to `value` (a session start, a GM correction)."""
         new = type(self)(value, self.holder, self.own_cap)  # validates the bounds
         return new, self._entry(value, reason)

@@ -25,6 +25,7 @@ from .ledger import (
     check_role,
 )
 from .pools import GROUP_POOL_MAX as GROUP_POOL_MAX  # MO-06, defined in rules.pools
+from .sentences import counted, english, words
 
 PLAYERS_SIDE = "players"
 GM_SIDE = "gm"
@@ -126,7 +127,8 @@ def buy_d20s(
     `gm_pool`: the game line's name for Threat in the ledger's reason (GL-01).
     """
     cost = d20_purchase_cost(dice)
-    reason = f"Buy {dice} bonus d20{'s' if dice != 1 else ''} (MO-08)"
+    # The pair is marked for the catalogue in tables/said.py (a plural entry).
+    reason = counted(dice, "Buy %(n)s bonus d20 (MO-08)", "Buy %(n)s bonus d20s (MO-08)")
     paid = pay_points(cost, reason, actor, threat, momentum, from_momentum, gm_pool)
     return replace(paid, dice=dice)
 
@@ -145,7 +147,9 @@ def pay_for_assistants(
     pays an NPC's from Threat. `extra` is how many are paid for (`dice` stays 0)."""
     if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
         raise SpendRefused(gettext_noop("The number of assistants paid for is a whole number."))
-    reason = f"{extra} assistant{'s' if extra != 1 else ''} after the first (GL-06)"
+    reason = counted(
+        extra, "%(n)s assistant after the first (GL-06)", "%(n)s assistants after the first (GL-06)"
+    )
     return pay_points(extra, reason, actor, threat, momentum, from_momentum, gm_pool)
 
 
@@ -161,6 +165,7 @@ def pay_points(
     """Pay `cost` before a roll (MO-08, MO-13, GL-06): a player `from_momentum` from
     `momentum`, the rest added to Threat; the GM all of it from Threat."""
     check_role(actor)
+    gm_words = words(gm_pool)  # the line's name: a message id the site words
     entries: list[LedgerEntry] = []
     if actor == GM:
         if from_momentum:
@@ -182,7 +187,8 @@ def pay_points(
     to_threat = cost - from_momentum
     new_threat = threat
     if to_threat:
-        new_threat, entry = threat.add(to_threat, f"{reason}, paid in {gm_pool}")
+        paid_in = words(gettext_noop("%(reason)s, paid in %(pool)s"), reason=reason, pool=gm_words)
+        new_threat, entry = threat.add(to_threat, paid_in)
         entries.append(entry)
     return D20Purchase(
         0, cost, from_momentum, to_threat, 0, new_momentum, new_threat, tuple(entries)
@@ -524,14 +530,19 @@ class MomentumSpendLedger:
         """
         self._check_spend(kind, from_pool, to_threat, threat)
         bonus, roll, from_pool = self._share_cost(kind, pool, from_pool, to_threat)
-        reason = f"{kind.name}" + (f": {note}" if note else "")
+        name = kind.name if kind.custom else words(kind.name)  # a GM's own name as typed
+        reason = words("%(name)s: %(note)s", name=name, note=note) if note else name
         entries: list[LedgerEntry] = []
         new_pool, new_threat = pool, threat
         if from_pool:
-            new_pool, entry = pool.spend(from_pool, f"Spent on {reason}")
+            spent = words(gettext_noop("Spent on %(reason)s"), reason=reason)
+            new_pool, entry = pool.spend(from_pool, spent)
             entries.append(entry)
         if to_threat:
-            new_threat, entry = threat.add(to_threat, f"Paid in {gm_pool} for {reason}")
+            paid = words(
+                gettext_noop("Paid in %(pool)s for %(reason)s"), pool=words(gm_pool), reason=reason
+            )
+            new_threat, entry = threat.add(to_threat, paid)
             entries.append(entry)
         record = Spend(len(self.spends), kind, roll, bonus, from_pool, to_threat, note)
         ledger = replace(
@@ -569,12 +580,16 @@ class MomentumSpendLedger:
             room = spend.from_pool if pool.cap is None else max(0, pool.cap - pool.value)
             back_to_test = max(0, spend.from_pool - room)
             if spend.from_pool - back_to_test:
-                new_pool, entry = pool.gain(spend.from_pool - back_to_test, f"Refund: {why}")
+                refund = words(gettext_noop("Refund: %(why)s"), why=why)
+                new_pool, entry = pool.gain(spend.from_pool - back_to_test, refund)
                 entries.append(entry)
         if spend.to_threat:
-            new_threat, entry = threat.drain(spend.to_threat, f"Refund: {why}")
+            refund = words(gettext_noop("Refund: %(why)s"), why=why)
+            new_threat, entry = threat.drain(spend.to_threat, refund)
             entries.append(entry)
-        record = replace(spend, refunded=True, refund_reason=why, back_to_test=back_to_test)
+        record = replace(
+            spend, refunded=True, refund_reason=english(why), back_to_test=back_to_test
+        )
         ledger = replace(
             self,
             roll_momentum=self.roll_momentum + spend.from_roll + back_to_test,
@@ -596,7 +611,8 @@ class MomentumSpendLedger:
             raise SpendRefused(
                 gettext_noop("Only an Obtain Information question is refunded this way.")
             )
-        return self._refund(index, pool, threat, actor, "the answer was “you don't know” (MO-11)")
+        why = words(gettext_noop("the answer was “you don't know” (MO-11)"))
+        return self._refund(index, pool, threat, actor, why)
 
     def veto(
         self,
@@ -608,13 +624,20 @@ class MomentumSpendLedger:
         reason: str = "",
     ) -> SpendOutcome:
         """MO-12: the GM vetoes a spend; every point goes back where it came from."""
-        why = "vetoed by the GM" + (f": {reason}" if reason else "") + " (MO-12)"
+        why = (
+            words(gettext_noop("vetoed by the GM: %(reason)s (MO-12)"), reason=reason)
+            if reason
+            else words(gettext_noop("vetoed by the GM (MO-12)"))
+        )
         if check_role(actor) != GM:
             raise SpendRefused(gettext_noop("Only the GM can veto a spend."))
         return self._refund(index, pool, threat, actor, why)
 
-    def _whose(self) -> str:
-        return f"{self.holder}'s" if self.holder else "the test's"
+    def _whose(self, holders: str, tests: str, **values) -> dict:
+        """The sentence naming the holder ("Kara's unspent …"), or the test's own."""
+        if self.holder:
+            return words(holders, who=self.holder, **values)
+        return words(tests, **values)
 
     def _save_into_pool(self, pool: Pool | None, group_pool: str) -> tuple[Pool, LedgerEntry]:
         """MO-04: a player's unspent roll Momentum goes to the group pool, up to its cap."""
@@ -622,7 +645,11 @@ class MomentumSpendLedger:
             raise SpendRefused(
                 gettext_noop("Give the current group pool to save Momentum into it.")
             )
-        reason = f"Saved {self._whose()} unspent {group_pool} (MO-04)"
+        reason = self._whose(
+            gettext_noop("Saved %(who)s's unspent %(pool)s (MO-04)"),
+            gettext_noop("Saved the test's unspent %(pool)s (MO-04)"),
+            pool=words(group_pool),
+        )
         return pool.gain(self.roll_momentum, reason)
 
     def _save_into_threat(
@@ -633,7 +660,12 @@ class MomentumSpendLedger:
             raise SpendRefused(
                 gettext_noop("Give the current Threat to save a GM character's Momentum.")
             )
-        reason = f"{self._whose()} unspent {group_pool} becomes {gm_pool} (CT-R1)"
+        reason = self._whose(
+            gettext_noop("%(who)s's unspent %(pool)s becomes %(gm_pool)s (CT-R1)"),
+            gettext_noop("the test's unspent %(pool)s becomes %(gm_pool)s (CT-R1)"),
+            pool=words(group_pool),
+            gm_pool=words(gm_pool),
+        )
         return threat.add(self.roll_momentum, reason)
 
     def resolve(

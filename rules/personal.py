@@ -18,6 +18,7 @@ from rules.errors import gettext_noop
 from .errors import RulesError
 from .ledger import MOMENTUM, LedgerEntry, Pool
 from .pools import PERSONAL_MOMENTUM_MAX, SESSION_START_MOMENTUM  # PM-04, PM-01
+from .sentences import Reason, counted, english, words
 
 ASSIST_COST = 1  # PM-08
 
@@ -46,9 +47,9 @@ ADVANTAGE_COST = {
 }
 
 _SOURCE_LABEL = {
-    AdvantageSource.CHARACTERISTIC: "a characteristic",
-    AdvantageSource.BOON: "a Boon",
-    AdvantageSource.SITUATIONAL: "a situational edge",
+    AdvantageSource.CHARACTERISTIC: gettext_noop("a characteristic"),
+    AdvantageSource.BOON: gettext_noop("a Boon"),
+    AdvantageSource.SITUATIONAL: gettext_noop("a situational edge"),
 }
 
 
@@ -69,20 +70,21 @@ def start_session(pool: PersonalMomentum) -> tuple[PersonalMomentum, tuple[Ledge
 
 
 def gain_momentum(
-    pool: PersonalMomentum, amount: int, reason: str, *, creation: bool = False
+    pool: PersonalMomentum, amount: int, reason: Reason, *, creation: bool = False
 ) -> tuple[PersonalMomentum, tuple[LedgerEntry, ...]]:
     """PM-04, PM-12: add Momentum up to 6, the excess lost and logged; none in creation."""
     if creation or amount == 0:
         return pool, ()
     new, entry = pool.gain(amount, reason)
     if entry.lost:
+        capped = words(
+            gettext_noop("%(reason)s; %(lost)s lost above the cap of %(cap)s (PM-04)"),
+            reason=reason,
+            lost=entry.lost,
+            cap=PERSONAL_MOMENTUM_MAX,
+        )
         entry = LedgerEntry(
-            entry.pool,
-            entry.holder,
-            entry.delta,
-            f"{reason}; {entry.lost} lost above the cap of {PERSONAL_MOMENTUM_MAX} (PM-04)",
-            entry.lost,
-            entry.after,
+            entry.pool, entry.holder, entry.delta, english(capped), entry.lost, entry.after, capped
         )
     return new, (entry,)
 
@@ -95,10 +97,10 @@ def suffer_trauma(
         raise PersonalMomentumError(
             gettext_noop("Trauma points must be a whole number, 0 or more.")
         )
-    plural = "s" if points != 1 else ""
-    return gain_momentum(
-        pool, points, f"Suffered {points} trauma point{plural} (PM-03)", creation=creation
+    reason = counted(
+        points, "Suffered %(n)s trauma point (PM-03)", "Suffered %(n)s trauma points (PM-03)"
     )
+    return gain_momentum(pool, points, reason, creation=creation)
 
 
 def advantage_cost(sources) -> tuple[AdvantageSource | None, int]:
@@ -287,7 +289,8 @@ def _pay_for_advantage(roller, source, cost, landed_assist, outcome) -> RollMome
         # PM-08: an Assist does not stack on Advantage the roller pays: the helper
         # spends nothing, yet still helps (and may spend Resolve, RS-01).
         label = _SOURCE_LABEL[source]
-        after, entry = roller.spend(cost, f"Advantage from {label} (PM-05)")
+        reason = words(gettext_noop("Advantage from %(source)s (PM-05)"), source=words(label))
+        after, entry = roller.spend(cost, reason)
         return outcome(
             advantage=True, paid=cost, paid_by=roller.holder, roller=after, payment_entries=(entry,)
         )
@@ -301,9 +304,12 @@ def _pay_for_advantage(roller, source, cost, landed_assist, outcome) -> RollMome
     if landed_assist is None:
         # No Assist, or (PM-10) its test failed: the helper spends nothing.
         return outcome(advantage_refused=refused)
-    helper, entry = landed_assist.helper.spend(
-        ASSIST_COST, f"Assisted {roller.holder or 'a roll'}: funded its Advantage (PM-08)"
+    reason = (
+        words(gettext_noop("Assisted %(who)s: funded its Advantage (PM-08)"), who=roller.holder)
+        if roller.holder
+        else words(gettext_noop("Assisted a roll: funded its Advantage (PM-08)"))
     )
+    helper, entry = landed_assist.helper.spend(ASSIST_COST, reason)
     return outcome(
         advantage=True,
         advantage_source=AdvantageSource.SITUATIONAL,

@@ -29,6 +29,14 @@ class Part(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SummaryWords(Part):
+    """The summary's message id and values, worded per reader (tables/said.py)."""
+
+    msgid: str
+    plural: str | None = None  # worded by the values' `n` (ngettext)
+    values: dict[str, str | int | None | SummaryWords]
+
+
 class PoolLine(Part):
     """One pool change as append_event copies it into `changes` (and the ledger)."""
 
@@ -39,14 +47,12 @@ class PoolLine(Part):
     after: int
     lost: int
     reason: str
+    reason_words: SummaryWords | None = None  # the reason worded per reader (tables/said.py)
 
-
-class SummaryWords(Part):
-    """The summary's message id and values, worded per reader (tables/said.py)."""
-
-    msgid: str
-    plural: str | None = None  # worded by the values' `n` (ngettext)
-    values: dict[str, str | int | None | SummaryWords]
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler):
+        # An older line has no reason_words: it stays without one, not null.
+        return {k: v for k, v in handler(self).items() if k in self.model_fields_set}
 
 
 class Payload(Part):

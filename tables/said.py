@@ -5,13 +5,15 @@ English `summary` (what Discord, exports and older readers use) and `summary_wor
 the message id and its values. The log, rendered once per audience and language
 (tables/live/render.py), words the summary from those in the active language: a German
 GM and a French player read the same event each in their own (issue 28). A value is
-a name or a number, or another sentence (`words(...)`), worded the same way."""
+a name or a number, or another sentence (`words(...)`, `joined(...)`), worded the same
+way."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, ngettext, ngettext_lazy
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, ngettext, ngettext_lazy
 
 
 def words(msgid: str, **values: Any) -> dict[str, Any]:
@@ -23,22 +25,65 @@ def words(msgid: str, **values: Any) -> dict[str, Any]:
 _SUCCESSES = ngettext_lazy("%(n)s success", "%(n)s successes", "n")
 
 
+def joined(parts: list, separator: str = ", ") -> dict | str:
+    """Sentences one after another as one value ("" for none); the separator is
+    punctuation, so the pattern needs no catalogue entry."""
+    result: dict | str = ""
+    for part in parts:
+        result = part if result == "" else words(f"%(a)s{separator}%(b)s", a=result, b=part)
+    return result
+
+
+def named(label) -> dict[str, Any]:
+    """A label marked for translation (a lazy one too) as a stored value: its message
+    id, worded per reader when drawn."""
+    with translation.override(None):  # no catalogue: the message id itself
+        return words(str(label))
+
+
 def successes(n: int) -> dict[str, Any]:
     """'1 success' / '2 successes' as a value of a stored sentence."""
-    return {"msgid": "%(n)s success", "plural": "%(n)s successes", "values": {"n": n}}
+    return counted(n, "%(n)s success", "%(n)s successes")
+
+
+# makemessages reads these pairs here; counted() (and rules/sentences.py's) stores one.
+_COUNTED = (
+    ngettext_lazy("%(n)s die", "%(n)s dice", "n"),
+    ngettext_lazy("%(n)s breakthrough", "%(n)s breakthroughs", "n"),
+    ngettext_lazy("Buy %(n)s bonus d20 (MO-08)", "Buy %(n)s bonus d20s (MO-08)", "n"),
+    ngettext_lazy(
+        "%(n)s assistant after the first (GL-06)", "%(n)s assistants after the first (GL-06)", "n"
+    ),
+    ngettext_lazy(
+        "Suffered %(n)s trauma point (PM-03)", "Suffered %(n)s trauma points (PM-03)", "n"
+    ),
+)
+
+
+def counted(n: int, singular: str, plural: str) -> dict[str, Any]:
+    """A count as a value of a stored sentence, worded by the reader's plural rule (the
+    pair is marked with ngettext_lazy where makemessages reads it)."""
+    return {"msgid": singular, "plural": plural, "values": {"n": n}}
 
 
 def said(msgid: str, **values: Any) -> dict[str, Any]:
     """`summary` and `summary_words` for a payload. `msgid` is English, marked with
     gettext_noop at the call so makemessages finds it."""
-    sentence = words(msgid, **values)
+    return stored(words(msgid, **values))
+
+
+def stored(sentence: dict) -> dict[str, Any]:
+    """`summary` and `summary_words` for a sentence made with words()."""
     return {"summary": _worded(sentence, translated=False), "summary_words": sentence}
+
+
+def _value(value, translated: bool):
+    return _worded(value, translated=translated) if isinstance(value, dict) else value
 
 
 def _worded(sentence: dict, *, translated: bool = True) -> str:
     values = {
-        key: _worded(value, translated=translated) if isinstance(value, dict) else value
-        for key, value in (sentence.get("values") or {}).items()
+        key: _value(value, translated) for key, value in (sentence.get("values") or {}).items()
     }
     msgid, plural = sentence["msgid"], sentence.get("plural")
     if plural is not None:
@@ -46,7 +91,10 @@ def _worded(sentence: dict, *, translated: bool = True) -> str:
         text = ngettext(msgid, plural, n) if translated else (msgid if n == 1 else plural)
     else:
         text = gettext(msgid) if translated else msgid
-    return text % values if values else text
+    if not values:
+        return text
+    # Older message ids use str.format's "{who}"; their catalogue entries say so too.
+    return text.format(**values) if "%(" not in text and "{" in text else text % values
 
 
 def worded(payload: dict | None) -> str:
@@ -68,3 +116,19 @@ def localized(payload: dict | None) -> dict:
     if "summary_words" not in payload:
         return payload
     return {**payload, "summary": worded(payload)}
+
+
+def resolution_words(side_is_gm: bool, saved: int, lost: tuple[int, int, int], line) -> dict:
+    """MO-04, MO-05, CT-R1: where a test's unspent Momentum went, as a sentence to store:
+    `lost` is (pool full, bonus, not saved); `line` names its pools in English
+    (Campaign.book_line). The rules' resolution_summary() is its English twin."""
+    overflow, bonus, unsaved = lost
+    where = line.gm_pool if side_is_gm else gettext_noop("the group pool")
+    parts = [
+        words(gettext_noop("%(n)s saved to %(where)s"), n=saved, where=words(where)),
+        words(gettext_noop("%(n)s lost (pool full)"), n=overflow),
+        words(gettext_noop("%(n)s bonus %(pool)s lost"), n=bonus, pool=words(line.group_pool)),
+        words(gettext_noop("%(n)s lost"), n=unsaved),
+    ]
+    kept = [part for part, n in zip(parts, (saved, overflow, bonus, unsaved), strict=True) if n]
+    return joined(kept, "; ") if kept else words(gettext_noop("nothing left to save"))

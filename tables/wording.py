@@ -8,37 +8,31 @@ import re
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from rules import game_lines
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from rules.templates import DEFAULT_BAND_LABELS
 from tables.models import PoolChange
+from tables.said import joined, named, worded
+from tables.said import words as said_words
 
 SEEDS = game_lines.LINES[game_lines.DEFAULT]
 
 
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """'1 success', '2 successes', '0 successes' (the log reads as English)."""
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
-
-
 def successes(n: int) -> str:
-    return count(n, "success", "successes")
+    """'1 success', '2 successes' by the reader's plural rule."""
+    return ngettext("%(n)s success", "%(n)s successes", n) % {"n": n}
 
 
 # Where the points of one Momentum spend came from, in the order they are paid (MO-02, MO-13);
 # {group} and {gm} are the line's names for the pools (GL-01).
 SPEND_SOURCES = (
-    ("from_bonus", gettext_lazy("from bonus {group}")),
-    ("from_roll", gettext_lazy("from the roll")),
-    ("from_pool", gettext_lazy("from the group pool")),
-    ("to_threat", gettext_lazy("added to {gm}")),
+    ("from_bonus", gettext_noop("from bonus {group}")),
+    ("from_roll", gettext_noop("from the roll")),
+    ("from_pool", gettext_noop("from the group pool")),
+    ("to_threat", gettext_noop("added to {gm}")),
 )
-
-
-def _source(words: str, line) -> str:
-    return _(words).format(group=line.group_pool, gm=line.gm_pool)
 
 
 def _get(thing, key: str, default=None):
@@ -76,6 +70,12 @@ def spend_name(kind) -> str:
     return kind.name if kind.custom else _(kind.name)
 
 
+def spend_name_words(kind) -> dict | str:
+    """spend_name() as a value to store: a standard spend's message id, worded per
+    reader; the GM's own name as typed."""
+    return kind.name if kind.custom else said_words(kind.name)
+
+
 def spend_description(kind) -> str:
     if not kind.description or kind.custom:
         return kind.description
@@ -98,36 +98,50 @@ def spend_price(kind, line=SEEDS) -> str:
 
 def spend_paid(spend, line=SEEDS) -> str:
     """'1 from the roll, 2 added to Threat': where one spend's points came from."""
-    return ", ".join(
-        f"{n} {_source(words, line)}" for key, words in SPEND_SOURCES if (n := _get(spend, key, 0))
-    )
+    return worded({"summary_words": spend_paid_words(spend, line)})
+
+
+def spend_paid_words(spend, line=SEEDS) -> dict | str:
+    """spend_paid() as a sentence to store; `line` names the pools (Campaign.book_line)."""
+    names = {"group": named(line.group_pool), "gm": named(line.gm_pool)}
+    parts = [
+        said_words("%(n)s %(source)s", n=n, source=said_words(label, **names))
+        for key, label in SPEND_SOURCES
+        if (n := _get(spend, key, 0))
+    ]
+    return joined(parts)
 
 
 def refund_back(spend, changes, line=SEEDS) -> str:
     """'1 back to the roll, 2 back to the test: the group pool is full' — where a refunded
     spend's points went (MO-11, MO-12), from the ledger lines written, so the two agree."""
-    names = {"group": line.group_pool, "gm": line.gm_pool}
+    sentence = refund_back_words(spend, changes, line)
+    return worded({"summary_words": sentence}) if sentence else _("nothing to give back")
+
+
+def refund_back_words(spend, changes, line=SEEDS) -> dict | str:
+    """refund_back() as a sentence to store ("" when nothing went back)."""
+    names = {"group": named(line.group_pool), "gm": named(line.gm_pool)}
     parts = []
     if n := _get(spend, "from_bonus", 0):
-        parts.append(_("{n} back as bonus {group}").format(n=n, **names))
+        parts.append(said_words(gettext_noop("{n} back as bonus {group}"), n=n, **names))
     if n := _get(spend, "from_roll", 0):
-        parts.append(_("{n} back to the roll").format(n=n))
+        parts.append(said_words(gettext_noop("{n} back to the roll"), n=n))
     for change in changes:
         pool, delta, lost = _get(change, "pool"), _get(change, "delta", 0), _get(change, "lost", 0)
         if pool == "group_momentum":
             if delta or not lost:
-                parts.append(_("{n} back to the group pool").format(n=delta))
+                parts.append(said_words(gettext_noop("{n} back to the group pool"), n=delta))
             if lost:
-                parts.append(_("{n} lost: the group pool is full").format(n=lost))
+                parts.append(said_words(gettext_noop("{n} lost: the group pool is full"), n=lost))
         elif pool == "threat" and delta:
-            parts.append(_("{n} taken off {gm}").format(n=-delta, **names))
+            parts.append(said_words(gettext_noop("{n} taken off {gm}"), n=-delta, **names))
     if n := _get(spend, "back_to_test", 0):
-        parts.append(
-            _("{n} back to the test's {group} to spend again: the group pool is full").format(
-                n=n, **names
-            )
+        sentence = gettext_noop(
+            "{n} back to the test's {group} to spend again: the group pool is full"
         )
-    return ", ".join(parts) or _("nothing to give back")
+        parts.append(said_words(sentence, n=n, **names))
+    return joined(parts)
 
 
 def spend_line(spend, line=SEEDS) -> str:

@@ -179,7 +179,12 @@ def _change_lines(event: TableEvent, campaign: Campaign, audience: str) -> list[
                 delta=int(change.get("delta", 0)),
                 after=None if hidden else change.get("after"),
                 lost=int(change.get("lost", 0) or 0),
-                reason=change.get("reason", ""),
+                reason=worded(
+                    {
+                        "summary": change.get("reason", ""),
+                        "summary_words": change.get("reason_words"),
+                    }
+                ),  # fmt: skip
                 character_id=change.get("character_id"),
             )
         )

@@ -330,6 +330,12 @@ class Campaign(models.Model):
         return worded_line(game_lines.line_of(self.game_line))
 
     @property
+    def book_line(self) -> game_lines.GameLine:
+        """The line with its books' (English) names: what a stored sentence names, to be
+        worded for each reader when drawn (tables/said.py)."""
+        return game_lines.line_of(self.game_line)
+
+    @property
     def group_cap(self) -> int | None:
         """The line's cap for rules.pools (`own_cap`); None: the default (MO-06)."""
         return self.line.group_cap

@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 from tables import events
+from tables.said import worded
 
 from .core import Campaign, Character
 
@@ -74,6 +75,9 @@ class PoolChange(models.Model):
     after = models.IntegerField()
     lost = models.PositiveIntegerField(default=0)
     reason = models.CharField(max_length=200)
+    # The reason as a stored sentence where the code worded it (tables/said.py), so each
+    # reader reads it in their language; None for what a person typed, and older rows.
+    reason_words = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-event__seq", "-id"]
@@ -81,6 +85,11 @@ class PoolChange(models.Model):
     def __str__(self) -> str:
         who = self.character or self.campaign
         return f"{who} {self.pool} {self.delta:+d} ({self.reason})"
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's words (the stored English for older rows)."""
+        return worded({"summary": self.reason, "summary_words": self.reason_words})
 
 
 # Play records live in their own modules; imported here so Django finds them.

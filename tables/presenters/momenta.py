@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from rules.d6 import apply_allocation, worth_key
 from rules.odds import (
@@ -50,7 +50,6 @@ from tables.policy.access import controllable, default_character, seen_by, still
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.odds_chart import Chart, band_chart
-from tables.wording import count
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
 
@@ -132,7 +131,8 @@ def odds_for(plan: RollPlan) -> Odds:
         }
     elif spec.opposition_successes:
         values = _bands_against(spec.pool, spec.opposition_successes)
-        against = count(spec.opposition_successes, "opposition success", "opposition successes")
+        n = spec.opposition_successes
+        against = ngettext("%(n)s opposition success", "%(n)s opposition successes", n) % {"n": n}
         odds.opposition = gettext("against %(against)s") % {"against": against}
     else:
         values = list(band_distribution(spec.pool).values())

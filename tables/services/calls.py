@@ -30,8 +30,8 @@ from tables import events
 from tables.models import CalledTest, Campaign, Character, Membership, TableEvent
 from tables.models.limits import MAX_POOL
 from tables.policy.access import require_control
-from tables.policy.calls import terms
-from tables.said import said
+from tables.policy.calls import term_words
+from tables.said import said, words
 from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
@@ -168,16 +168,20 @@ def _momenta_terms(call, character, kind, opposition_pool):
         call.attribute = found.name
 
 
-def _who(call: CalledTest) -> str:
-    return call.character.name if call.character_id else "everyone"
+def _who(call: CalledTest) -> str | dict:
+    return call.character.name if call.character_id else words(gettext_noop("everyone"))
 
 
 def _call_payload(call: CalledTest) -> dict:
     """Everything a player may read of a new call; a hidden Difficulty is not in it."""
-    summary = f"The GM calls for a test from {_who(call)}: {terms(call, reveal=False)}."
+    values = {"who": _who(call), "terms": term_words(call, reveal=False)}
     if call.note:
-        summary += f" “{call.note}”"
-    return {"call_id": call.pk, "called": _who(call), "summary": summary}
+        sentence = gettext_noop("The GM calls for a test from %(who)s: %(terms)s. “%(note)s”")
+        values["note"] = call.note
+    else:
+        sentence = gettext_noop("The GM calls for a test from %(who)s: %(terms)s.")
+    called = call.character.name if call.character_id else "everyone"
+    return {"call_id": call.pk, "called": called, **said(sentence, **values)}
 
 
 # --- withdrawing ---------------------------------------------------------------------------
@@ -216,11 +220,11 @@ def cancel_call(campaign_id: int, actor, call_id: int) -> TableEvent:
             actor,
             {
                 "call_id": call.pk,
-                "called": _who(call),
+                "called": call.character.name if call.character_id else "everyone",
                 **said(
                     gettext_noop("The GM withdraws the call for %(who)s: %(terms)s."),
                     who=_who(call),
-                    terms=terms(call, reveal=False),
+                    terms=term_words(call, reveal=False),
                 ),
             },
         )
@@ -272,19 +276,19 @@ def _mark_roll_card(event: TableEvent, call: CalledTest) -> None:
 def _answer_payload(call: CalledTest, character: Character) -> dict:
     payload = {
         "call_id": call.pk,
-        "called": _who(call),
+        "called": call.character.name if call.character_id else "everyone",
         "answered_by": character.name,
         "hidden": call.hidden,  # the card says the Difficulty was hidden until now
         "on_roll_card": True,  # the roll's card shows the answer (_mark_roll_card)
     }
-    revealed = gettext(" (hidden until the dice landed)") if call.hidden else ""
+    revealed = words(gettext_noop(" (hidden until the dice landed)")) if call.hidden else ""
     answered = _d20_answer if call.system == CalledTest.System.D20 else _momenta_answer
     return payload | answered(call, character, revealed)
 
 
-def _d20_answer(call: CalledTest, character: Character, revealed: str) -> dict:
+def _d20_answer(call: CalledTest, character: Character, revealed) -> dict:
     result = call.d20_test.result
-    verdict = gettext("passes") if result["passed"] else gettext("fails")
+    verdict = words(gettext_noop("passes") if result["passed"] else gettext_noop("fails"))
     return dict(
         test_id=call.d20_test.pk,
         difficulty=result["difficulty"],
@@ -306,10 +310,11 @@ def _d20_answer(call: CalledTest, character: Character, revealed: str) -> dict:
     )
 
 
-def _momenta_answer(call: CalledTest, character: Character, revealed: str) -> dict:
+def _momenta_answer(call: CalledTest, character: Character, revealed) -> dict:
     roll = call.momenta_roll
     opposition = call.opposition_pool
-    outcome = (roll.card or {}).get("summary", "")
+    card = roll.card or {}
+    outcome = card.get("summary", "")
     return dict(
         roll_id=roll.pk,
         opposition_pool=opposition,
@@ -318,9 +323,9 @@ def _momenta_answer(call: CalledTest, character: Character, revealed: str) -> di
         **said(
             gettext_noop("%(character)s answers the GM's call: %(terms)s%(revealed)s. %(outcome)s"),
             character=character.name,
-            terms=terms(call, reveal=True),
+            terms=term_words(call, reveal=True),
             revealed=revealed if opposition else "",
-            outcome=outcome,
+            outcome=card.get("summary_words") or outcome,
         ),
     )
 

@@ -35,6 +35,8 @@ class Change:
     reason: str
     character: Character | None = None
     lost: int = 0
+    # The reason as a sentence (tables/said.py) where the code worded it, for each reader.
+    reason_words: dict | None = None
 
 
 def lock_campaign(campaign_id: int) -> Campaign:
@@ -63,6 +65,7 @@ def change_pool(
     character: Character | None = None,
     expected: int | None = None,
     fresh: bool = False,
+    reason_words: dict | None = None,
 ) -> Change:
     """Add delta to a pool inside the caller's transaction.
 
@@ -92,6 +95,7 @@ def change_pool(
         reason=reason,
         character=character,
         lost=step.lost,
+        reason_words=reason_words,
     )
 
 
@@ -246,7 +250,22 @@ def _ledger_line(c: Change) -> dict:
         "after": c.after,
         "lost": c.lost,
         "reason": c.reason,
+        **({"reason_words": c.reason_words} if c.reason_words else {}),
     }
+
+
+def _ledger_row(event: TableEvent, campaign: Campaign, c: Change) -> PoolChange:
+    return PoolChange(
+        event=event,
+        campaign=campaign,
+        character=c.character,
+        pool=c.pool,
+        delta=c.delta,
+        after=c.after,
+        lost=c.lost,
+        reason=c.reason,
+        reason_words=c.reason_words,
+    )
 
 
 def append_event(
@@ -280,19 +299,7 @@ def append_event(
         audience=audience,
         idempotency_key=idempotency.take(),
     )
-    PoolChange.objects.bulk_create(
-        PoolChange(
-            event=event,
-            campaign=campaign,
-            character=c.character,
-            pool=c.pool,
-            delta=c.delta,
-            after=c.after,
-            lost=c.lost,
-            reason=c.reason,
-        )
-        for c in changes
-    )
+    PoolChange.objects.bulk_create(_ledger_row(event, campaign, c) for c in changes)
     # The characters as this command wrote them (their new pools), for after-commit hooks
     # that draw the event (live/frames.py) without reading them again.
     written = {c.character.pk: c.character for c in changes if c.character is not None}

@@ -12,10 +12,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
+from rules.sentences import english
 from tables import events
 from tables.models import PoolChange, TableEvent
 from tables.policy.access import sees_event
-from tables.said import said
+from tables.said import said, words
 from tables.services import harm
 from tables.services.core import (
     Change,
@@ -60,7 +61,7 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
                 gettext("#%(seq)s is not a roll or a spend: there is nothing to void.")
                 % {"seq": seq}
             )
-        line = f"Voided by {actor.get_username()}: {why}"
+        line = words(gettext_noop("Voided by %(who)s: %(why)s"), who=actor.get_username(), why=why)
         ledger = target.changes.select_related("character").order_by("id")
         changes = [_reverse(campaign, change, line, seq) for change in ledger if change.delta]
         void = append_event(
@@ -83,14 +84,13 @@ def void_event(campaign_id: int, actor, seq: int, reason: str) -> TableEvent:
         return void
 
 
-def _reverse(campaign, change: PoolChange, reason: str, seq: int) -> Change:
+def _reverse(campaign, change: PoolChange, reason: dict, seq: int) -> Change:
     """The ledger line that undoes `change` exactly, else ServiceError (rolls back all)."""
     who = f"{change.character.name}'s " if change.character is not None else ""
     label = f"{who}{PoolChange.Pool(change.pool).label}"
     try:
-        undone = change_pool(
-            campaign, change.pool, -change.delta, reason, character=change.character
-        )
+        undone = change_pool(campaign, change.pool, -change.delta, english(reason)[:200],
+                             character=change.character, reason_words=reason)  # fmt: skip
     except ServiceError as error:
         raise ServiceError(
             gettext(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules import extended
 from rules.errors import RulesError
@@ -25,6 +26,7 @@ from tables.models import (
 )
 from tables.policy.access import require_control
 from tables.policy.play import current_scene
+from tables.said import said
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -48,7 +50,8 @@ def _rules_task(task: ExtendedTask) -> extended.Task:
     )
 
 
-def _payload(task: ExtendedTask, summary: str, **extra) -> dict:
+def _payload(task: ExtendedTask, summary: dict, **extra) -> dict:
+    """`summary`: said()'s pair, worded again for each reader."""
     return {
         "task_id": task.pk,
         "name": task.name,
@@ -59,7 +62,7 @@ def _payload(task: ExtendedTask, summary: str, **extra) -> dict:
         "breakthroughs": task.breakthroughs,
         "closed": not task.is_open,
         **extra,
-        "summary": summary,
+        **summary,
     }
 
 
@@ -108,7 +111,7 @@ def create_task(
             campaign,
             events.EXTENDED_TASK,
             actor,
-            _payload(task, _("Extended task: %(name)s.") % {"name": name}),
+            _payload(task, said(gettext_noop("Extended task: %(name)s."), name=name)),
         )
 
 
@@ -205,17 +208,15 @@ def _advance(campaign, task: ExtendedTask, test: D20Test, challenge_seq, asset):
     return value, step
 
 
-def _link_summary(task: ExtendedTask, test: D20Test, step) -> str:
-    words = {
-        "who": test.character.name,
-        "n": step.amount,
-        "task": task.name,
-        "b": step.breakthroughs,
-    }
-    summary = _("%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs).") % words
-    if not task.is_open:
-        summary += " " + _("The task is complete.")
-    return summary
+def _link_summary(task: ExtendedTask, test: D20Test, step) -> dict:
+    values = {"who": test.character.name, "n": step.amount, "task": task.name}
+    values["b"] = step.breakthroughs
+    if task.is_open:
+        return said(gettext_noop("%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs)."), **values)
+    sentence = gettext_noop(
+        "%(who)s adds %(n)d to %(task)s (%(b)d breakthroughs). The task is complete."
+    )
+    return said(sentence, **values)
 
 
 def link_roll(

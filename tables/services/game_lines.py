@@ -8,7 +8,8 @@ players do with it, through the lock, the ledger and the event log like every co
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules import challenge, game_lines
@@ -21,6 +22,7 @@ from tables.models.limits import NOTE_MAX
 from tables.policy.access import require_control
 from tables.policy.game_lines import adventure_word
 from tables.policy.play import current_scene
+from tables.said import said, words
 from tables.services.core import (
     Change,
     ServiceError,
@@ -103,24 +105,28 @@ def start_new_adventure(campaign_id: int, actor) -> TableEvent:
                 _("In %(line)s, %(pool)s is not refilled by a new mission.")
                 % {"line": line.title, "pool": line.personal_pool}
             )
+        with translation.override(None):  # the button's message id, worded per reader
+            book_occasion = words(adventure_word(campaign))
         event = None
         if line.refills_between_sessions:
-            summary = _("%(occasion)s: every player character's %(pool)s back to its start.") % {
-                "occasion": occasion,
-                "pool": line.personal_pool,
-            }
+            summary = said(
+                gettext_noop("%(occasion)s: every player character's %(pool)s back to its start."),
+                occasion=book_occasion,
+                pool=words(campaign.book_line.personal_pool),
+            )
             event = append_event(
                 campaign,
                 events.POOL_ADJUSTED,
                 actor,
-                {"pool": DETERMINATION, "character_id": None, "summary": summary},
+                {"pool": DETERMINATION, "character_id": None, **summary},
                 changes=refill_personal_pools(campaign, occasion),
             )
         threat = adventure_threat_changes(campaign, occasion)
-        summary = _("%(occasion)s: %(pool)s set to 2 per player character.") % {
-            "occasion": occasion,
-            "pool": line.gm_pool,
-        }
+        summary = said(
+            gettext_noop("%(occasion)s: %(pool)s set to 2 per player character."),
+            occasion=book_occasion,
+            pool=words(campaign.book_line.gm_pool),
+        )
         return log_threat(campaign, actor, threat, summary) or event
 
 

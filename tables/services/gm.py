@@ -21,13 +21,12 @@ from tables.errors import refused_by_rules
 from tables.models import CustomSpend, TableEvent
 from tables.policy.access import audience_of
 from tables.policy.game_lines import catalogue
-from tables.said import said
+from tables.said import said, successes, words
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
 from tables.services.d20 import visible_test_record
 from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
-from tables.wording import successes
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50
@@ -134,8 +133,10 @@ def permit_determination(campaign_id: int, actor, test_id: int) -> TableEvent:
                 "test_id": record.pk,
                 "character_id": record.character_id,
                 "character": name,
-                "summary": _("The GM allows {who} to spend {pool} on this test.").format(
-                    who=name, pool=campaign.line.personal_pool
+                **said(
+                    gettext_noop("The GM allows %(who)s to spend %(pool)s on this test."),
+                    who=name,
+                    pool=words(campaign.book_line.personal_pool),
                 ),
             },
             audience=audience_of(record),
@@ -147,7 +148,7 @@ def reveal_test(campaign_id: int, actor, test_id: int) -> TableEvent:
 
     def announce(record) -> dict:
         result, name = record.result, record.character.name
-        verdict = gettext("passed") if result["passed"] else gettext("failed")
+        verdict = words(gettext_noop("passed") if result["passed"] else gettext_noop("failed"))
         return {
             "test_id": record.pk,
             "character_id": record.character_id,
@@ -274,5 +275,5 @@ def delete_custom_spend(campaign_id: int, actor, spend_id: int) -> TableEvent:
         spend_id,
         kind=events.CUSTOM_SPEND_DELETED,
         missing=NO_SUCH_SPEND,
-        summary=lambda name: f"Momentum spend removed: {name}.",
+        summary=lambda name: said(gettext_noop("Momentum spend removed: %(name)s."), name=name),
     )

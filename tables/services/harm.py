@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules import harm
 from rules.errors import RulesError
@@ -24,6 +25,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.harm_rules import bonus_damage, line_key
+from tables.said import said, words
 from tables.services import attacks, harm_marks, harm_words
 from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
@@ -87,8 +89,13 @@ def _track_set_payload(character: Character, kind: harm.TrackKind, row: HarmTrac
         "taken": row.taken,
         "maximum": row.maximum,
         "hidden": row.hidden,
-        "summary": _("%(who)s's %(track)s: %(taken)d of %(max)d.")
-        % {"who": character.name, "track": kind.label, "taken": row.taken, "max": row.maximum},
+        **said(
+            gettext_noop("%(who)s's %(track)s: %(taken)d of %(max)d."),
+            who=character.name,
+            track=words(kind.label),
+            taken=row.taken,
+            max=row.maximum,
+        ),
     }
 
 
@@ -132,8 +139,8 @@ def apply_momenta_hit(
         kind = tracks.kind(campaign, "strain" if deals == "strain" else "harm")
         track = tracks.track(target, kind)
         step = tracks.move(track, dealt)
-        words = {"who": target.name, "n": step.delta, "track": kind.label}
-        words.update(taken=step.after, max=track.maximum)
+        values = {"who": target.name, "n": step.delta, "track": words(kind.label)}
+        values.update(taken=step.after, max=track.maximum)
         event = tracks.write(
             campaign,
             actor,
@@ -142,7 +149,9 @@ def apply_momenta_hit(
             reason or _("%(who)s's attack") % {"who": roll.character.name},
             audience=tracks.audience(track, secret=roll.hidden),
             extra={"source_roll_id": roll.pk, "dealt": dealt},
-            summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).") % words,
+            summary=said(
+                gettext_noop("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d)."), **values
+            ),
             sources={"momenta_roll": roll},
         )
         attacks.mark_hit(roll, event)
@@ -238,11 +247,11 @@ def _challenge_moves(campaign: Campaign, dealt: int, stress, harms, take_injury:
     return hit, moves
 
 
-def _hit_summary(target: Character, step: harm.Step, hit, kind, harms_kind) -> str:
-    words = {"who": target.name, "n": step.delta, "track": kind.label}
-    words.update(harms=hit.harms, harm=harms_kind.label, dealt=hit.dealt)
-    return harm_words.choice_summary(hit, words) or (
-        _("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s.") % words
+def _hit_summary(target: Character, step: harm.Step, hit, kind, harms_kind) -> dict:
+    values = {"who": target.name, "n": step.delta, "track": words(kind.label)}
+    values.update(harms=hit.harms, harm=words(harms_kind.label), dealt=hit.dealt)
+    return harm_words.choice_summary(hit, values) or said(
+        gettext_noop("%(who)s takes %(n)d %(track)s and %(harms)d %(harm)s."), **values
     )
 
 
@@ -294,14 +303,14 @@ def recover(
             reason,
             audience=tracks.audience(row),
             extra={},
-            summary=_("%(who)s recovers %(n)d %(track)s (%(taken)d of %(max)d).")
-            % {
-                "who": target.name,
-                "n": -step.delta,
-                "track": kind.label,
-                "taken": step.after,
-                "max": row.maximum,
-            },
+            summary=said(
+                gettext_noop("%(who)s recovers %(n)d %(track)s (%(taken)d of %(max)d)."),
+                who=target.name,
+                n=-step.delta,
+                track=words(kind.label),
+                taken=step.after,
+                max=row.maximum,
+            ),
             sources={},
         )
 
@@ -328,7 +337,9 @@ def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason:
         why,
         audience=hit_event.audience,
         extra={},
-        summary=_("%(who)s's harm from #%(seq)d is taken back.") % {"who": first.name, "seq": seq},
+        summary=said(
+            gettext_noop("%(who)s's harm from #%(seq)d is taken back."), who=first.name, seq=seq
+        ),
         sources={},
     )
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules import harm
 from rules.errors import RulesError
 from tables.models import Character, D20Test, TableEvent
+from tables.said import said, words
 from tables.services import attacks
 from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, lock_campaign, require_gm
@@ -30,7 +32,8 @@ def defeat_minor_foe(campaign, actor, test: D20Test, target: Character, reason: 
     except RulesError as error:
         raise ServiceError(str(error)) from None
     step = tracks.move(row, hit.step.delta)
-    words = {"who": target.name, "track": kind.label, "taken": step.after, "max": row.maximum}
+    values = {"who": target.name, "track": words(kind.label), "taken": step.after}
+    values["max"] = row.maximum
     event = tracks.write(
         campaign,
         actor,
@@ -39,7 +42,10 @@ def defeat_minor_foe(campaign, actor, test: D20Test, target: Character, reason: 
         reason or _("%(who)s's attack") % {"who": test.character.name},
         audience=tracks.audience(row, secret=test.hidden),
         extra={"source_test_id": test.pk, "dealt": 0},
-        summary=_("%(who)s, a minor foe, is defeated (%(track)s %(taken)d of %(max)d).") % words,
+        summary=said(
+            gettext_noop("%(who)s, a minor foe, is defeated (%(track)s %(taken)d of %(max)d)."),
+            **values,
+        ),
         sources={"d20_test": test},
     )
     attacks.mark_hit(test, event)
@@ -68,8 +74,8 @@ def mark_harm(
                 % {"who": target.name, "track": kind.label}
             )
         step = tracks.move(row, amount)
-        words = {"who": target.name, "n": step.delta, "track": kind.label}
-        words.update(taken=step.after, max=row.maximum)
+        values = {"who": target.name, "n": step.delta, "track": words(kind.label)}
+        values.update(taken=step.after, max=row.maximum)
         return tracks.write(
             campaign,
             actor,
@@ -78,6 +84,8 @@ def mark_harm(
             reason,
             audience=tracks.audience(row),
             extra={},
-            summary=_("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d).") % words,
+            summary=said(
+                gettext_noop("%(who)s takes %(n)d %(track)s (%(taken)d of %(max)d)."), **values
+            ),
             sources={},
         )

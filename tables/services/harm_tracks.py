@@ -92,7 +92,7 @@ def write(
             "moves": [line(kind, track, step) for kind, track, step in moves],
             "reason": reason,
             **extra,
-            "summary": summary,
+            **summary,  # said()'s pair: worded for each reader
         },
         audience=audience,
     )

@@ -4,20 +4,24 @@ instead of the Stress. Words only: services/harm.py computes and writes the hit.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from tables.said import said
 
 
-def choice_summary(hit, words: dict) -> str:
-    """The summary of a hit that STA 2e's choice shaped, "" for any other (its harms
-    there are Injuries: the words name them so)."""
+def choice_summary(hit, values: dict) -> dict | None:
+    """The summary (said()'s pair) of a hit that STA 2e's choice shaped, None for any
+    other (its harms there are Injuries: the words name them so)."""
     if hit.complication:
-        return (
-            _(
+        return said(
+            gettext_noop(
                 "%(who)s takes %(n)d %(track)s, filling the track: the rest of the hit becomes a "
                 "complication instead of an Injury."
-            )
-            % words
+            ),
+            **values,
         )
     if hit.took_injury:
-        return _("%(who)s takes an Injury instead of %(dealt)d %(track)s.") % words
-    return ""
+        return said(
+            gettext_noop("%(who)s takes an Injury instead of %(dealt)d %(track)s."), **values
+        )
+    return None

@@ -27,7 +27,7 @@ def delete_named(
     *,
     kind: str,
     missing: str,
-    summary: Callable[[str], str],
+    summary: Callable[[str], dict],
     check: Callable[[Campaign], None] | None = None,
 ) -> TableEvent:
     """The GM removes a named record; what was made with it keeps its copy.
@@ -43,4 +43,4 @@ def delete_named(
             check(campaign)
         name = record.name
         record.delete()
-        return append_event(campaign, kind, actor, {"name": name, "summary": summary(name)})
+        return append_event(campaign, kind, actor, {"name": name, **summary(name)})

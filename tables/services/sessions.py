@@ -6,11 +6,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules import game_lines
 from rules.pools import SESSION_START_MOMENTUM  # PM-01
+from rules.sentences import english
 from tables import events
 from tables.models import (
     Asset,
@@ -21,10 +22,12 @@ from tables.models import (
 )
 from tables.policy.access import has_role, membership_of
 from tables.policy.play import current_scene
+from tables.said import said, words
 from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,
     CHARACTER_POOLS,
+    Change,
     ServiceError,
     append_event,
     change_pool,
@@ -39,6 +42,9 @@ from tables.services.d20.starts import log_threat, session_start_changes
 from tables.services.scenes import new_scene
 
 # --- Sessions, scenes, pools -------------------------------------------------
+
+
+_RESET = words(gettext_noop("New session: Momentum resets to 3 (PM-01)"))
 
 
 def start_session(campaign_id: int, actor) -> PlaySession:
@@ -67,8 +73,9 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                         campaign,
                         "momentum",
                         delta,
-                        "New session: Momentum resets to 3 (PM-01)",
+                        english(_RESET),
                         character=character,
+                        reason_words=_RESET,
                     )
                 )
         elif not campaign.uses_d6:
@@ -83,7 +90,10 @@ def start_session(campaign_id: int, actor) -> PlaySession:
             campaign,
             actor,
             changes,
-            _("New session: %(pool)s set (GL-07).") % {"pool": campaign.line.gm_pool},
+            said(
+                gettext_noop("New session: %(pool)s set (GL-07)."),
+                pool=words(campaign.book_line.gm_pool),
+            ),
         )
     return session
 
@@ -103,6 +113,13 @@ def start_scene(campaign_id: int, actor, title: str = "") -> Scene:
             campaign, events.SCENE_STARTED, actor, {"number": scene.number, "title": scene.title}
         )
     return scene
+
+
+def _scene_end_loss(campaign: Campaign, scene: Scene) -> Change:
+    """MO-07: the group pool loses 1 when a scene ends."""
+    named_scene = scene.title or words(gettext_noop("Scene %(n)s"), n=scene.number)
+    loses = words(gettext_noop("End of %(scene)s: pool loses 1 (MO-07)"), scene=named_scene)
+    return change_pool(campaign, "group_momentum", -1, english(loses)[:200], reason_words=loses)
 
 
 def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
@@ -127,11 +144,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         if campaign.scene_complication_range is not None:  # GL-05: it lasts the scene only
             campaign.scene_complication_range = None
             campaign.save(update_fields=["scene_complication_range"])
-        changes = []
-        if campaign.group_momentum > 0:
-            changes.append(
-                change_pool(campaign, "group_momentum", -1, f"End of {scene}: pool loses 1 (MO-07)")
-            )
+        changes = [_scene_end_loss(campaign, scene)] if campaign.group_momentum > 0 else []
         temporary = Asset.objects.filter(character__campaign=campaign, permanent=False)
         keep_ids = {int(k) for k in keep_assets}
         if keep_ids:

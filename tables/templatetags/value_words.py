@@ -3,6 +3,7 @@
 from django import template
 
 from tables import value_words
+from tables.said import worded
 
 register = template.Library()
 
@@ -11,3 +12,9 @@ register = template.Library()
 def play_in_sentence(key: str):
     """'narrative' -> the reader's word for it inside a sentence; an unknown key as is."""
     return value_words.PLAY_IN_SENTENCE.get(key, key)
+
+
+@register.filter
+def in_words(stored: dict | None) -> str:
+    """A stored sentence (`summary_words`, else its `summary`) in the reader's words."""
+    return worded(stored)

@@ -116,7 +116,7 @@ def _after_turn(campaign, actor, conflict: Conflict) -> list[TableEvent]:
         if campaign.players_open_each_round:
             conflict.last_side = ""  # SC-01b's setting: as in round 1, the players open
         conflict.save(update_fields=["round", "last_side"])
-        summary = _("Round %(n)d begins.") % {"n": conflict.round}
+        summary = said(gettext_noop("Round %(n)d begins."), n=conflict.round)
         done.append(_event(campaign, actor, conflict, "new_round", summary))
     if conflict.mode == Conflict.Mode.ORDERED:
         following = ordered_next(conflict)
@@ -146,7 +146,7 @@ def _set_acting(campaign, actor, conflict, participant, *, kept=False, changes=(
             gettext_noop("%(side)s keeps the initiative: %(who)s acts next."), side=side, who=name
         )
     else:
-        summary = _("%(who)s is acting.") % {"who": name}
+        summary = said(gettext_noop("%(who)s is acting."), who=name)
     action = "kept" if kept else "acting"
     return _event(campaign, actor, conflict, action, summary, participant, changes)
 
@@ -193,7 +193,9 @@ def start_conflict(campaign_id: int, actor, character_ids, initiatives=None) -> 
             for i, pk in enumerate(ids)
         )
         names = ", ".join(found[pk].name for pk in ids)
-        summary = _("The GM starts a conflict: %(names)s. Round 1 begins.") % {"names": names}
+        summary = said(
+            gettext_noop("The GM starts a conflict: %(names)s. Round 1 begins."), names=names
+        )
         event = _event(campaign, actor, conflict, "started", summary)
         if mode == Conflict.Mode.ORDERED:
             _set_acting(campaign, actor, conflict, ordered_next(conflict))
@@ -236,7 +238,9 @@ def end_conflict(campaign_id: int, actor) -> TableEvent:
         conflict.ended_at = timezone.now()
         conflict.save(update_fields=["ended_at"])
         _stop_acting(conflict)
-        summary = _("The GM ends the conflict after round %(n)d.") % {"n": conflict.round}
+        summary = said(
+            gettext_noop("The GM ends the conflict after round %(n)d."), n=conflict.round
+        )
         return _event(campaign, actor, conflict, "ended", summary)
 
 
@@ -258,7 +262,7 @@ def skip_turn(campaign_id: int, actor, character_id) -> TableEvent:
             conflict.remember_acting(None)
             conflict.last_side, conflict.last_kept = participant.side, False
             conflict.save(update_fields=["last_side", "last_kept"])
-        summary = _("The GM skips %(who)s's turn.") % {"who": participant.character.name}
+        summary = said(gettext_noop("The GM skips %(who)s's turn."), who=participant.character.name)
         event = _event(campaign, actor, conflict, "skipped", summary, participant)
         if conflict.acting is None:
             _after_turn(campaign, actor, conflict)
@@ -284,7 +288,7 @@ def insert_participant(campaign_id: int, actor, character_id) -> TableEvent:
             side=GM if character.is_npc else PLAYERS,
             position=(last.first() or 0) + 1,
         )
-        summary = _("%(who)s joins the conflict.") % {"who": character.name}
+        summary = said(gettext_noop("%(who)s joins the conflict."), who=character.name)
         return _event(campaign, actor, conflict, "inserted", summary, participant)
 
 
@@ -308,7 +312,7 @@ def reorder(campaign_id: int, actor, character_ids) -> TableEvent:
             by_character[pk].position = i
         Participant.objects.bulk_update(by_character.values(), ["position"])
         names = ", ".join(by_character[pk].character.name for pk in ids)
-        summary = _("The GM reorders the conflict: %(names)s.") % {"names": names}
+        summary = said(gettext_noop("The GM reorders the conflict: %(names)s."), names=names)
         return _event(campaign, actor, conflict, "reordered", summary)
 
 
@@ -366,7 +370,7 @@ def end_turn(campaign_id: int, actor, character_id) -> TableEvent:
         conflict.remember_acting(None)
         conflict.last_side = participant.side
         conflict.save(update_fields=["last_side"])
-        summary = _("%(who)s ends their turn.") % {"who": participant.character.name}
+        summary = said(gettext_noop("%(who)s ends their turn."), who=participant.character.name)
         event = _event(campaign, actor, conflict, "ended_turn", summary, participant)
         _after_turn(campaign, actor, conflict)
         return event

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules.pools import DETERMINATION
+from rules.sentences import english
 from tables import events
 from tables.models import TableEvent
 from tables.models.limits import NOTE_MAX
 from tables.policy.access import require_control
 from tables.policy.game_lines import USE_NAMES
+from tables.said import named, said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -49,19 +52,22 @@ def spend_narrative(
                 _("%(line)s has no such %(pool)s spend, or not at that price.")
                 % {"line": line.title, "pool": line.personal_pool}
             ) from None
-        name = str(USE_NAMES[use])
-        reason = f"{character.name}: {name}" + (f" ({note})" if note else "")
-        change = change_pool(campaign, DETERMINATION, -cost, reason[:200], character=character)
-        summary = _("%(name)s spends %(cost)d %(pool)s: %(use)s.") % {
-            "name": character.name,
-            "cost": cost,
-            "pool": line.personal_pool,
-            "use": name,
-        }
+        reason = words("%(who)s: %(use)s", who=character.name, use=named(USE_NAMES[use]))
+        if note:
+            reason = words("%(reason)s (%(note)s)", reason=reason, note=note)
+        change = change_pool(campaign, DETERMINATION, -cost, english(reason)[:200],
+                             character=character, reason_words=reason)  # fmt: skip
+        summary = said(
+            gettext_noop("%(name)s spends %(cost)d %(pool)s: %(use)s."),
+            name=character.name,
+            cost=cost,
+            pool=words(campaign.book_line.personal_pool),
+            use=named(USE_NAMES[use]),
+        )
         return append_event(
             campaign,
             events.POOL_ADJUSTED,
             actor,
-            {"pool": DETERMINATION, "character_id": character.pk, "summary": summary},
+            {"pool": DETERMINATION, "character_id": character.pk, **summary},
             changes=[change],
         )

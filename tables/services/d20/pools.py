@@ -14,6 +14,7 @@ from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, Ledg
 from rules.momentum import GroupPool, Threat, buy_d20s, d20_purchase_cost, pay_for_assistants
 from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Membership, PoolChange
+from tables.said import words
 from tables.services.core import Change, ServiceError, StaleState, change_pool, players_see
 
 NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0}
@@ -66,6 +67,8 @@ def apply_entries(
     changes = []
     for entry in entries:
         reason = f"{who}: {entry.reason}"[:200]
+        sentence = entry.reason_words and words("%(who)s: %(reason)s", who=who,
+                                                reason=entry.reason_words)  # fmt: skip
         if entry.pool in (GROUP_MOMENTUM, THREAT):
             expected = expected_momentum if entry.pool == GROUP_MOMENTUM else None
             owner = None
@@ -83,6 +86,7 @@ def apply_entries(
             character=owner,
             expected=expected,
             fresh=fresh and owner is None,
+            reason_words=sentence or None,
         )
         if (change.delta, change.lost, change.after) != (entry.delta, entry.lost, entry.after):
             raise StaleState(gettext("The pools changed while this was worked out; try again."))
@@ -117,7 +121,7 @@ def buy_dice(
         dice_cost = d20_purchase_cost(dice)
         if not npc:
             _check_split(from_momentum, dice_cost + extra, line.group_pool)
-        payers = {"actor": GM if npc else PLAYER, "gm_pool": line.gm_pool}
+        payers = {"actor": GM if npc else PLAYER, "gm_pool": campaign.book_line.gm_pool}
         momentum = None if npc else group_pool(campaign)
         # An NPC's Momentum goes on whole, for the rules to refuse (MO-13).
         for_dice = from_momentum if npc else min(from_momentum, dice_cost)

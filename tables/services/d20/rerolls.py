@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules.d20 import determination_reroll as rules_determination_reroll
@@ -14,11 +14,12 @@ from tables.errors import refused_by_rules
 from tables.models import Campaign, D20Test, TableEvent
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import fresh_ledger, result_json, result_of
+from tables.said import counted, named, said, successes
+from tables.said import words as said_words
 from tables.services.core import ServiceError, append_event, lock_campaign, require_playing
 from tables.services.d20.checks import visible_test_record
 from tables.services.d20.pools import apply_entries, keep_secret
 from tables.services.d20.tests import roll_payload
-from tables.wording import count, successes
 
 
 def determination_reroll(
@@ -70,7 +71,7 @@ def _reroll(campaign: Campaign, record: D20Test, indices: list[int], rng):
             rng=rng,
             once=line.reroll_once,
             most=line.reroll_most_dice,
-            pool_name=line.personal_pool,  # GL-01
+            pool_name=campaign.book_line.personal_pool,  # GL-01, worded when shown
         )
 
 
@@ -82,12 +83,19 @@ def _reroll_payload(campaign: Campaign, record: D20Test, indices: list[int], bef
         successes_before=before["successes"],
         line=campaign.line,
     )
-    payload["summary"] = (
-        f"{record.character.name} spends {campaign.line.personal_pool} to reroll "
-        f"{count(len(indices), 'die', 'dice')}: {before['successes']} → "
-        f"{successes(record.result['successes'])}, "
-        f"{'passes' if record.result['passed'] else 'fails'}."
-    )
+    verdict = gettext_noop("passes") if record.result["passed"] else gettext_noop("fails")
+    payload.update(
+        said(
+            gettext_noop("%(who)s spends %(pool)s to reroll %(dice)s: %(before)s → %(after)s, "
+                         "%(verdict)s."),
+            who=record.character.name,
+            pool=named(campaign.book_line.personal_pool),
+            dice=counted(len(indices), "%(n)s die", "%(n)s dice"),
+            before=before["successes"],
+            after=successes(record.result["successes"]),
+            verdict=said_words(verdict),
+        )
+    )  # fmt: skip
     return payload
 
 

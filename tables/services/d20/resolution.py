@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils.translation import gettext
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_noop
 
 from rules.ledger import GROUP_MOMENTUM, THREAT
-from rules.momentum import GM_SIDE, Resolution, Threat, resolution_summary
+from rules.momentum import GM_SIDE, Resolution, Threat
 from tables import events
 from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
 from tables.policy.access import audience_of, can_control
 from tables.policy.d20_records import holder_of, ledger_json, ledger_of
+from tables.said import resolution_words, said, stored, words
 from tables.services.core import (
     Change,
     append_event,
@@ -81,25 +81,26 @@ def _close(campaign, actor, record: D20Test, holder: Character, scene_end=False)
         gettext("Reveal the test before its unspent Momentum is saved, or spend it first."),
     )
     data = ledger_json(resolution.ledger, record.ledger)
-    data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.line)
+    data["resolution"] = _resolution_json(ledger.side, resolution, changes, campaign.book_line)
     record.ledger = data
     record.state = D20Test.State.RESOLVED
     record.save(update_fields=["ledger", "state"])
-    parts = {"who": holder.name, "pool": campaign.line.group_pool}
-    parts["summary"] = data["resolution"]["summary"]
+    parts = {"who": holder.name, "pool": words(campaign.book_line.group_pool)}
+    parts["summary"] = data["resolution"]["summary_words"]
     if scene_end:  # MO-07: the scene's end closed it, not its holder
-        summary = (
-            gettext("The scene ends: %(who)s's open %(pool)s is resolved: %(summary)s.") % parts
+        summary = said(
+            gettext_noop("The scene ends: %(who)s's open %(pool)s is resolved: %(summary)s."),
+            **parts,
         )
     else:
-        summary = _("{who}'s {pool} is resolved: {summary}.").format(**parts)
+        summary = said(gettext_noop("%(who)s's %(pool)s is resolved: %(summary)s."), **parts)
     payload = {
         "test_id": record.pk,
         "character_id": holder.pk,
         "character": holder.name,
         "resolution": data["resolution"],
         "spends": data["spends"],
-        "summary": summary,
+        **summary,
     }
     kind = events.D20_RESOLVED
     if record.role == D20Test.Role.ACTIVE:
@@ -115,8 +116,8 @@ def _resolution(campaign: Campaign, ledger, save: bool = True) -> Resolution:
             group_pool(campaign),
             threat=Threat(campaign.threat),
             gm_momentum_to_threat=campaign.gm_momentum_to_threat,
-            group_pool=campaign.line.group_pool,  # GL-01
-            gm_pool=campaign.line.gm_pool,
+            group_pool=campaign.book_line.group_pool,  # GL-01, worded when drawn
+            gm_pool=campaign.book_line.gm_pool,
             save=save,
         )
 
@@ -126,15 +127,8 @@ def _resolution_json(side: str, resolution: Resolution, changes: list[Change], l
     wording, so text and ledger cannot disagree (MO-04, MO-05, MO-06)."""
     saved = sum(c.delta for c in changes)
     lost_overflow = sum(c.lost for c in changes)
-    summary = resolution_summary(
-        side,
-        saved,
-        lost_overflow,
-        resolution.lost_bonus,
-        resolution.lost_unsaved,
-        group_pool=line.group_pool,
-        gm_pool=line.gm_pool,
-    )
+    lost = (lost_overflow, resolution.lost_bonus, resolution.lost_unsaved)
+    sentence = resolution_words(side == GM_SIDE, saved, lost, line)
     return {
         "saved": saved,
         "saved_to": THREAT if side == GM_SIDE else GROUP_MOMENTUM,
@@ -142,7 +136,7 @@ def _resolution_json(side: str, resolution: Resolution, changes: list[Change], l
         "lost_bonus": resolution.lost_bonus,
         "lost_unsaved": resolution.lost_unsaved,
         "lost": lost_overflow + resolution.lost_bonus + resolution.lost_unsaved,
-        "summary": summary,
+        **stored(sentence),
     }
 
 
@@ -154,8 +148,13 @@ def _end_contest(record: D20Test, payload: dict) -> str:
     contest.save(update_fields=["state", "active_won"])
     payload["contest"] = contest_view(contest)
     winner = record.character if contest.active_won else contest.opposer
-    payload["summary"] = (
-        f"{winner.name} wins the contest ({contest.opposer.name} against "
-        f"{contest.active.name}). {payload['summary']}"
+    payload.update(
+        said(
+            gettext_noop("%(winner)s wins the contest (%(opposer)s against %(active)s). %(rest)s"),
+            winner=winner.name,
+            opposer=contest.opposer.name,
+            active=contest.active.name,
+            rest=payload["summary_words"],
+        )
     )
     return events.CONTEST_RESOLVED

@@ -4,7 +4,7 @@ GM's refunds and vetoes, the assets spends make; closing the ledger is resolutio
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules.ledger import GM
@@ -25,6 +25,8 @@ from tables.models import Asset, Campaign, Character, D20Test, Membership, Table
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
 from tables.policy.game_lines import catalogue
+from tables.said import named, said
+from tables.said import words as said_words
 from tables.services import scene_board
 from tables.services.core import (
     Change,
@@ -36,7 +38,7 @@ from tables.services.core import (
 )
 from tables.services.d20.checks import NOTE_MAX, visible_test_record
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
-from tables.wording import refund_back, spend_paid
+from tables.wording import refund_back_words, spend_name_words, spend_paid_words
 
 ASSET_DEFAULT_NAME = "Scene asset"
 
@@ -95,7 +97,7 @@ def spend_momentum(
         trait = _board_change(
             campaign, actor, record, holder, kind, (trait_text, trait_id, remove_trait)
         )
-        summary = _spend_summary(campaign.line, holder, outcome)
+        summary = _spend_summary(campaign.book_line, holder, outcome)
         payload = _spend_payload(record, holder, outcome.spend, summary)
         payload.update(_board_parts(trait, asset))
         return append_event(
@@ -120,7 +122,7 @@ def _ledger_spend(campaign, record, kind, from_pool, to_threat, note) -> SpendOu
         return ledger.spend(
             kind, pool, from_pool=from_pool, to_threat=to_threat,
             threat=Threat(campaign.threat), note=note,
-            gm_pool=campaign.line.gm_pool,  # GL-01
+            gm_pool=campaign.book_line.gm_pool,  # GL-01, worded when drawn
         )  # fmt: skip
 
 
@@ -184,20 +186,22 @@ def _board_parts(trait, asset) -> dict:
     return parts
 
 
-def _spend_summary(line, holder: Character, outcome: SpendOutcome) -> str:
-    """The log's sentence, by the line's names for the pools (GL-01)."""
+def _spend_summary(line, holder: Character, outcome: SpendOutcome) -> dict:
+    """The log's sentence, by the line's names for the pools (GL-01; `line` in its books'
+    words: worded for each reader when drawn)."""
     spend = outcome.spend
-    return _("{who} spends {n} {pool} on {spend}{note} ({paid}).").format(
+    return said(
+        gettext_noop("{who} spends {n} {pool} on {spend}{note} ({paid})."),
         who=holder.name,
         n=spend.kind.cost,
-        pool=line.group_pool,
-        spend=spend.kind.name,
+        pool=named(line.group_pool),
+        spend=spend_name_words(spend.kind),
         note=f": {spend.note}" if spend.note else "",
-        paid=spend_paid(spend, line),
+        paid=spend_paid_words(spend, line),
     )
 
 
-def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: str) -> dict:
+def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: dict) -> dict:
     """The event of one spend, or of its refund or veto: the spend and what is left."""
     return {
         "test_id": record.pk,
@@ -205,7 +209,7 @@ def _spend_payload(record: D20Test, holder: Character, spend: Spend, summary: st
         "character": holder.name,
         "spend": spend_json(spend),
         "ledger": ledger_view(record),
-        "summary": summary,
+        **summary,  # said()'s pair
     }
 
 
@@ -293,13 +297,15 @@ def _gm_refund(campaign_id, actor, test_id, index, *, veto: bool, reason: str = 
             if spend.kind.key == CREATE_TRAIT.key:
                 done = scene_board.spend_trait_done(campaign, record.pk, index)
                 undone = scene_board.undo_spend(campaign, done)
-        what = "vetoes" if veto else "answers “you don't know” and refunds"
-        summary = (
-            f"The GM {what} {holder.name}'s {spend.kind.name} "
-            f"({refund_back(spend, changes, campaign.line)}): {spend.refund_reason}."
+        summary = said(
+            _VETO if veto else _DONT_KNOW,
+            who=holder.name,
+            spend=spend_name_words(spend.kind),
+            back=refund_back_words(spend, changes, campaign.book_line)
+            or said_words(gettext_noop("nothing to give back")),
+            why=_refund_reason(veto, reason),
+            board=_board_undone(undone) if undone is not None else "",
         )
-        if undone is not None:
-            summary += " " + _board_undone(undone)
         payload = _spend_payload(record, holder, spend, summary)
         if undone is not None:
             payload["trait"] = undone
@@ -324,14 +330,29 @@ def _refuse_veto_after_hit(record: D20Test, index) -> None:
         )
 
 
-def _board_undone(done: dict) -> str:
-    """MO-12 for MO-09: what the veto undid on the board, in words."""
-    words = {
-        "create": _("“%(text)s” leaves the board."),
-        "remove": _("“%(text)s” is back on the board."),
-        "change": _("The trait reads “%(before)s” again."),
+_VETO = gettext_noop("The GM vetoes %(who)s's %(spend)s (%(back)s): %(why)s.%(board)s")
+_DONT_KNOW = gettext_noop(
+    "The GM answers “you don't know” and refunds %(who)s's %(spend)s (%(back)s): %(why)s.%(board)s"
+)
+
+
+def _refund_reason(veto: bool, reason: str) -> dict:
+    """The rules' refund reason (MO-11, MO-12), as a sentence worded per reader."""
+    if not veto:
+        return said_words(gettext_noop("the answer was “you don't know” (MO-11)"))
+    if reason:
+        return said_words(gettext_noop("vetoed by the GM: %(reason)s (MO-12)"), reason=reason)
+    return said_words(gettext_noop("vetoed by the GM (MO-12)"))
+
+
+def _board_undone(done: dict) -> dict:
+    """MO-12 for MO-09: what the veto undid on the board, in words (with its space)."""
+    sentences = {
+        "create": gettext_noop(" “%(text)s” leaves the board."),
+        "remove": gettext_noop(" “%(text)s” is back on the board."),
+        "change": gettext_noop(" The trait reads “%(before)s” again."),
     }
-    return words[done["action"]] % {"text": done["text"], "before": done.get("before", "")}
+    return said_words(sentences[done["action"]], text=done["text"], before=done.get("before", ""))
 
 
 def refund_dont_know(campaign_id: int, actor, test_id: int, spend_index: int) -> TableEvent:

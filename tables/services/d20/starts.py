@@ -63,7 +63,11 @@ def adventure_threat_changes(campaign: Campaign, occasion: str) -> list[Change]:
     return _set(campaign, THREAT, start.gm_pool, reason)
 
 
-def log_threat(campaign: Campaign, actor, changes: list[Change], summary: str) -> TableEvent | None:
+def _summary(summary) -> dict:
+    return summary if isinstance(summary, dict) else {"summary": summary}
+
+
+def log_threat(campaign: Campaign, actor, changes: list[Change], summary) -> TableEvent | None:
     """The Threat a start set, in its own event: players see it only if Threat is shown
     (MO-13), so it cannot ride on the public session or mission event."""
     threat = [c for c in changes if c.pool == THREAT]
@@ -74,7 +78,8 @@ def log_threat(campaign: Campaign, actor, changes: list[Change], summary: str) -
         campaign,
         events.POOL_ADJUSTED,
         actor,
-        {"pool": THREAT, "character_id": None, "summary": summary},
+        # `summary`: a sentence, or said()'s pair (worded again for each reader)
+        {"pool": THREAT, "character_id": None, **_summary(summary)},
         audience=audience,
         changes=threat,
     )

@@ -9,11 +9,12 @@ from django.utils.translation import gettext, gettext_noop
 
 from rules.d6 import AppliedRoll, IllegalRefund, RollResult, apply_allocation
 from rules.patterns import IllegalAllocation
+from rules.sentences import english
 from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
 from tables.policy.access import audience_of, require_control
 from tables.policy.roll_plans import result_of
-from tables.said import said
+from tables.said import said, words
 from tables.services.core import (
     Change,
     ServiceError,
@@ -53,13 +54,16 @@ def choose_allocation(
             raise ServiceError(gettext("The patterns of that roll are already chosen."))
         result = result_of(roll)
         applied = _apply(result, allocation, refund_to)
+        back = words(gettext_noop("Effortless on %(who)s's roll: spent Resolve back (PAT-08)"),
+                     who=roll.character.name)  # fmt: skip
         changes = [
             change_pool(
                 campaign,
                 "resolve",
                 amount,
-                f"Effortless on {roll.character.name}'s roll: spent Resolve back (PAT-08)",
+                english(back),
                 character=character_in(campaign, character_id),
+                reason_words=back,
             )
             for character_id, amount in applied.refunds
         ]

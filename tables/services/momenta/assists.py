@@ -245,6 +245,20 @@ def _answered_payload(assist: AssistRequest, answer: str, *, by_gm: bool) -> dic
     }
 
 
+def _consent_words(assist: AssistRequest, agree: bool) -> str:
+    if not agree:
+        return gettext_noop("%(helper)s declines to Assist %(roller)s: nothing spent.")
+    if assist.state == AssistRequest.State.ACCEPTED:
+        return gettext_noop(
+            "%(helper)s agrees to pay 1 Momentum for %(roller)s's Advantage when the "
+            "roll uses the Assist (PM-08)."
+        )
+    return gettext_noop(
+        "%(helper)s agrees to pay 1 Momentum for %(roller)s's Advantage when the "
+        "roll uses the Assist (PM-08). The GM decides."
+    )
+
+
 def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> AssistRequest:
     """The helper's player (the GM for an NPC) agrees to pay for an Assist, or declines
     it (PM-08: the helper *may* pay). Nothing is spent here: the point moves when the
@@ -267,14 +281,9 @@ def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> As
             )
         if agree:
             assist.helper_agreed = True
-            gm = "" if assist.state == AssistRequest.State.ACCEPTED else " The GM decides."
-            summary = (
-                f"{helper.name} agrees to pay 1 Momentum for {assist.roller.name}'s "
-                f"Advantage when the roll uses the Assist (PM-08).{gm}"
-            )
         else:
             assist.state = AssistRequest.State.DECLINED
-            summary = f"{helper.name} declines to Assist {assist.roller.name}: nothing spent."
+        summary = said(_consent_words(assist, agree), helper=helper.name, roller=assist.roller.name)
         assist.save(update_fields=["helper_agreed", "state"])
         assist.event = append_event(
             campaign,
@@ -288,7 +297,7 @@ def answer_as_helper(campaign_id: int, actor, assist_id: int, agree: bool) -> As
                 "helper_id": helper.pk,
                 "agreed": agree,
                 "state": assist.state,
-                "summary": summary,
+                **summary,
             },
         )
         return assist

@@ -16,6 +16,7 @@ from rules.d6 import RollResult, apply_allocation, resolve_roll
 from rules.dice import RandomSource, system_random
 from rules.errors import RulesError
 from rules.personal import advantage_cost
+from rules.sentences import english
 from tables import events
 from tables.models import (
     AssistRequest,
@@ -27,7 +28,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll
-from tables.said import said
+from tables.said import said, words
 from tables.services import attacks
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
@@ -195,19 +196,22 @@ def _pay_before_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
             entry.reason,
             character=plan.payer(entry.holder),
             fresh=True,
+            reason_words=entry.reason_words,
         )
         for entry in plan.settlement.payment_entries
     ]
-    roll_name = f"{plan.character.name}'s {plan.attribute.name} roll"
+    spent = words(gettext_noop("Spent on %(who)s's %(attribute)s roll (RS-01)"),
+                  who=plan.character.name, attribute=plan.attribute.name)  # fmt: skip
     for spender, amount in plan.resolve:
         changes.append(
             change_pool(
                 campaign,
                 "resolve",
                 -amount,
-                f"Spent on {roll_name} (RS-01)",
+                english(spent),
                 character=spender,
                 fresh=True,
+                reason_words=spent,
             )
         )
     return changes
@@ -223,6 +227,7 @@ def _gain_after_the_roll(campaign: Campaign, plan: RollPlan) -> list[Change]:
             entry.reason,
             character=plan.character,
             fresh=True,
+            reason_words=entry.reason_words,
         )
         for entry in plan.settlement.gain_entries
     ]

@@ -124,7 +124,7 @@ def delete_roll_template(campaign_id: int, actor, template_id: int) -> TableEven
         template_id,
         kind=events.ROLL_TEMPLATE_DELETED,
         missing="That roll template is not in this campaign.",
-        summary=lambda name: f"Roll template {name} removed.",
+        summary=lambda name: said(gettext_noop("Roll template %(name)s removed."), name=name),
         check=keep_one,
     )
 

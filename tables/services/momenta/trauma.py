@@ -47,7 +47,14 @@ def record_trauma(
         except RulesError as error:
             raise ServiceError(str(error)) from None
         changes = [
-            change_pool(campaign, "momentum", e.delta + e.lost, e.reason, character=character)
+            change_pool(
+                campaign,
+                "momentum",
+                e.delta + e.lost,
+                e.reason,
+                character=character,
+                reason_words=e.reason_words,
+            )  # fmt: skip
             for e in entries
         ]
         return append_event(

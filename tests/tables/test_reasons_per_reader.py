@@ -1,0 +1,68 @@
+"""Issue 35: what the code writes about a change (a ledger line's reason, an event's
+summary) is stored as its message id and values and worded for each reader when drawn;
+what a person typed stays as typed, and rows written before keep their English."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from rules.dice import FixedDice
+from tables.models import PoolChange
+from tables.said import worded
+from tables.services import conflicts, momenta, sessions
+from tables.services import d20 as services_d20
+
+pytestmark = pytest.mark.django_db
+
+
+def test_pm_03_a_trauma_points_reason_reads_in_each_readers_language(momenta_campaign, gm, hero):
+    momenta.record_trauma(momenta_campaign.pk, gm, hero.pk, 2)
+    line = PoolChange.objects.get(character=hero, pool="momentum")
+    assert line.reason == "Suffered 2 trauma points (PM-03)"  # the English logs keep
+    with translation.override("de"):
+        assert line.reason_text == "2 Traumapunkte erlitten (PM-03)"
+    with translation.override("es"):
+        assert line.reason_text == "2 puntos de trauma sufridos (PM-03)"
+
+
+def test_a_reason_a_person_typed_and_an_older_line_show_as_stored(momenta_campaign, gm, hero):
+    sessions.adjust_pool(momenta_campaign.pk, gm, "momentum", 1, "A gift", character_id=hero.pk)
+    typed = PoolChange.objects.get(character=hero)
+    assert typed.reason_words is None
+    PoolChange.objects.filter(pk=typed.pk).update(reason="Saved Kara's unspent Momentum")
+    older = PoolChange.objects.get(pk=typed.pk)
+    with translation.override("fr"):
+        assert older.reason_text == "Saved Kara's unspent Momentum"
+
+
+def test_mo_04_the_saved_momentums_line_and_card_read_in_the_readers_language(
+    d20_campaign, player, kara, client_for
+):
+    test = services_d20.roll_d20_test(
+        d20_campaign.pk,
+        player,
+        kara.pk,
+        services_d20.D20TestRequest(attribute="Power", skill="Communicate", difficulty=1),
+        rng=FixedDice([2, 5]),
+    )
+    services_d20.resolve_test(d20_campaign.pk, player, test.pk)
+    line = PoolChange.objects.get(pool="group_momentum")
+    assert line.reason == "Kara: Saved Kara's unspent Momentum (MO-04)"
+    with translation.override("de"):
+        assert line.reason_text == "Kara: Nicht ausgegebenes Momentum von Kara gespart (MO-04)"
+    page = client_for("player").get(reverse("table", args=[d20_campaign.pk]),
+                                    HTTP_ACCEPT_LANGUAGE="es").content.decode()  # fmt: skip
+    assert "Inercia de Kara queda resuelta: 1 guardado(s) en la reserva del grupo" in page
+    assert "saved to the group pool" not in page
+
+
+def test_sc_01_a_conflicts_start_reads_in_the_readers_language(momenta_campaign, gm, hero):
+    sessions.start_session(momenta_campaign.pk, gm)
+    sessions.start_scene(momenta_campaign.pk, gm, "Docks")
+    event = conflicts.turns.start_conflict(momenta_campaign.pk, gm, [hero.pk])
+    assert event.payload["summary"] == "The GM starts a conflict: Ash. Round 1 begins."
+    with translation.override("fr"):
+        assert "Ash" in worded(event.payload)
+        assert "Round 1 begins" not in worded(event.payload)
