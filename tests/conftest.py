@@ -40,6 +40,29 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
 
 
+# Cases of one module that each build their own world, so nothing is shared by keeping
+# them on one worker: each is a unit of its own for loadscope (the fuzz's roles and parts).
+SPREAD = (
+    "tests/tables/test_fuzz_inputs.py::test_no_input_answers_500[",
+    "tests/tables/test_fuzz_inputs.py::test_no_form_charset_answers_500[",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """loadscope, but each SPREAD case may go to any worker: the fuzz module alone was
+    2.5 minutes on one worker while the other had finished (issue 38)."""
+    if config.getvalue("dist") != "loadscope":
+        return None  # xdist's own choice
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SpreadScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
+
+    return SpreadScheduling(config, log)
+
+
 def _own_redis_database(worker: str) -> None:
     """Each xdist worker its own Redis database and channel prefix (CI's second run):
     every worker's test database numbers its campaigns from 1, and pub/sub channels are
