@@ -362,6 +362,16 @@ DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The test suite's browser servers only (tables/devtools/server.py sets it under pytest):
+# each login there would pay PBKDF2's ~0.4 s of CPU. Refused outside a pytest session, so
+# no production server can be started storing MD5 hashes, cheap to brute-force (issue 38).
+if env.bool("TEST_FAST_PASSWORD_HASHER", False):
+    if "PYTEST_VERSION" not in os.environ:
+        raise ImproperlyConfigured(
+            "TEST_FAST_PASSWORD_HASHER is for the test suite's servers only: unset it."
+        )
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",

@@ -34,10 +34,64 @@ def pytest_configure(config):
 SLOW_FIRST = ("tests/e2e/", "tests/host/test_host_e2e.py", "tests/tables/test_fuzz_inputs.py")
 
 
+# CI's second stage (.ci/run) runs the tests marked `backends` again on PostgreSQL +
+# Redis: where the two stacks behave differently. The channel layer, presence and the
+# production stack; the tests that commit for real (transaction=True: row locks, several
+# connections, on_commit), every race among them; and these modules, which depend on
+# what each database stores or refuses (NUL, jsonb's key order, id sequences).
+BACKEND_DIRS = ("tests/live/", "tests/deploy/")
+BACKEND_MODULES = (
+    "tests/tables/test_fuzz_inputs.py",
+    "tests/tables/test_unstorable_text.py",
+    "tests/tables/test_campaign_export.py",
+    "tests/tables/test_campaign_export_round_trip.py",
+    "tests/tables/test_events_registry.py",
+    "tests/tables/test_deny_by_default.py",
+    "tests/tables/test_login_lockout.py",
+)
+
+
+def _on_backends(item) -> bool:
+    from tests import races
+
+    if item.nodeid.startswith(BACKEND_DIRS + BACKEND_MODULES):
+        return True
+    if getattr(getattr(item, "module", None), "race", None) is races.race:
+        return True
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction"))
+
+
 def pytest_collection_modifyitems(items):
     """The slow modules handed out first (xdist's loadscope deals modules in this
     order), so the run does not end waiting on one worker's last browser module."""
     items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
+    for item in items:
+        if _on_backends(item):
+            item.add_marker("backends")
+
+
+# Cases of one module that each build their own world, so nothing is shared by keeping
+# them on one worker: each is a unit of its own for loadscope (the fuzz's roles and parts).
+SPREAD = (
+    "tests/tables/test_fuzz_inputs.py::test_no_input_answers_500[",
+    "tests/tables/test_fuzz_inputs.py::test_no_form_charset_answers_500[",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """loadscope, but each SPREAD case may go to any worker: the fuzz module alone was
+    2.5 minutes on one worker while the other had finished (issue 38)."""
+    if config.getvalue("dist") != "loadscope":
+        return None  # xdist's own choice
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SpreadScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
+
+    return SpreadScheduling(config, log)
 
 
 def _own_redis_database(worker: str) -> None:

@@ -30,6 +30,10 @@ def free_port() -> int:
 def server_env(folder: Path, **extra: str) -> dict[str, str]:
     """The environment of a server whose database is `folder`/db.sqlite3."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    if "PYTEST_VERSION" in os.environ:
+        # The test suite's servers: a browser login would pay PBKDF2's ~0.4 s of CPU,
+        # dozens of times a run (settings.py refuses this outside pytest; issue 38).
+        env["TEST_FAST_PASSWORD_HASHER"] = "1"
     env.update(
         SQLITE_PATH=str(folder / "db.sqlite3"),
         DJANGO_SETTINGS_MODULE="momenta_site.settings",

@@ -100,3 +100,41 @@ def test_without_static_root_files_are_served_from_the_source_folders():
     shown = settings_with()
     assert shown["storage"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
     assert shown["finders"] is True
+
+
+HASHERS = (
+    "import django; django.setup()\n"
+    "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
+)
+
+
+def test_the_fast_password_hasher_is_refused_outside_the_test_suite():
+    """TEST_FAST_PASSWORD_HASHER in a production environment (no pytest session): the
+    server refuses to start rather than store MD5 password hashes (issue 38)."""
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "PYTEST_VERSION")}
+    env = base | {"DJANGO_SETTINGS_MODULE": "momenta_site.settings", "DEBUG": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", HASHERS],
+        cwd=ROOT,
+        env=env | {"TEST_FAST_PASSWORD_HASHER": "1"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "TEST_FAST_PASSWORD_HASHER" in done.stderr
+    # Without it, Django's own PBKDF2.
+    done = subprocess.run(
+        [sys.executable, "-c", HASHERS], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.strip() == "django.contrib.auth.hashers.PBKDF2PasswordHasher", done.stderr
+
+
+def test_the_servers_the_tests_start_hash_passwords_fast(tmp_path):
+    """tables/devtools/server.py's servers under pytest: a browser login costs no PBKDF2."""
+    from tables.devtools.server import server_env
+
+    env = server_env(tmp_path)
+    assert env["TEST_FAST_PASSWORD_HASHER"] == "1"
+    done = subprocess.run(
+        [sys.executable, "-c", HASHERS], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.strip() == "django.contrib.auth.hashers.MD5PasswordHasher", done.stderr

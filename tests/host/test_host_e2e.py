@@ -44,7 +44,7 @@ class HostedTable:
         """Start it; what it printed this time."""
         seen = self.log.stat().st_size if self.log.exists() else 0
         env = server_env(self.folder, **{hosting.PASSWORD_VARIABLE: GM_PASSWORD})
-        for name in ("SECRET_KEY", "DEBUG", "PYTEST_VERSION"):
+        for name in ("SECRET_KEY", "DEBUG", "PYTEST_VERSION", "TEST_FAST_PASSWORD_HASHER"):
             env.pop(name, None)  # as a GM's shell has it: the key is the folder's own
         command = [*MANAGE, "host", "--data", str(self.folder), "--port", str(self.port)]
         with open(self.log, "a") as log:

@@ -10,11 +10,15 @@ into every field of every form on its own, so a view that reads text past a form
 SQLite too. Every URL also gets form bodies in other charsets, with the
 CSRF check on as a browser meets it, and the websocket URLconf gets hostile and
 unrouted paths. CI's second stage runs this file on PostgreSQL and Redis too.
+
+Each role's requests (the GM's in parts) are a case of their own on a fresh table, so
+xdist runs them side by side (tests/conftest.py's SPREAD; issue 38).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import json
 import logging
@@ -220,6 +224,10 @@ def world(momenta_campaign, d20_campaign, hero, sidekick, kara, marcus, gm, play
         d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate"
     )
     CustomSpend.objects.create(campaign=d20_campaign, name="Favour", cost=1)
+    # Known invite tokens: every world then draws the same pages (_harvest_once).
+    for campaign in (momenta_campaign, d20_campaign):
+        campaign.invite_token = f"fuzz-invite-{campaign.pk}"
+        campaign.save(update_fields=["invite_token"])
     return momenta_campaign, d20_campaign
 
 
@@ -282,6 +290,20 @@ def _harvest(urls: set[str]) -> dict[tuple[str, str], list[dict]]:
     return {target: list(forms.values()) for target, forms in found.items()}
 
 
+# The forms of one world, per worker process. The fuzz's cases each build the same world
+# (the same ids on SQLite, whose ids roll back with each test), so its ~300 pages are read
+# once per process, not once a case (issue 38); where ids differ (PostgreSQL's sequences
+# do not roll back) a case reads its own.
+_HARVESTS: dict[str, dict] = {}
+
+
+def _harvest_once(ids: dict, pages: set[str]) -> dict[tuple[str, str], list[dict]]:
+    key = json.dumps([ids, sorted(pages)], sort_keys=True, default=str)
+    if key not in _HARVESTS:
+        _HARVESTS[key] = _harvest(pages)
+    return copy.deepcopy(_HARVESTS[key])
+
+
 def _state():
     pools = list(
         Campaign.objects.order_by("pk").values_list("group_momentum", "threat", "invite_token")
@@ -292,59 +314,75 @@ def _state():
     return TableEvent.objects.count(), pools, sheets, Membership.objects.count()
 
 
-def _requests(routes, ids, forms, together, alone):
+def _requests(routes, ids, forms, together, alone, part=(0, 1)):
     """(method, url, data) for every endpoint: its fields as drawn, then hostile values
-    in all of them at once (a list: each field repeated), then in one field at a time."""
-    for route, _name in sorted(routes, key=lambda r: r[1] in LAST and LAST.index(r[1])):
-        for table in _tables_for(route):
-            args = ids[table]
-            url = _fill(route, args)
-            drawn = [(m, f) for (m, p), each in forms.items() if p == url for f in each]
-            for method, fields in drawn or [("GET", {}), ("POST", {})]:
-                if method not in ("GET", "POST"):
-                    continue  # <form method="dialog"> never leaves the page
-                baseline = {k: list(v) for k, v in fields.items()}
-                names = (set(baseline) | {"next"}) - {"csrfmiddlewaretoken"}
-                yield method, url, baseline
-                for value in together if drawn else together[:1]:
-                    if isinstance(value, list):
-                        yield method, url, baseline | {n: ["1", *value] for n in names}
-                    else:
-                        yield method, url, baseline | dict.fromkeys(names, [value])
-                # Formset rows (attributes-0-name) are model form fields like the rest.
-                single = sorted(n for n in names if not re.search(r"-\d+-", n))
-                for field, value in itertools.product(single, alone if drawn else []):
-                    yield method, url, baseline | {field: [value]}
-            if "<str:token>" in route:
-                for value in HOSTILE[:4]:
-                    yield "GET", _fill(route, args | {"token": value}), {}
-            for arg in re.findall(r"<int:(\w+)>", route):
-                yield "GET", _fill(route, args | {arg: "99999999999999999999"}), {}
+    in all of them at once (a list: each field repeated), then in one field at a time.
+    part=(index, parts): every parts-th URL from the index-th on, each URL with all its
+    requests, in the same order."""
+    index, parts = part
+    ordered = sorted(routes, key=lambda r: r[1] in LAST and LAST.index(r[1]))
+    urls = [(route, table) for route, _name in ordered for table in _tables_for(route)]
+    for route, table in urls[index::parts]:
+        args = ids[table]
+        url = _fill(route, args)
+        drawn = [(m, f) for (m, p), each in forms.items() if p == url for f in each]
+        for method, fields in drawn or [("GET", {}), ("POST", {})]:
+            if method not in ("GET", "POST"):
+                continue  # <form method="dialog"> never leaves the page
+            baseline = {k: list(v) for k, v in fields.items()}
+            names = (set(baseline) | {"next"}) - {"csrfmiddlewaretoken"}
+            yield method, url, baseline
+            for value in together if drawn else together[:1]:
+                if isinstance(value, list):
+                    yield method, url, baseline | {n: ["1", *value] for n in names}
+                else:
+                    yield method, url, baseline | dict.fromkeys(names, [value])
+            # Formset rows (attributes-0-name) are model form fields like the rest.
+            single = sorted(n for n in names if not re.search(r"-\d+-", n))
+            for field, value in itertools.product(single, alone if drawn else []):
+                yield method, url, baseline | {field: [value]}
+        if "<str:token>" in route:
+            for value in HOSTILE[:4]:
+                yield "GET", _fill(route, args | {"token": value}), {}
+        for arg in re.findall(r"<int:(\w+)>", route):
+            yield "GET", _fill(route, args | {arg: "99999999999999999999"}), {}
 
 
-def test_no_input_answers_500(world, settings, client_for):
+# The GM's requests are most of them: in this many parts. Each role, and each of the GM's
+# parts, is a case of its own on a fresh table (conftest.py's scheduler deals the cases
+# to different xdist workers; issue 38).
+GM_PARTS = 3
+CASES = [("gm", (k, GM_PARTS)) for k in range(GM_PARTS)] + [
+    (role, (0, 1)) for role in ROLES if role != "gm"
+]
+
+
+@pytest.mark.parametrize(
+    "role, part", CASES, ids=[f"{role}-{k + 1}-of-{n}" for role, (k, n) in CASES]
+)
+def test_no_input_answers_500(role, part, world, settings, client_for):
     settings.DEBUG = False
     routes = list(_patterns())
     ids = _ids(*world)
     pages = {_fill(r, a) for r, _ in routes for a in ids.values() if "<str:token>" not in r}
-    forms = _harvest(pages)
+    forms = _harvest_once(ids, pages)
     failures, refused_changes, sent = [], [], 0
+    together, alone = ROLES[role]
     with _nul_queries() as nul_queries:
-        for role, (together, alone) in ROLES.items():
-            client = client_for(role)
-            client.raise_request_exception = False
-            for method, url, data in _requests(routes, ids, forms, together, alone):
-                before, queried = _state(), len(nul_queries)
-                send = client.post if method == "POST" else client.get
-                response = send(url, data, **HX)
-                sent += 1
-                code = response.status_code
-                if code >= 500 or len(nul_queries) > queried:
-                    # A NUL in a query: PostgreSQL's 500, SQLite's silence.
-                    code = code if code >= 500 else f"{code}, NUL sent to the database"
-                    failures.append((role, method, url, _short(data), code))
-                elif code >= 400 and _state() != before:
-                    refused_changes.append((role, method, url, _short(data), code))
+        client = client_for(role)
+        client.raise_request_exception = False
+        for method, url, data in _requests(routes, ids, forms, together, alone, part):
+            before, queried = _state(), len(nul_queries)
+            send = client.post if method == "POST" else client.get
+            response = send(url, data, **HX)
+            sent += 1
+            code = response.status_code
+            if code >= 500 or len(nul_queries) > queried:
+                # A NUL in a query: PostgreSQL's 500, SQLite's silence.
+                code = code if code >= 500 else f"{code}, NUL sent to the database"
+                failures.append((role, method, url, _short(data), code))
+            elif code >= 400 and _state() != before:
+                refused_changes.append((role, method, url, _short(data), code))
     print(f"fuzz: {sent} requests, {len(failures)} answered 5xx or queried with a NUL")
     assert not failures, f"{len(failures)} of {sent} requests:\n" + "\n".join(
         map(str, failures[:40])
@@ -487,7 +525,8 @@ def _charset_bodies():
         )
 
 
-def test_no_form_charset_answers_500(world, settings):
+@pytest.mark.parametrize("role", ["gm", "anonymous"])  # each a case: issue 38
+def test_no_form_charset_answers_500(role, world, settings):
     """Every URL (and one that is not), every body, with the CSRF check on and a valid
     token in the header (htmx's way): a body Django cannot read is a 400, never a 500
     from the error page reading it again (issue 26)."""
@@ -499,31 +538,30 @@ def test_no_form_charset_answers_500(world, settings):
         | {"/no/such/page/", "/admin/login/", "/login/", "/signup/"}
     )
     failures, refused_changes, sent = [], [], 0
-    for role in ("gm", "anonymous"):
-        client = Client(enforce_csrf_checks=True)
-        client.raise_request_exception = False
-        client.get("/login/")  # the CSRF cookie, as the page sets it
-        if role != "anonymous":
-            client.force_login(Membership.objects.filter(role=role).first().user)
-        token = client.cookies[django_settings.CSRF_COOKIE_NAME].value
-        for url in urls:
-            for content_type, body, unreadable in _charset_bodies():
-                before = _state()
-                sent += 1
-                try:
-                    response = client.generic(
-                        "POST", url, body, content_type, HTTP_X_CSRFTOKEN=token, **HX
-                    )
-                except Exception as error:  # raised past Django's error answers: a 500
-                    failures.append((role, url, content_type, repr(error)[:80]))
-                    continue
-                code = response.status_code
-                if code >= 500:
-                    failures.append((role, url, content_type, code))
-                elif code >= 400 and _state() != before:
-                    refused_changes.append((role, url, content_type, code))
-                if unreadable and code != 400 and code < 500:
-                    failures.append((role, url, content_type, code))
+    client = Client(enforce_csrf_checks=True)
+    client.raise_request_exception = False
+    client.get("/login/")  # the CSRF cookie, as the page sets it
+    if role != "anonymous":
+        client.force_login(Membership.objects.filter(role=role).first().user)
+    token = client.cookies[django_settings.CSRF_COOKIE_NAME].value
+    for url in urls:
+        for content_type, body, unreadable in _charset_bodies():
+            before = _state()
+            sent += 1
+            try:
+                response = client.generic(
+                    "POST", url, body, content_type, HTTP_X_CSRFTOKEN=token, **HX
+                )
+            except Exception as error:  # raised past Django's error answers: a 500
+                failures.append((role, url, content_type, repr(error)[:80]))
+                continue
+            code = response.status_code
+            if code >= 500:
+                failures.append((role, url, content_type, code))
+            elif code >= 400 and _state() != before:
+                refused_changes.append((role, url, content_type, code))
+            if unreadable and code != 400 and code < 500:
+                failures.append((role, url, content_type, code))
     print(f"fuzz charsets: {sent} requests, {len(failures)} wrong")
     assert not failures, f"{len(failures)} of {sent} requests:\n" + "\n".join(
         map(str, failures[:40])
