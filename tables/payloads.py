@@ -580,6 +580,7 @@ class HarmApplied(Payload):
     target: str
     moves: list[HarmMove]
     reason: str
+    reason_words: SummaryWords | None = None  # a reason the site wrote, worded per reader
     source_roll_id: int | None = None  # a Momenta roll (not `roll_id`: no record link)
     source_test_id: int | None = None  # a 2d20 test
     dealt: int | None = None  # the damage after soak (2d20) or the roll's (Momenta)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from rules import game_lines
+from rules.patterns import KIND_LABELS
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from rules.templates import DEFAULT_BAND_LABELS
 from tables.models import PoolChange
@@ -39,6 +40,39 @@ def _get(thing, key: str, default=None):
     if isinstance(thing, dict):
         return thing.get(key, default)
     return getattr(thing, key, default)
+
+
+# The seeded roll templates' names (services/roll_templates.py), stored in English.
+DEFAULT_TEMPLATE_NAMES = frozenset(
+    {
+        gettext_noop("Narrative action"),
+        gettext_noop("Attack (damage)"),
+        gettext_noop("Attack (strain)"),
+    }
+)
+
+
+def template_words(name):
+    """A roll template's name: a seeded one in the reader's words; the GM's as typed."""
+    return _(name) if name in DEFAULT_TEMPLATE_NAMES else name
+
+
+# The built-in patterns' names (rules/patterns.py, PAT-06 … PAT-08), stored in English.
+BUILT_IN_PATTERNS = frozenset(
+    {gettext_noop("Solid Hit"), gettext_noop("Extra Success"), gettext_noop("Effortless")}
+)
+
+
+def pattern_words(kind: str, face: int, name: str) -> str:
+    """'Pasch 5 (Extra-Erfolg)': a triggered pattern in the reader's words; a GM's own
+    pattern keeps the name the GM gave it (PAT-01)."""
+    label = f"{pgettext('dice pattern', KIND_LABELS[kind])} {face}"
+    return f"{label} ({pattern_name(name)})"
+
+
+def pattern_name(name: str) -> str:
+    """A built-in pattern's name in the reader's words; a GM's own as typed."""
+    return _(name) if name in BUILT_IN_PATTERNS else name
 
 
 def band_words(label):

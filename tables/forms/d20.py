@@ -10,7 +10,7 @@ from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trai
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
-from tables.wording import SEEDS, spend_price
+from tables.wording import SEEDS, spend_name, spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10
@@ -130,7 +130,7 @@ class D20RollForm(forms.Form):
             (c.pk, c.name) for c in self.everyone if c != chosen
         ]
         self.fields["bonus_restricted_to"].choices = [
-            (key, kind.name) for key, kind in (spends or {}).items()
+            (key, spend_name(kind)) for key, kind in (spends or {}).items()
         ]
         self.initial.setdefault("expected_momentum", campaign.group_momentum)
         self.trait_rows = offer_traits(self, campaign, membership, board_traits)

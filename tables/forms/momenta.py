@@ -25,6 +25,7 @@ from tables import value_words
 from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
+from tables.wording import template_words
 
 SOURCE_CHOICES = {
     AdvantageSource.CHARACTERISTIC: gettext_lazy("A characteristic"),
@@ -152,7 +153,7 @@ class MomentaRollForm(forms.Form):
         self.characters = characters
         self.fields["character"].choices = [(c.pk, c.name) for c in characters]
         self.fields["template"].choices = [("", gettext("Default for the roll"))] + [
-            (t.pk, t.name) for t in templates
+            (t.pk, template_words(t.name)) for t in templates
         ]
         self.resolve_fields: list[tuple[str, Character]] = []
         self.luck = False
@@ -181,9 +182,9 @@ class MomentaRollForm(forms.Form):
     def _offer_roller(self, character: Character, assists) -> None:
         """The choices the roller's sheet gives: attributes, Threads, Assists, Resolve."""
         attributes = list(character.attributes.all())
+        luck = gettext(" (luck roll)")  # outside the f-string, where xgettext reads it
         self.fields["attribute"].choices = [
-            (a.name, f"{a.name} {a.value}d{gettext(' (luck roll)') if a.is_luck else ''}")
-            for a in attributes
+            (a.name, f"{a.name} {a.value}d{luck if a.is_luck else ''}") for a in attributes
         ]
         chosen = self._value("attribute") or (attributes[0].name if attributes else "")
         self.luck = any(a.is_luck and a.name == chosen for a in attributes)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
@@ -106,6 +106,7 @@ class Campaign(models.Model):
     group_momentum = models.PositiveSmallIntegerField(default=0)
     threat = models.PositiveIntegerField(default=0)
     threat_visible = models.BooleanField(
+        gettext_lazy("Threat visible"),
         default=False,
         help_text=gettext_lazy("Show Threat to players (by default only the GM sees it)."),
     )
@@ -505,7 +506,7 @@ class PlaySession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Session {self.number}"
+        return gettext("Session %(n)s") % {"n": self.number}  # in the reader's language
 
 
 class Scene(models.Model):
@@ -525,4 +526,4 @@ class Scene(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"Scene {self.number}"
+        return self.title or gettext("Scene %(n)s") % {"n": self.number}

@@ -18,9 +18,12 @@ from tables.wording import moment, pool_adjusted, pool_label  # noqa: F401  (ren
 
 def _value_words(field, value) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return gettext("on") if value else gettext("off")
     choices = dict(field.flatchoices) if field is not None and field.choices else {}
-    return str(choices.get(value, value))
+    label = choices.get(value, value)
+    # Choice labels a list built at import time holds in English (the game lines'
+    # titles): worded for the reader here; a missing catalogue entry leaves them as is.
+    return gettext(label) if isinstance(label, str) and label else str(label)
 
 
 def settings_changed(fields) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules.d6 import apply_allocation, worth_key
 from rules.odds import (
@@ -23,7 +23,7 @@ from rules.odds import (
     pattern_trigger_chance,
     success_distribution,
 )
-from rules.patterns import KIND_LABELS, KIND_SIZES, pattern_label
+from rules.patterns import KIND_SIZES
 from rules.pools import MOMENTUM, cap_of
 from tables.errors import ServiceError
 from tables.forms.momenta import (
@@ -50,8 +50,17 @@ from tables.policy.access import controllable, default_character, seen_by, still
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.odds_chart import Chart, band_chart
+from tables.wording import band_words, pattern_name, pattern_words
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
+
+
+# A pattern kind as the odds list names it ("a Double"), worded for the reader.
+A_KIND = {
+    "double": gettext_lazy("a Double"),
+    "triple": gettext_lazy("a Triple"),
+    "quad": gettext_lazy("a Quad"),
+}
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,9 @@ def odds_for(plan: RollPlan) -> Odds:
     else:
         values = list(band_distribution(spec.pool).values())
     texts = spec.template.bands
-    odds.bands = [Chance(f"{i if i < 3 else '3+'}: {texts[i]}", v) for i, v in enumerate(values)]
+    odds.bands = [
+        Chance(f"{i if i < 3 else '3+'}: {band_words(texts[i])}", v) for i, v in enumerate(values)
+    ]
     odds.patterns = pattern_odds(spec)
     odds.costs = cost_lines(plan)
     return odds
@@ -173,12 +184,12 @@ def pattern_odds(spec) -> list[PatternOdds]:
                 opposition_successes=spec.opposition_successes or 0,
                 opposition_pool=spec.opposition_pool,
             )
-            note = ", ".join(p.name for p in applicable)
+            note = ", ".join(pattern_name(p.name) for p in applicable)
         else:
             triggers, note = Fraction(0), gettext("no pattern of yours on this roll")
         result.append(
             PatternOdds(
-                label=f"a {KIND_LABELS[kind]}",
+                label=A_KIND[kind],
                 triggers=Chance(gettext("can trigger"), triggers),
                 in_dice=Chance(gettext("in the dice"), chances[kind]),
                 note=note,
@@ -369,13 +380,13 @@ def chooser_for(roll: MomentaRoll) -> Chooser:
 
     def option(allocation) -> AllocationOption:
         applied = apply_allocation(result, allocation)
-        label = ", ".join(
-            f"{pattern_label(by_name[n].kind, f)} ({n})" for n, f in allocation
-        ) or gettext("No pattern")
+        label = ", ".join(pattern_words(by_name[n].kind, f, n) for n, f in allocation) or gettext(
+            "No pattern"
+        )
         return AllocationOption(
             key=allocation_key(allocation),
             label=label,
-            outcome=applied.outcome,
+            outcome=band_words(applied.outcome),
             damage=applied.damage,
             refund=sum(n for _, n in applied.refunds),
             default=allocation == default,

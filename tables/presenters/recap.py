@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from tables.live.render import kind_label
 from tables.models import Campaign, PoolChange
@@ -97,7 +97,10 @@ def spent_on(campaign: Campaign, tally: CharacterTally, spend_names: dict[str, s
     for key, points in sorted(tally.spent_on.items(), key=lambda item: -item[1]):
         if not points:
             continue
-        name = spend_names.get(key) or kind_label(key, campaign.line)
+        stored = spend_names.get(key)
+        # A standard spend's stored name is its message id; a GM's own (MO-14) as typed.
+        name = (gettext(stored) if not key.startswith("custom:") else stored) if stored else None
+        name = name or kind_label(key, campaign.line)
         out.append((name, points))
     return out
 

@@ -146,7 +146,7 @@ def apply_momenta_hit(
             actor,
             target,
             [(kind, track, step)],
-            reason or _("%(who)s's attack") % {"who": roll.character.name},
+            reason or words(gettext_noop("%(who)s's attack"), who=roll.character.name),
             audience=tracks.audience(track, secret=roll.hidden),
             extra={"source_roll_id": roll.pk, "dealt": dealt},
             summary=said(
@@ -206,7 +206,7 @@ def apply_d20_hit(
             actor,
             target,
             moves,
-            reason or _("%(who)s's attack") % {"who": test.character.name},
+            reason or words(gettext_noop("%(who)s's attack"), who=test.character.name),
             audience=tracks.audience(row, harms_row, secret=test.hidden),
             extra={"source_test_id": test.pk, "dealt": dealt, **hit.choice},
             summary=_hit_summary(target, moves[0][2], hit, kind, harms_kind),

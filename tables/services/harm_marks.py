@@ -39,7 +39,7 @@ def defeat_minor_foe(campaign, actor, test: D20Test, target: Character, reason: 
         actor,
         target,
         [(kind, row, step)],
-        reason or _("%(who)s's attack") % {"who": test.character.name},
+        reason or words(gettext_noop("%(who)s's attack"), who=test.character.name),
         audience=tracks.audience(row, secret=test.hidden),
         extra={"source_test_id": test.pk, "dealt": 0},
         summary=said(

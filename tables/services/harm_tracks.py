@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from rules import harm
 from rules.errors import RulesError
+from rules.sentences import english
 from tables import events
 from tables.models import Campaign, Character, HarmEntry, HarmTrack, TableEvent
 from tables.models.limits import NOTE_MAX
@@ -81,7 +82,10 @@ def line(kind: harm.TrackKind, track: HarmTrack, step: harm.Step) -> dict:
 def write(
     campaign, actor, character, moves, reason, *, audience, extra, summary, sources
 ) -> TableEvent:
-    """The event, then its ledger lines (the first one is the hit, when it comes from a roll)."""
+    """The event, then its ledger lines (the first one is the hit, when it comes from a roll).
+    `reason`: what the GM typed, or a sentence (tables/said.py) the site wrote."""
+    sentence = reason if isinstance(reason, dict) else None
+    reason = english(reason)
     event = append_event(
         campaign,
         events.HARM_APPLIED,
@@ -91,6 +95,7 @@ def write(
             "target": character.name,
             "moves": [line(kind, track, step) for kind, track, step in moves],
             "reason": reason,
+            **({"reason_words": sentence} if sentence else {}),
             **extra,
             **summary,  # said()'s pair: worded for each reader
         },

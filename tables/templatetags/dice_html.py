@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from rules.patterns import KIND_LABELS, KIND_SIZES
 
@@ -41,7 +41,7 @@ def set_label(face: int, count: int) -> str:
     """The set a die belongs to, in the patterns' words (PAT-01): `Double 5`, `Triple 2`,
     `Quad 6`; more equal dice than a Quad are `5 × 6` (they can make several patterns)."""
     kind = _KIND_BY_SIZE.get(count)
-    return f"{kind} {face}" if kind else f"{count} × {face}"
+    return f"{pgettext('dice pattern', kind)} {face}" if kind else f"{count} × {face}"
 
 
 def face_sets(faces: Sequence[int]) -> dict[int, str]:
@@ -76,7 +76,8 @@ def d6_die(d: Any) -> str:
     hit, dropped, face_set = _get(d, "hit"), _get(d, "dropped"), _get(d, "set")
     face = _text(_get(d, "face"))
     if hit:
-        state, meaning, words = " die-face--hit", "success", "success"
+        state, meaning = " die-face--hit", gettext("success")
+        words = meaning
     elif dropped:
         state = " die-face--dropped"
         meaning = gettext("discarded, only the lowest die counts")
@@ -157,7 +158,7 @@ def _d20_score(d: Any) -> tuple[str, str]:
 def d20_dice(result: Any) -> SafeString:
     """A 2d20 test's dice (d20_dice.html): own pool, then assistance dice (T-R1, T-03); a
     rerolled die (T-04) is marked. Each is its silhouette with its face as text on top."""
-    parts = ['<span class="d20-dice" aria-label="Dice">']
+    parts = [f'<span class="d20-dice" aria-label="{conditional_escape(gettext("Dice"))}">']
     for d in _get(result, "dice") or ():
         state, scored = _d20_score(d)
         crit = gettext(" (critical: at or under focus)") if _get(d, "successes") == 2 else ""

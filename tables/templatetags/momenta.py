@@ -20,10 +20,9 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_lazy
 
-from rules.patterns import pattern_label
 from rules.personal import AdvantageSource
 from tables.templatetags.dice_html import d6_pips, face_sets
-from tables.wording import band_words, successes
+from tables.wording import band_words, pattern_words, successes
 
 register = template.Library()
 
@@ -161,7 +160,7 @@ def applied_card(applied: dict | None) -> dict | None:
 def _pattern_words(triggered) -> str:
     if isinstance(triggered, str):  # an old card: already in words
         return triggered
-    return f"{pattern_label(triggered['kind'], triggered['face'])} ({triggered['name']})"
+    return pattern_words(triggered["kind"], triggered["face"], triggered["name"])
 
 
 def pool_parts(p: dict) -> list[str]:

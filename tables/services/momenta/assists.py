@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 from tables import events
 from tables.models import AssistRequest, Campaign, Character, Membership
 from tables.policy.access import can_control, has_role
-from tables.said import said
+from tables.said import said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -124,9 +124,9 @@ def _asked_words(helper, roller, structured: bool, agreed: bool) -> dict:
 ASSIST_ANSWERS = {
     "accept": gettext_noop("accepts"),
     "decline": gettext_noop("declines"),
-    "call_test": "calls a test from the helper for",
-    "test_passed": "records a passed test for",
-    "test_failed": "records a failed test for",
+    "call_test": gettext_noop("calls a test from the helper for"),
+    "test_passed": gettext_noop("records a passed test for"),
+    "test_failed": gettext_noop("records a failed test for"),
 }
 # The refusal of a GM's answer that would leave the Assist as it stands ("decline" always
 # changes an open one).
@@ -220,12 +220,11 @@ def answer_assist(campaign_id: int, actor, assist_id: int, answer: str) -> Assis
 
 
 def _answered_payload(assist: AssistRequest, answer: str, *, by_gm: bool) -> dict:
-    who = gettext("The GM") if by_gm else assist.helper.name
+    who = words(gettext_noop("The GM")) if by_gm else assist.helper.name
     waits = ""
     if assist.state == AssistRequest.State.ACCEPTED and not assist.helper_agreed:
-        waits = gettext(" %(helper)s's player has yet to agree (PM-08).") % {
-            "helper": assist.helper.name
-        }
+        waits = words(gettext_noop(" %(helper)s's player has yet to agree (PM-08)."),
+                      helper=assist.helper.name)  # fmt: skip
     return {
         "assist_id": assist.pk,
         "roller": assist.roller.name,
@@ -237,7 +236,7 @@ def _answered_payload(assist: AssistRequest, answer: str, *, by_gm: bool) -> dic
         **said(
             gettext_noop("%(who)s %(answer)s %(helper)s's Assist to %(roller)s.%(waits)s"),
             who=who,
-            answer=gettext(ASSIST_ANSWERS[answer]),
+            answer=words(ASSIST_ANSWERS[answer]),
             helper=assist.helper.name,
             roller=assist.roller.name,
             waits=waits,
