@@ -28,4 +28,11 @@ def english(reason: Reason) -> str:
     text = reason["msgid"]
     if reason.get("plural") is not None and values.get("n") != 1:
         text = reason["plural"]
-    return text % values if values else text
+    return fill(text, values)
+
+
+def fill(text: str, values: dict) -> str:
+    """`text` with its values put in; older message ids use str.format's "{who}"."""
+    if not values:
+        return text
+    return text.format(**values) if "%(" not in text and "{" in text else text % values

@@ -15,11 +15,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, ngettext, ngettext_lazy
 
-
-def words(msgid: str, **values: Any) -> dict[str, Any]:
-    """A sentence to store: its English message id and its values."""
-    return {"msgid": msgid, "values": values}
-
+# One shape of stored sentence for the rules' reasons and the site's summaries.
+from rules.sentences import counted, english, fill, words
 
 # makemessages reads the pair from this call; successes() stores it to be worded per reader.
 _SUCCESSES = ngettext_lazy("%(n)s success", "%(n)s successes", "n")
@@ -60,12 +57,6 @@ _COUNTED = (
 )
 
 
-def counted(n: int, singular: str, plural: str) -> dict[str, Any]:
-    """A count as a value of a stored sentence, worded by the reader's plural rule (the
-    pair is marked with ngettext_lazy where makemessages reads it)."""
-    return {"msgid": singular, "plural": plural, "values": {"n": n}}
-
-
 def said(msgid: str, **values: Any) -> dict[str, Any]:
     """`summary` and `summary_words` for a payload. `msgid` is English, marked with
     gettext_noop at the call so makemessages finds it."""
@@ -74,27 +65,18 @@ def said(msgid: str, **values: Any) -> dict[str, Any]:
 
 def stored(sentence: dict) -> dict[str, Any]:
     """`summary` and `summary_words` for a sentence made with words()."""
-    return {"summary": _worded(sentence, translated=False), "summary_words": sentence}
+    return {"summary": english(sentence), "summary_words": sentence}
 
 
-def _value(value, translated: bool):
-    return _worded(value, translated=translated) if isinstance(value, dict) else value
-
-
-def _worded(sentence: dict, *, translated: bool = True) -> str:
+def _worded(sentence: dict) -> str:
+    """The sentence in the active language (rules.sentences.english is its English)."""
     values = {
-        key: _value(value, translated) for key, value in (sentence.get("values") or {}).items()
+        key: _worded(value) if isinstance(value, dict) else value
+        for key, value in (sentence.get("values") or {}).items()
     }
     msgid, plural = sentence["msgid"], sentence.get("plural")
-    if plural is not None:
-        n = values.get("n", 0)
-        text = ngettext(msgid, plural, n) if translated else (msgid if n == 1 else plural)
-    else:
-        text = gettext(msgid) if translated else msgid
-    if not values:
-        return text
-    # Older message ids use str.format's "{who}"; their catalogue entries say so too.
-    return text.format(**values) if "%(" not in text and "{" in text else text % values
+    text = gettext(msgid) if plural is None else ngettext(msgid, plural, values.get("n", 0))
+    return fill(text, values)
 
 
 def worded(payload: dict | None) -> str:
