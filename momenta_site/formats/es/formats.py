@@ -1,0 +1,3 @@
+# The short forms a reader of this language expects (momenta_site/formats/__init__.py).
+SHORT_DATE_FORMAT = "j b Y"
+SHORT_DATETIME_FORMAT = "j b Y, H:i"
