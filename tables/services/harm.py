@@ -328,7 +328,7 @@ def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason:
                   "was changed.") % {"seq": seq, "who": first.name}
             )  # fmt: skip
         moves.append((tracks.kind(campaign, row.track), row, tracks.move(row, -line.delta)))
-    why = _("Voided #%(seq)d: %(why)s") % {"seq": seq, "why": reason}
+    why = words(gettext_noop("Voided #%(seq)d: %(why)s"), seq=seq, why=reason)
     return tracks.write(
         campaign,
         actor,

@@ -7,7 +7,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
-from django.utils.translation import gettext as _
 
 from rules import game_lines
 from rules.pools import SESSION_START_MOMENTUM  # PM-01
@@ -44,6 +43,7 @@ from tables.services.scenes import new_scene
 # --- Sessions, scenes, pools -------------------------------------------------
 
 
+_NEW_SESSION = words(gettext_noop("New session"))
 _RESET = words(gettext_noop("New session: Momentum resets to 3 (PM-01)"))
 
 
@@ -80,8 +80,8 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                 )
         elif not campaign.uses_d6:
             if campaign.line.refill_at == game_lines.SESSION:
-                changes += refill_personal_pools(campaign, _("New session"))  # GL-02
-            changes += session_start_changes(campaign, _("New session"))  # GL-07, after GL-02
+                changes += refill_personal_pools(campaign, _NEW_SESSION)  # GL-02
+            changes += session_start_changes(campaign, _NEW_SESSION)  # GL-07, after GL-02
         public = [c for c in changes if c.pool != "threat"]
         append_event(
             campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=public

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from rules.dice import FixedDice
-from tables.models import PoolChange
+from tables.models import Campaign, Character, PoolChange
 from tables.said import worded
 from tables.services import conflicts, momenta, sessions
 from tables.services import d20 as services_d20
@@ -72,3 +72,47 @@ def test_sc_01_a_conflicts_start_reads_in_the_readers_language(momenta_campaign,
     with translation.override("fr"):
         assert "Ash" in worded(event.payload)
         assert "Round 1 begins" not in worded(event.payload)
+
+
+def _words(language: str, english: str) -> str:
+    with translation.override(language):
+        said = translation.gettext(english)
+    assert said != english, (language, english)
+    return said
+
+
+def test_gl_02_gl_07_a_conan_session_starts_reasons_read_in_each_readers_language(
+    d20_campaign, gm, kara
+):
+    """GL-07 (Modiphius forum answer, Conan's session start) and GL-02's refill: each
+    ledger line is worded when drawn, the line's pool names too."""
+    d20_campaign.game_line, d20_campaign.group_momentum = "conan", 4
+    d20_campaign.save()
+    with translation.override("es"):  # the writer's language is nobody else's
+        sessions.start_session(d20_campaign.pk, gm)
+    reasons = {c.pool: c for c in PoolChange.objects.all()}
+    doom, fortune = reasons["threat"], reasons["determination"]
+    assert doom.reason.startswith("New session: Doom set to the player characters' Fortune")
+    assert fortune.reason.startswith("New session: Fortune set to 3")
+    with translation.override("de"):
+        for line in (doom, fortune, reasons["group_momentum"]):
+            assert line.reason_text.startswith(_words("de", "New session")), line.reason_text
+        assert _words("de", "Doom") in doom.reason_text
+        assert _words("de", "Fortune") in fortune.reason_text
+
+
+def test_sc_01_keep_the_initiatives_payment_reads_in_each_readers_language(
+    d20_campaign, gm, player, player2, kara, marcus
+):
+    lena = Character.objects.create(campaign=d20_campaign, owner=player2, name="Lena")
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=4, threat=4)
+    conflicts.turns.start_conflict(d20_campaign.pk, gm, [kara.pk, lena.pk, marcus.pk])
+    conflicts.turns.choose_next(d20_campaign.pk, player, kara.pk)
+    conflicts.turns.end_turn(d20_campaign.pk, player, kara.pk)
+    with translation.override("es"):
+        conflicts.paid.keep_initiative(d20_campaign.pk, player2, lena.pk)
+    line = PoolChange.objects.get(pool="group_momentum")
+    assert line.reason == "Keep the Initiative: Lena acts next"
+    msgid = "Keep the Initiative: %(who)s acts next"
+    with translation.override("fr"):
+        assert line.reason_text == _words("fr", msgid) % {"who": "Lena"}
