@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from rules.dice import FixedDice
 from tables.models import Campaign, Character, PoolChange
@@ -54,7 +55,12 @@ def test_mo_04_the_saved_momentums_line_and_card_read_in_the_readers_language(
         assert line.reason_text == "Kara: Nicht ausgegebenes Momentum von Kara gespart (MO-04)"
     page = client_for("player").get(reverse("table", args=[d20_campaign.pk]),
                                     HTTP_ACCEPT_LANGUAGE="es").content.decode()  # fmt: skip
-    assert "Inercia de Kara queda resuelta: 1 guardado(s) en la reserva del grupo" in page
+    with translation.override("es"):  # the catalogue's words, not a copy of them
+        saved = _("%(n)s saved to %(where)s") % {"n": 1, "where": _("the group pool")}
+        said_es = _("%(who)s's %(pool)s is resolved: %(summary)s.") % {
+            "who": "Kara", "pool": _("Momentum"), "summary": saved
+        }  # fmt: skip
+    assert "Inercia" in said_es and said_es in page
     assert "saved to the group pool" not in page
 
 
