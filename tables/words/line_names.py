@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import get_language, gettext
 
 from rules import game_lines
+from rules.errors import gettext_noop  # needs no settings: the export schema imports this
 
 # The fields of a line that are words, not keys.
 NAMED = ("title", "group_pool", "gm_pool", "personal_pool", "challenge_dice")
