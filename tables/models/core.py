@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
-from tables.line_words import worded_line
 from tables.models.locale import validate_time_zone
+from tables.words.line_names import worded_line
 
 KEEP_COST_MAX = 6  # SC-05: more than a full group pool could never be paid
 
@@ -390,7 +390,7 @@ class Campaign(models.Model):
     @property
     def book_line(self) -> game_lines.GameLine:
         """The line with its books' (English) names: what a stored sentence names, to be
-        worded for each reader when drawn (tables/said.py)."""
+        worded for each reader when drawn (tables/words/said.py)."""
         return game_lines.line_of(self.game_line)
 
     @property

@@ -5,7 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 from tables import events
-from tables.said import worded
+from tables.words.said import worded
 
 from .core import Campaign, Character
 
@@ -115,7 +115,7 @@ class PoolChange(models.Model):
     after = models.IntegerField(verbose_name=gettext_lazy("After"))
     lost = models.PositiveIntegerField(default=0, verbose_name=gettext_lazy("Lost"))
     reason = models.CharField(max_length=200, verbose_name=gettext_lazy("Reason"))
-    # The reason as a stored sentence where the code worded it (tables/said.py), so each
+    # The reason as a stored sentence where the code worded it (tables/words/said.py), so each
     # reader reads it in their language; None for what a person typed, and older rows.
     reason_words = models.JSONField(
         null=True, blank=True, editable=False, verbose_name=gettext_lazy("Reason (worded)")

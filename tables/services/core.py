@@ -36,7 +36,7 @@ class Change:
     reason: str
     character: Character | None = None
     lost: int = 0
-    # The reason as a sentence (tables/said.py) where the code worded it, for each reader.
+    # The reason as a sentence (tables/words/said.py) where the code worded it, for each reader.
     reason_words: dict | None = None
 
 

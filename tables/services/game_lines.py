@@ -22,7 +22,6 @@ from tables.models.limits import NOTE_MAX
 from tables.policy.access import require_control
 from tables.policy.game_lines import adventure_word
 from tables.policy.play import current_scene
-from tables.said import said, words
 from tables.services.core import (
     Change,
     ServiceError,
@@ -36,6 +35,7 @@ from tables.services.core import (
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
 from tables.services.d20.starts import adventure_threat_changes, log_threat
+from tables.words.said import said, words
 
 
 def _require_2d20(campaign: Campaign) -> None:

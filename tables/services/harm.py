@@ -25,10 +25,10 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.harm_rules import bonus_damage, line_key
-from tables.said import said, words
 from tables.services import attacks, harm_marks, harm_words
 from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+from tables.words.said import said, words
 
 
 def set_track(

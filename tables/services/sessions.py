@@ -21,7 +21,6 @@ from tables.models import (
 )
 from tables.policy.access import has_role, membership_of
 from tables.policy.play import current_scene
-from tables.said import said, words
 from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,
@@ -39,6 +38,7 @@ from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.resolution import close_open_tests
 from tables.services.d20.starts import log_threat, session_start_changes
 from tables.services.scenes import new_scene
+from tables.words.said import said, words
 
 # --- Sessions, scenes, pools -------------------------------------------------
 

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from rules.dice import FixedDice
 from tables.models import Campaign, Character, PoolChange
-from tables.said import worded
 from tables.services import conflicts, momenta, sessions
 from tables.services import d20 as services_d20
+from tables.words.said import worded
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,6 @@ from django.utils.translation import gettext_noop
 from rules import turns as rules
 from tables.models import Conflict, TableEvent
 from tables.policy.turns import GM, PLAYERS, keep_cost, next_side, turn_rules, waiting
-from tables.said import stored, words
 from tables.services.conflicts.turns import (
     _participant,
     _refuse_while_acting,
@@ -33,6 +32,7 @@ from tables.services.conflicts.turns import (
     side_title,
 )
 from tables.services.core import ServiceError, change_pool, lock_campaign, require_role
+from tables.words.said import stored, words
 
 
 def keep_initiative(campaign_id: int, actor, character_id, pay: str = rules.SPEND) -> TableEvent:

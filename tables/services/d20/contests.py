@@ -15,7 +15,6 @@ from tables import events
 from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
 from tables.policy.d20_records import result_json
-from tables.said import said, successes
 from tables.services.core import (
     Change,
     ServiceError,
@@ -27,6 +26,7 @@ from tables.services.core import (
 from tables.services.d20.checks import require_d20
 from tables.services.d20.pools import buy_dice
 from tables.services.d20.sheet import D20TestRequest, build_spec
+from tables.words.said import said, successes
 
 
 def contest_opposer_roll(
