@@ -8,8 +8,12 @@ register = template.Library()
 
 
 @register.filter
-def short_moment(value) -> str:
+def short_moment(value, precision: str = "") -> str:
+    """`|short_moment:"seconds"` for an error's moment, to find it in the logs."""
     if not value:
         return ""
     local = timezone.localtime(value)
+    if precision == "seconds":
+        day = formats.date_format(local, "SHORT_DATE_FORMAT")
+        return f"{day}, {formats.time_format(local, 'H:i:s')} {local.tzname()}"
     return f"{formats.date_format(local, 'SHORT_DATETIME_FORMAT')} {local.tzname()}"
