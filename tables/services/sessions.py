@@ -34,6 +34,7 @@ from tables.services.core import (
     pool_label,
     require_gm,
 )
+from tables.services.d20 import contests
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.resolution import close_open_tests
 from tables.services.d20.starts import log_threat, session_start_changes
@@ -125,7 +126,8 @@ def _scene_end_loss(campaign: Campaign, scene: Scene) -> Change:
 def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
     """End the current scene: 2d20 tests still open are closed first, saved to the group
     pool up to its cap (MO-04: the scene's end is the latest they resolve), then the group
-    pool loses 1 (MO-07), temporary assets expire (MO-10), and the board's traits end
+    pool loses 1 (MO-07), contests still waiting are called off (CT-R2), temporary
+    assets expire (MO-10), and the board's traits end
     with it (MO-09b), all but those the GM keeps: marked lasting, or named in
     `keep_traits` / `keep_assets` (ids) in this one step.
 
@@ -138,6 +140,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         close_open_tests(campaign, actor)  # before MO-07, so the loss follows the saving
+        contests.call_off_with_scene(campaign, actor)  # CT-R2
         scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])

@@ -184,6 +184,29 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
         )
 
 
+def call_off_with_scene(campaign: Campaign, actor) -> list[TableEvent]:
+    """CT-R2 (ruling): the scene ends, so a contest still waiting for the active
+    character's roll is called off, one event each; one whose active character rolled
+    ends with that test (closed with the scene, MO-04). `campaign` is locked by the
+    caller (sessions.end_scene)."""
+    waiting = campaign.contests.filter(state=Contest.State.AWAITING)
+    called_off = []
+    for contest in waiting.select_related("opposer", "active").order_by("pk"):
+        contest.state = Contest.State.CANCELLED
+        contest.save(update_fields=["state"])
+        summary = said(
+            gettext_noop(
+                "The scene ends: the contest between %(opposer)s and %(active)s is called off "
+                "(CT-R2)."
+            ),
+            opposer=contest.opposer.name,
+            active=contest.active.name,
+        )
+        payload = {"contest": contest_view(contest), **summary}
+        called_off.append(append_event(campaign, events.CONTEST_CANCELLED, actor, payload))
+    return called_off
+
+
 def open_contest(campaign: Campaign, contest_id) -> Contest:
     """A contest of this campaign still being played, else a ServiceError."""
     contest = (
