@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.utils.translation import gettext
+from django.utils import formats
+from django.utils.translation import gettext, pgettext
+
+from tables import wording
 
 WIDTH = 300  # SVG user units; CSS scales the picture to its box
 HEIGHT = 28
@@ -21,14 +24,14 @@ BAND_TONES = (0, 2, 3, 4)  # Momenta's four bands; 2d20 uses all five tones
 
 
 def percent(value: Fraction) -> str:
-    """A chance in rounded percent, never rounded to a false 0% or 100%."""
-    if value == 0:
-        return "0%"
-    if value < Fraction(1, 200):
-        return "<1%"
-    if value > Fraction(199, 200) and value != 1:
-        return ">99%"
-    return f"{round(value * 100)}%"
+    """A chance in whole percent, in the reader's figures ("12%", "12 %"), never rounded
+    to a false 0% or 100%: "<1%" and ">99%" are the catalogue's patterns too."""
+    if 0 < value < Fraction(1, 200):
+        return pgettext("a percentage", "<%(number)s%%") % {"number": formats.number_format(1)}
+    if Fraction(199, 200) < value < 1:
+        return pgettext("a percentage", ">%(number)s%%") % {"number": formats.number_format(99)}
+    # Rounded on the exact Fraction (a float would round 57.5% down), then worded.
+    return wording.percent(Fraction(round(value * 100), 100), decimals=0)
 
 
 def fraction(value: Fraction) -> str:
