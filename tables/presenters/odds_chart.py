@@ -20,6 +20,14 @@ WIDTH = 300  # SVG user units; CSS scales the picture to its box
 HEIGHT = 28
 # A segment narrower than this (in user units) has no label inside: it would not fit.
 LABEL_MIN = 22
+# A label's width, estimated per character in user units (site.css sets the labels in
+# bold 12px, or 10px when small, in the bar's own units: the estimate holds at every
+# screen width). A word too long for its segment ("Misslungen", "Échec") is set small,
+# else left out, never cut at the bar's edges: the hover title and the text alternative
+# still carry it.
+LABEL_CHAR = 8
+LABEL_CHAR_SMALL = 6.7
+LABEL_PAD = 6
 BAND_TONES = (0, 2, 3, 4)  # Momenta's four bands; 2d20 uses all five tones
 
 
@@ -59,9 +67,17 @@ class Segment:
     def title(self) -> str:
         return f"{self.label}: {self.percent} ({self.fraction})"
 
+    def _fits(self, char_width: float) -> bool:
+        return self.width >= max(LABEL_MIN, len(self.short) * char_width + LABEL_PAD)
+
     @property
     def labelled(self) -> bool:
-        return self.width >= LABEL_MIN
+        return self._fits(LABEL_CHAR_SMALL)
+
+    @property
+    def small(self) -> bool:
+        """Its label fits only in the smaller type."""
+        return not self._fits(LABEL_CHAR)
 
     @property
     def middle(self) -> float:

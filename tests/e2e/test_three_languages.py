@@ -138,3 +138,68 @@ def seeded_template(shown: str, language: str) -> str:
         keys = [name for name in DEFAULT_TEMPLATE_NAMES if translation.gettext(name) == shown]
     assert keys, (shown, language)
     return keys[0]
+
+
+VIEWPORTS = ({"width": 390, "height": 844}, {"width": 1280, "height": 800})
+
+# Visible words the table page cuts or lets spill, as "what: words (needed > room)": an
+# odds-bar label wider than its segment, a button, tab or fold whose words overflow it,
+# an ellipsis hiding words, a select whose chosen option does not fit (a select cannot
+# wrap; its arrow taken as 20 px beyond the padding, on the safe side).
+CLIPPED = """() => {
+  const out = [];
+  const seen = (el) => el.checkVisibility() && !el.closest('.visually-hidden, .sr-only');
+  for (const text of document.querySelectorAll('.odds-chart text')) {
+    const rect = text.parentElement.querySelector('rect');
+    const x = rect.x.baseVal.value, w = rect.width.baseVal.value;
+    const box = text.getBBox();
+    if (box.x < x - 0.5 || box.x + box.width > x + w + 0.5)
+      out.push(`bar: ${text.textContent} (${box.width.toFixed(1)} > ${w})`);
+  }
+  for (const el of document.querySelectorAll('#table :is(button, [role=tab], summary)')) {
+    if (seen(el) && el.scrollWidth > el.clientWidth + 1)
+      out.push(`${el.tagName}: ${el.textContent.trim()} (${el.scrollWidth} > ${el.clientWidth})`);
+  }
+  for (const el of document.querySelectorAll('#table *')) {
+    if (seen(el) && getComputedStyle(el).textOverflow === 'ellipsis'
+        && el.scrollWidth > el.clientWidth + 1)
+      out.push(`ellipsis: ${el.textContent.trim()}`);
+  }
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const select of document.querySelectorAll('#table select')) {
+    if (!seen(select) || select.multiple || select.selectedIndex < 0) continue;
+    const style = getComputedStyle(select);
+    canvas.font = style.font;
+    const words = select.options[select.selectedIndex].text;
+    const needed = canvas.measureText(words).width;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;
+    if (needed > room) out.push(`select ${select.name}: ${words} (${needed} > ${room})`);
+  }
+  return out;
+}"""
+
+
+def test_the_table_page_fits_the_longest_words_on_a_phone_and_a_desktop(browser, server):
+    """Issue 35: in German, French and Spanish, at 390 and 1280 px, the GM's and a
+    player's table pages (both rulesets: the odds bar, the composer, the GM's tabs) cut
+    no words."""
+    errors: list = []
+    start = f"/campaigns/{server.campaign}/table/"
+    opened = {name: log_in(browser, server.base, name, start, errors) for name in ("gm", "alice")}
+    cut: list = []
+    try:
+        for language in ("de", "fr", "es"):
+            for name, (_, page) in opened.items():
+                choose(page, server.base, language, READERS[name][1])
+                for viewport in VIEWPORTS:
+                    page.set_viewport_size(viewport)
+                    for campaign in (server.campaign, server.d20_campaign):
+                        open_table(page, server.base, campaign, language)
+                        where = (language, name, campaign, viewport["width"])
+                        cut += [(*where, words) for words in page.evaluate(CLIPPED)]
+        assert not cut, cut
+        assert not errors, errors
+    finally:
+        for context, _ in opened.values():
+            context.close()
