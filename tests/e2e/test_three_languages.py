@@ -1,7 +1,8 @@
 """Issue 35 in real browsers: three people at one table in German, French and Spanish
 (each chose it in their own settings) read the same live roll, pushed over the
 websocket, each in their own language: its kind in the log, its result band and its
-summary; the German reader's 2d20 odds read with a decimal comma ("91,0 %")."""
+summary; the German reader's 2d20 odds read with a decimal comma ("91,0 %"). And the
+table page, at a phone's and a desktop's width, cuts none of their words."""
 
 from __future__ import annotations
 
