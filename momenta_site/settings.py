@@ -394,6 +394,7 @@ LANGUAGES = [
     ("es", "Español"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["momenta_site.formats"]  # the short dates each language reads
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

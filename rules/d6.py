@@ -730,11 +730,10 @@ def _refunds(
         if len(chosen) != points:
             raise IllegalRefund(
                 gettext_noop(
-                    "This allocation gives back %(points)s Resolve; choose %(points)s "
-                    "recipient%(plural)s, not %(len)s."
+                    "This allocation gives back %(points)s Resolve: choose one recipient "
+                    "per point (%(len)s chosen)."
                 ),
                 points=points,
-                plural="s" if points != 1 else "",
                 len=len(chosen),
             )
         taken: Counter[Spender] = Counter(chosen)

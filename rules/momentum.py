@@ -127,7 +127,7 @@ def buy_d20s(
     `gm_pool`: the game line's name for Threat in the ledger's reason (GL-01).
     """
     cost = d20_purchase_cost(dice)
-    # The pair is marked for the catalogue in tables/said.py (a plural entry).
+    # The pair is marked for the catalogue in tables/words/said.py (a plural entry).
     reason = counted(dice, "Buy %(n)s bonus d20 (MO-08)", "Buy %(n)s bonus d20s (MO-08)")
     paid = pay_points(cost, reason, actor, threat, momentum, from_momentum, gm_pool)
     return replace(paid, dice=dice)

@@ -1,6 +1,6 @@
 """Sentences the rules say about a change (a ledger entry's reason), kept as their English
 message id and values so the site can word them for each reader when it draws them
-(tables/said.py reads the same shape). `english` is the text logs and exports keep."""
+(tables/words/said.py reads the same shape). `english` is the text logs and exports keep."""
 
 from __future__ import annotations
 

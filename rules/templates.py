@@ -9,7 +9,7 @@ from rules.errors import RulesError, gettext_noop
 
 # PAT-R2: the default narrative labels of bands 0, 1, 2 and 3+.
 # Stored in English (a GM may type others); worded for each reader when drawn
-# (tables/wording.band_words), so marked for the catalogues.
+# (tables/words/wording.band_words), so marked for the catalogues.
 DEFAULT_BAND_LABELS: tuple[str, str, str, str] = (
     gettext_noop("Setback"),
     gettext_noop("Success at a Cost"),

@@ -3,7 +3,9 @@
 A service appends an event by its entry here (`append_event(campaign, events.NOTE, ...)`),
 never by a string, and what a kind means lives in its entry:
 
-- `label`: the log's name for it;
+- `label`: the log's name for it, lazy; one that names a pool names it by placeholder
+  ("%(gm_pool)s added"), which `label_of` fills with the campaign's line's names (GL-01;
+  tables/words/line_names.py): read a label through `label_of`, never as it is;
 - `regions`: the table page regions the event may change, which a push refreshes
   (the log and the pools always; the affected character cards, or all of them);
 - `record`: the play record it is about (TEST, ROLL or ASSIST, read from the payload's
@@ -30,10 +32,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
 from pydantic import TypeAdapter
 
 from tables import payloads
+from tables.words.line_names import labelled
 
 # --- Page regions ---------------------------------------------------------------------
 # One name per region of templates/tables/table.html that an event can change; a push
@@ -383,7 +387,7 @@ D20_TEST = _kind(
 # T-04: the dice after a Determination reroll, drawn as the test's card.
 D20_REROLL = _kind(
     "d20_reroll",
-    gettext_lazy("Determination reroll"),
+    gettext_lazy("%(personal_pool)s reroll"),
     payload=payloads.D20Reroll,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -393,7 +397,7 @@ D20_REROLL = _kind(
 )
 D20_SPEND = _kind(
     "d20_spend",
-    gettext_lazy("Momentum spent"),
+    gettext_lazy("%(group_pool)s spent"),
     payload=payloads.D20Spend,
     regions=_SPEND_REGIONS,
     record=TEST,
@@ -405,7 +409,7 @@ D20_SPEND = _kind(
 # spend): drawn as the spend they undo.
 D20_REFUND = _kind(
     "d20_refund",
-    gettext_lazy("Momentum refunded"),
+    gettext_lazy("%(group_pool)s refunded"),
     payload=payloads.D20Spend,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -425,7 +429,7 @@ D20_VETO = _kind(
 )
 D20_RESOLVED = _kind(
     "d20_resolved",
-    gettext_lazy("Momentum resolved"),
+    gettext_lazy("%(group_pool)s resolved"),
     payload=payloads.D20Resolved,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -464,7 +468,7 @@ CONTEST_CANCELLED = _kind(
 # complication range for the scene (GL-05), which the GM tools show.
 CHALLENGE_ROLL = _kind(
     "challenge_roll",
-    gettext_lazy("Challenge dice"),
+    gettext_lazy("%(challenge_dice)s rolled"),
     payload=payloads.ChallengeRoll,
     regions=_ALWAYS,
     log_template="challenge_roll",
@@ -480,7 +484,7 @@ COMPLICATION_RANGE_SET = _kind(
 # --- The GM panel ------------------------------------------------------------------------------
 THREAT_ADDED = _kind(
     "threat_added",
-    gettext_lazy("Threat added"),
+    gettext_lazy("%(gm_pool)s added"),
     payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
@@ -488,7 +492,7 @@ THREAT_ADDED = _kind(
 )
 THREAT_SPENT = _kind(
     "threat_spent",
-    gettext_lazy("Threat spent"),
+    gettext_lazy("%(gm_pool)s spent"),
     payload=payloads.Threat,
     regions=_ALWAYS | {GM_TOOLS},
     audience=BY_POOL,
@@ -496,7 +500,7 @@ THREAT_SPENT = _kind(
 )
 DETERMINATION_PERMITTED = _kind(
     "determination_permitted",
-    gettext_lazy("Determination allowed"),
+    gettext_lazy("%(personal_pool)s allowed"),
     payload=payloads.DeterminationPermitted,
     regions=_TEST_REGIONS,
     record=TEST,
@@ -601,8 +605,21 @@ EXTENDED_TASK = _kind(
 
 
 def choices() -> list[tuple[str, str]]:
-    """(name, label) for every kind, in declaration order: TableEvent.kind's choices."""
-    return [(kind.name, kind.label) for kind in REGISTRY.values()]
+    """(name, label) for every kind, in declaration order: TableEvent.kind's choices,
+    worded when drawn with the seeds' names (the admin knows no campaign's line)."""
+    return [(kind.name, _lazy_label(kind.label)) for kind in REGISTRY.values()]
+
+
+_lazy_label = lazy(labelled, str)
+
+
+def label_of(name: str, line=None) -> str:
+    """The log's and Discord's name for a stored kind, by `line`'s names (a campaign's
+    `line`; None: the seeds'); a row older than the registry gets its name in words."""
+    entry = REGISTRY.get(name)
+    if entry is None:
+        return name.replace("_", " ").strip().capitalize()
+    return labelled(entry.label, line)
 
 
 def get(name: str) -> EventKind | None:

@@ -30,7 +30,7 @@ class Part(BaseModel):
 
 
 class SummaryWords(Part):
-    """The summary's message id and values, worded per reader (tables/said.py)."""
+    """The summary's message id and values, worded per reader (tables/words/said.py)."""
 
     msgid: str
     plural: str | None = None  # worded by the values' `n` (ngettext)
@@ -47,7 +47,7 @@ class PoolLine(Part):
     after: int
     lost: int
     reason: str
-    reason_words: SummaryWords | None = None  # the reason worded per reader (tables/said.py)
+    reason_words: SummaryWords | None = None  # the reason worded per reader (tables/words/said.py)
 
     @model_serializer(mode="wrap")
     def _as_given(self, handler):

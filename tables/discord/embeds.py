@@ -6,8 +6,9 @@ and end are posted; talk about the table itself
 table's webhook, without Threat while the GM hides it (MO-13); an event for the GM
 only (a secret roll, hidden Threat) goes to the GM's webhook, never the table's.
 Built from the event in memory, after commit: no query for a campaign without webhooks.
-The words come from the event: its payload (summary, changes), the registry's label,
-and tables/wording.py for a pool change — never from the page's presenters.
+The words come from the event: its payload (summary, changes), the registry's label
+(events.label_of, as the log's) and tables/words/ for a pool change — never from the
+page's presenters.
 Worded in the campaign's language (notify.py draws it under translation.override).
 """
 
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from tables import events as kinds
 from tables.models import Campaign, TableEvent
 from tables.policy.access import NAMED_KINDS
-from tables.wording import line_words, pool_adjusted, pool_label, pool_name
+from tables.words.wording import pool_adjusted, pool_label, pool_name
 
 PUBLIC = "public"
 GM = "gm"
@@ -94,10 +95,7 @@ def post_for(event: TableEvent, campaign: Campaign) -> Post | None:
 
 def body(event: TableEvent, campaign: Campaign, changes: list[dict], *, secret: bool) -> dict:
     payload = event.payload or {}
-    entry = kinds.get(event.kind)
-    label = line_words(  # GL-01: "Doom added" at a Conan table
-        entry.label if entry else event.kind.replace("_", " ").capitalize(), campaign.line
-    )
+    label = kinds.label_of(event.kind, campaign.line)  # GL-01: "Doom added" at a Conan table
     who = payload.get("character") or payload.get("target") or _actor_name(event)
     title = _("%(who)s: %(what)s") % {"who": who, "what": label} if who else str(label)
     if secret:

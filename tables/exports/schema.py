@@ -262,7 +262,7 @@ class PoolChange(Strict):
     after: int
     lost: Count
     reason: str
-    # The reason as a sentence worded per reader (tables/said.py); absent before it.
+    # The reason as a sentence worded per reader (tables/words/said.py); absent before it.
     reason_words: dict[str, Any] | None = None
 
 

@@ -10,7 +10,7 @@ from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trai
 from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable, default_character
-from tables.wording import SEEDS, spend_name, spend_price
+from tables.words.wording import SEEDS, spend_name, spend_price
 
 FACTOR_MAX = 5
 BONUS_MAX = 10

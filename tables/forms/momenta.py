@@ -21,11 +21,11 @@ from django.utils.translation import gettext_lazy as _
 from rules.patterns import EFFECTS, KIND_SIZES, PLAY_MODES, ROLL_KINDS
 from rules.personal import ADVANTAGE_COST, AdvantageSource
 from rules.templates import HARMS, MAX_HARM_DIVISOR, ROUNDINGS
-from tables import value_words
 from tables.forms.board import TraitMarks, check_trait_marks, offer_traits, trait_marks
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate, Trait
 from tables.models.limits import MAX_MODIFIER, MAX_MODIFIERS, MAX_POOL, MAX_TRAUMA
-from tables.wording import template_words
+from tables.words import values as value_words
+from tables.words.wording import template_words
 
 SOURCE_CHOICES = {
     AdvantageSource.CHARACTERISTIC: gettext_lazy("A characteristic"),

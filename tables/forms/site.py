@@ -30,7 +30,7 @@ from tables.models import (
 from tables.models.limits import MAX_INVITE_USES
 from tables.policy import harm_rules
 from tables.policy.characters import BACK_INTO_CREATION, SHEET_MAXIMA, SHEET_POOLS
-from tables.wording import pool_name
+from tables.words.wording import pool_name
 
 MAX_DICE = 20  # attribute and skill values; far above any real sheet
 MAX_POOL_STEP = 20
@@ -92,7 +92,7 @@ class CampaignSettingsForm(forms.ModelForm):
         # GL-01: a post without the line (an older page) keeps the campaign's.
         self.fields["game_line"].required = False
         # Worded for the reader now: the model's choices are the titles as the books spell
-        # them in English (tables/line_words.py marks them for the catalogues).
+        # them in English (tables/words/line_names.py marks them for the catalogues).
         self.fields["game_line"].choices = [
             (key, gettext(title)) for key, title in game_lines.choices()
         ]

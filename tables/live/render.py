@@ -50,7 +50,6 @@ from tables.policy import rule_marks
 from tables.policy.access import WHISPER_KINDS, sees_event
 from tables.presenters import event_words
 from tables.presenters.conflicts import tracker_context, tracker_rows
-from tables.presenters.game_lines import line_words, pool_name
 from tables.presenters.scene_board import board_context, board_rows
 from tables.presenters.table import (
     GM,
@@ -58,7 +57,8 @@ from tables.presenters.table import (
     shows_threat,
     table_characters,
 )
-from tables.said import localized, worded
+from tables.words.said import localized, worded
+from tables.words.wording import pool_adjusted, pool_label, pool_name
 
 LOG_LIMIT = 30  # entries on a freshly drawn page; older ones load on demand (log_page.py)
 REPLAY_BATCH = 200
@@ -102,11 +102,8 @@ def whisper_side(event: TableEvent) -> str:
 
 
 def kind_label(kind: str, line=None) -> str:
-    """The log's name for a kind, by `line`'s pool names (GL-01); a row older than the
-    registry gets its name in words."""
-    entry = kinds.get(kind)
-    label = entry.label if entry else kind.replace("_", " ").strip().capitalize()
-    return line_words(label, line)
+    """The log's name for a kind, by `line`'s pool names (GL-01; tables/events.py)."""
+    return kinds.label_of(kind, line)
 
 
 # --- Log entries ----------------------------------------------------------------
@@ -214,12 +211,12 @@ def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
         return event_words.settings_changed(p.get("fields"))
     if kind == kinds.POOL_ADJUSTED.name:
         pool = str(p.get("pool", ""))
-        return event_words.pool_adjusted(
+        return pool_adjusted(
             p,
-            pool_name(campaign, pool, event_words.pool_label(pool)),  # GL-01
+            pool_name(campaign, pool, pool_label(pool)),  # GL-01
         )
     simple = [
-        f"{k.replace('_', ' ')}: {event_words.pool_label(v) if k == 'pool' else v}"
+        f"{k.replace('_', ' ')}: {pool_label(v) if k == 'pool' else v}"
         for k, v in p.items()
         if k != "changes" and not k.endswith("_id") and isinstance(v, str | int | float | bool)
     ]

@@ -32,10 +32,17 @@ class CalledTest(models.Model):
         LUCK = "luck", gettext_lazy("Luck roll")
 
     campaign = models.ForeignKey(
-        "tables.Campaign", on_delete=models.CASCADE, related_name="called_tests"
+        "tables.Campaign",
+        on_delete=models.CASCADE,
+        related_name="called_tests",
+        verbose_name=gettext_lazy("Campaign"),
     )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Actor"),
     )
     # None: everyone at the table is called; each player answers with one character.
     character = models.ForeignKey(
@@ -44,36 +51,64 @@ class CalledTest(models.Model):
         null=True,
         blank=True,
         related_name="called_tests",
+        verbose_name=gettext_lazy("Character"),
     )
-    system = models.CharField(max_length=8, choices=System.choices)
-    attribute = models.CharField(max_length=40)
-    skill = models.CharField(max_length=40, blank=True)  # 2d20
-    focus = models.CharField(max_length=120, blank=True)  # 2d20, optional
-    difficulty = models.PositiveSmallIntegerField(null=True, blank=True)  # 2d20: 0..5
-    complication_range = models.PositiveSmallIntegerField(null=True, blank=True)  # 2d20
-    kind = models.CharField(max_length=8, choices=Kind.choices, blank=True)  # Momenta
-    opposition_pool = models.PositiveSmallIntegerField(null=True, blank=True)  # Momenta
+    system = models.CharField(
+        max_length=8, choices=System.choices, verbose_name=gettext_lazy("System")
+    )
+    attribute = models.CharField(max_length=40, verbose_name=gettext_lazy("Attribute"))
+    skill = models.CharField(max_length=40, blank=True, verbose_name=gettext_lazy("Skill"))  # 2d20
+    focus = models.CharField(
+        max_length=120, blank=True, verbose_name=gettext_lazy("Focus")
+    )  # 2d20, optional
+    difficulty = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Difficulty")
+    )  # 2d20: 0..5
+    complication_range = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Complication range")
+    )  # 2d20
+    kind = models.CharField(
+        max_length=8, choices=Kind.choices, blank=True, verbose_name=gettext_lazy("Kind")
+    )  # Momenta
+    opposition_pool = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Opposition pool")
+    )  # Momenta
     # Momenta: what the GM calls where players do not declare it (PM-02, PM-05): the roll
     # is made with Disadvantage; a situational edge is the roller's Advantage to pay for.
     # db_default: the previous release's INSERTs leave them out while an upgrade runs.
-    disadvantage = models.BooleanField(default=False, db_default=False)
-    edge = models.BooleanField(default=False, db_default=False)
+    disadvantage = models.BooleanField(
+        default=False, db_default=False, verbose_name=gettext_lazy("Disadvantage")
+    )
+    edge = models.BooleanField(default=False, db_default=False, verbose_name=gettext_lazy("Edge"))
     # The Difficulty (or opposition) is the GM's until the dice land.
-    hidden = models.BooleanField(default=False)
-    note = models.CharField(max_length=120, blank=True)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    hidden = models.BooleanField(default=False, verbose_name=gettext_lazy("Hidden"))
+    note = models.CharField(max_length=120, blank=True, verbose_name=gettext_lazy("Note"))
+    state = models.CharField(
+        max_length=10, choices=State.choices, default=State.OPEN, verbose_name=gettext_lazy("State")
+    )
     answered_by = models.ForeignKey(
         "tables.Character",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("Answered by"),
     )
     d20_test = models.ForeignKey(
-        "tables.D20Test", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "tables.D20Test",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("2d20 test"),
     )
     momenta_roll = models.ForeignKey(
-        "tables.MomentaRoll", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "tables.MomentaRoll",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("Momenta roll"),
     )
     event = models.ForeignKey(
         "tables.TableEvent",
@@ -82,10 +117,13 @@ class CalledTest(models.Model):
         blank=True,
         related_name="+",
         help_text=gettext_lazy("The event that made the call."),
+        verbose_name=gettext_lazy("Event"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
 
     class Meta:
+        verbose_name = gettext_lazy("called test")
+        verbose_name_plural = gettext_lazy("called tests")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(

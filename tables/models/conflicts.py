@@ -6,6 +6,7 @@ TableEvent. One conflict at a time runs in a campaign (ended_at null).
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .core import Campaign, Character, Scene
@@ -30,18 +31,32 @@ class Conflict(models.Model):
         PLAYERS = "players", _("The players' side")
         GM = "gm", _("The GM's side")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="conflicts")
-    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="conflicts")
-    mode = models.CharField(max_length=8, choices=Mode.choices)
-    round = models.PositiveIntegerField(default=1)
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="conflicts",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    scene = models.ForeignKey(
+        Scene,
+        on_delete=models.CASCADE,
+        related_name="conflicts",
+        verbose_name=gettext_lazy("Scene"),
+    )
+    mode = models.CharField(max_length=8, choices=Mode.choices, verbose_name=gettext_lazy("Mode"))
+    round = models.PositiveIntegerField(default=1, verbose_name=gettext_lazy("Round"))
     # The side whose character acted last ("" before the first turn), and whether that
     # turn was itself bought by Keep the Initiative (SC-01: not kept twice in a row).
-    last_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
-    last_kept = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    last_side = models.CharField(
+        max_length=8, choices=Side.choices, blank=True, verbose_name=gettext_lazy("Last side")
+    )
+    last_kept = models.BooleanField(default=False, verbose_name=gettext_lazy("Last turn kept"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=gettext_lazy("Ended at"))
 
     class Meta:
+        verbose_name = gettext_lazy("conflict")
+        verbose_name_plural = gettext_lazy("conflicts")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
@@ -69,16 +84,36 @@ class Conflict(models.Model):
 
 
 class Participant(models.Model):
-    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="participants")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
-    side = models.CharField(max_length=8, choices=Conflict.Side.choices)
-    position = models.PositiveIntegerField()
-    acting = models.BooleanField(default=False)  # at most one per conflict
-    acted = models.BooleanField(default=False)  # this round (a skipped turn counts)
+    conflict = models.ForeignKey(
+        Conflict,
+        on_delete=models.CASCADE,
+        related_name="participants",
+        verbose_name=gettext_lazy("Conflict"),
+    )
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=gettext_lazy("Character"),
+    )
+    side = models.CharField(
+        max_length=8, choices=Conflict.Side.choices, verbose_name=gettext_lazy("Side")
+    )
+    position = models.PositiveIntegerField(verbose_name=gettext_lazy("Position"))
+    acting = models.BooleanField(
+        default=False, verbose_name=gettext_lazy("Acting")
+    )  # at most one per conflict
+    acted = models.BooleanField(
+        default=False, verbose_name=gettext_lazy("Acted")
+    )  # this round (a skipped turn counts)
     # SC-04 (Fallout): the Initiative it was ordered by; None in the other orders.
-    initiative = models.PositiveSmallIntegerField(null=True, blank=True)
+    initiative = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Initiative")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("participant")
+        verbose_name_plural = gettext_lazy("participants")
         ordering = ["position", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 # The caps are the rules' (MO-06, PM-04); the constraints below only echo them.
 from rules import game_lines
 from rules.pools import PERSONAL_MOMENTUM_MAX
-from tables.line_words import worded_line
 from tables.models.locale import validate_time_zone
+from tables.words.line_names import worded_line
 
 KEEP_COST_MAX = 6  # SC-05: more than a full group pool could never be paid
 
@@ -79,10 +79,25 @@ class Campaign(models.Model):
         PERSONAL = "personal", gettext_lazy("Personal Momentum per character")
         GROUP = "group", gettext_lazy("Group Momentum pool and Threat")
 
-    name = models.CharField(max_length=100)
-    preset = models.CharField(max_length=10, choices=Preset.choices, default=Preset.MOMENTA)
-    dice_system = models.CharField(max_length=5, choices=DiceSystem.choices, default=DiceSystem.D6)
-    economy = models.CharField(max_length=10, choices=Economy.choices, default=Economy.PERSONAL)
+    name = models.CharField(max_length=100, verbose_name=gettext_lazy("Name"))
+    preset = models.CharField(
+        max_length=10,
+        choices=Preset.choices,
+        default=Preset.MOMENTA,
+        verbose_name=gettext_lazy("Preset"),
+    )
+    dice_system = models.CharField(
+        max_length=5,
+        choices=DiceSystem.choices,
+        default=DiceSystem.D6,
+        verbose_name=gettext_lazy("Dice system"),
+    )
+    economy = models.CharField(
+        max_length=10,
+        choices=Economy.choices,
+        default=Economy.PERSONAL,
+        verbose_name=gettext_lazy("Economy"),
+    )
     # The 2d20 line played (rules.game_lines, GL-01): pool names, group cap, Determination.
     game_line = models.CharField(
         gettext_lazy("2d20 game line"),
@@ -94,17 +109,31 @@ class Campaign(models.Model):
         ),
     )
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="owned_campaigns",
+        verbose_name=gettext_lazy("Owner"),
     )
-    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    invite_token = models.CharField(
+        max_length=64,
+        unique=True,
+        default=new_invite_token,
+        verbose_name=gettext_lazy("Invite token"),
+    )
     # Limits the GM may put on the invite link; empty means no limit.
-    invite_expires_at = models.DateTimeField(null=True, blank=True)
-    invite_uses_left = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    invite_expires_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("Invite expires at")
+    )
+    invite_uses_left = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Invite uses left")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
 
     # Pools of the group economy (MO-06, MO-13).
-    group_momentum = models.PositiveSmallIntegerField(default=0)
-    threat = models.PositiveIntegerField(default=0)
+    group_momentum = models.PositiveSmallIntegerField(
+        default=0, verbose_name=gettext_lazy("Group Momentum")
+    )
+    threat = models.PositiveIntegerField(default=0, verbose_name=gettext_lazy("Threat"))
     threat_visible = models.BooleanField(
         gettext_lazy("Threat visible"),
         default=False,
@@ -113,7 +142,9 @@ class Campaign(models.Model):
 
     # Sequence number of the last TableEvent; bumped under the row lock so
     # event numbers are unique and gap-free per campaign.
-    last_seq = models.PositiveBigIntegerField(default=0)
+    last_seq = models.PositiveBigIntegerField(
+        default=0, verbose_name=gettext_lazy("Last number in the log")
+    )
 
     # Rulings (RULES.md clauses ending in R…), each a setting with its default.
     extra_success_stacks = models.BooleanField(
@@ -142,7 +173,9 @@ class Campaign(models.Model):
     )
     # GL-05: the GM's range for the running scene, over complication_range; None: that one.
     # Kept on this row (which every roll reads anyway), cleared when the scene ends.
-    scene_complication_range = models.PositiveSmallIntegerField(null=True, blank=True)
+    scene_complication_range = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("Scene complication range")
+    )
     assistance_needs_leader_success = models.BooleanField(
         gettext_lazy("T-03: assistance counts only if the leader scores"), default=True
     )
@@ -284,22 +317,46 @@ class Campaign(models.Model):
     )
     # Who set each webhook: removing that co-GM offers to clear it (they hold the URL).
     discord_webhook_set_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=gettext_lazy("Discord webhook set by"),
     )
     discord_gm_webhook_set_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=gettext_lazy("GM's Discord webhook set by"),
     )
     # Failed deliveries in a row, each webhook; at DISCORD_PARK_AFTER it is parked (no
     # posts) until a GM resumes or replaces it (services/discord.py).
-    discord_webhook_failures = models.PositiveIntegerField(default=0)
-    discord_gm_webhook_failures = models.PositiveIntegerField(default=0)
-    discord_webhook_parked_at = models.DateTimeField(null=True, blank=True)
-    discord_gm_webhook_parked_at = models.DateTimeField(null=True, blank=True)
+    discord_webhook_failures = models.PositiveIntegerField(
+        default=0, verbose_name=gettext_lazy("Discord webhook failures")
+    )
+    discord_gm_webhook_failures = models.PositiveIntegerField(
+        default=0, verbose_name=gettext_lazy("GM's Discord webhook failures")
+    )
+    discord_webhook_parked_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("Discord webhook parked at")
+    )
+    discord_gm_webhook_parked_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("GM's Discord webhook parked at")
+    )
     # The last failed delivery, for the GM's settings page; cleared by the next success.
-    discord_last_error = models.CharField(max_length=300, blank=True, default="")
-    discord_last_error_at = models.DateTimeField(null=True, blank=True)
+    discord_last_error = models.CharField(
+        max_length=300, blank=True, default="", verbose_name=gettext_lazy("Discord's last error")
+    )
+    discord_last_error_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("Discord's last error at")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("campaign")
+        verbose_name_plural = gettext_lazy("campaigns")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
@@ -333,7 +390,7 @@ class Campaign(models.Model):
     @property
     def book_line(self) -> game_lines.GameLine:
         """The line with its books' (English) names: what a stored sentence names, to be
-        worded for each reader when drawn (tables/said.py)."""
+        worded for each reader when drawn (tables/words/said.py)."""
         return game_lines.line_of(self.game_line)
 
     @property
@@ -351,14 +408,26 @@ class Membership(models.Model):
         PLAYER = "player", gettext_lazy("Player")
         OBSERVER = "observer", gettext_lazy("Observer")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=gettext_lazy("Campaign"),
     )
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=gettext_lazy("User"),
+    )
+    role = models.CharField(
+        max_length=10, choices=Role.choices, default=Role.PLAYER, verbose_name=gettext_lazy("Role")
+    )
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Joined at"))
 
     class Meta:
+        verbose_name = gettext_lazy("membership")
+        verbose_name_plural = gettext_lazy("memberships")
         constraints = [
             models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
         ]
@@ -372,16 +441,25 @@ class Membership(models.Model):
 
 
 class Character(models.Model):
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters"
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="characters",
+        verbose_name=gettext_lazy("Campaign"),
     )
-    name = models.CharField(max_length=80)
-    is_npc = models.BooleanField(default=False)
-    notes = models.TextField(blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="characters",
+        verbose_name=gettext_lazy("Owner"),
+    )
+    name = models.CharField(max_length=80, verbose_name=gettext_lazy("Name"))
+    is_npc = models.BooleanField(default=False, verbose_name=gettext_lazy("NPC"))
+    notes = models.TextField(blank=True, verbose_name=gettext_lazy("Notes"))
     in_creation = models.BooleanField(
         default=False,
         help_text=gettext_lazy("Character creation mode: no Momentum spent or gained (PM-12)."),
+        verbose_name=gettext_lazy("Being created"),
     )
     # SC-06 (Dune core rulebook, Conflict chapter): one successful attack defeats it.
     minor_foe = models.BooleanField(
@@ -391,13 +469,19 @@ class Character(models.Model):
     )
 
     # Momenta pools (RS-01, PM).
-    momentum = models.PositiveSmallIntegerField(default=3)
-    resolve = models.PositiveSmallIntegerField(default=0)
-    resolve_max = models.PositiveSmallIntegerField(default=0)
+    momentum = models.PositiveSmallIntegerField(default=3, verbose_name=gettext_lazy("Momentum"))
+    resolve = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("Resolve"))
+    resolve_max = models.PositiveSmallIntegerField(
+        default=0, verbose_name=gettext_lazy("Resolve maximum")
+    )
     # 2d20 pool.
-    determination = models.PositiveSmallIntegerField(default=0)
+    determination = models.PositiveSmallIntegerField(
+        default=0, verbose_name=gettext_lazy("Determination")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("character")
+        verbose_name_plural = gettext_lazy("characters")
         ordering = ["is_npc", "name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="unique_character_name"),
@@ -421,11 +505,18 @@ class Character(models.Model):
 class Attribute(models.Model):
     """Momenta: dice count (LUCK among them). 2d20: attribute score."""
 
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="attributes")
-    name = models.CharField(max_length=40)
-    value = models.PositiveSmallIntegerField()
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="attributes",
+        verbose_name=gettext_lazy("Character"),
+    )
+    name = models.CharField(max_length=40, verbose_name=gettext_lazy("Name"))
+    value = models.PositiveSmallIntegerField(verbose_name=gettext_lazy("Value"))
 
     class Meta:
+        verbose_name = gettext_lazy("attribute")
+        verbose_name_plural = gettext_lazy("attributes")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["character", "name"], name="unique_attribute_name"),
@@ -443,11 +534,18 @@ class Attribute(models.Model):
 class Skill(models.Model):
     """2d20: a skill; target number = attribute + skill (T-R1)."""
 
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="skills")
-    name = models.CharField(max_length=40)
-    value = models.PositiveSmallIntegerField()
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="skills",
+        verbose_name=gettext_lazy("Character"),
+    )
+    name = models.CharField(max_length=40, verbose_name=gettext_lazy("Name"))
+    value = models.PositiveSmallIntegerField(verbose_name=gettext_lazy("Value"))
 
     class Meta:
+        verbose_name = gettext_lazy("skill")
+        verbose_name_plural = gettext_lazy("skills")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["character", "name"], name="unique_skill_name"),
@@ -465,11 +563,18 @@ class Trait(models.Model):
         FOCUS = "focus", gettext_lazy("Focus")
         TRAIT = "trait", gettext_lazy("Trait")
 
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    text = models.CharField(max_length=120)
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="traits",
+        verbose_name=gettext_lazy("Character"),
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=gettext_lazy("Kind"))
+    text = models.CharField(max_length=120, verbose_name=gettext_lazy("Text"))
 
     class Meta:
+        verbose_name = gettext_lazy("trait")
+        verbose_name_plural = gettext_lazy("traits")
         ordering = ["kind", "text"]
 
     def __str__(self) -> str:
@@ -479,14 +584,21 @@ class Trait(models.Model):
 class Asset(models.Model):
     """2d20 asset (MO-10): temporary ones expire when the scene ends."""
 
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assets")
-    name = models.CharField(max_length=80)
-    quality = models.PositiveSmallIntegerField(default=0)
-    permanent = models.BooleanField(default=False)
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="assets",
+        verbose_name=gettext_lazy("Character"),
+    )
+    name = models.CharField(max_length=80, verbose_name=gettext_lazy("Name"))
+    quality = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("Quality"))
+    permanent = models.BooleanField(default=False, verbose_name=gettext_lazy("Permanent"))
     # A temporary asset the GM keeps past the scene's end (issue 23, MO-09b).
-    lasting = models.BooleanField(default=False)
+    lasting = models.BooleanField(default=False, verbose_name=gettext_lazy("Lasting"))
 
     class Meta:
+        verbose_name = gettext_lazy("asset")
+        verbose_name_plural = gettext_lazy("assets")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -494,12 +606,19 @@ class Asset(models.Model):
 
 
 class PlaySession(models.Model):
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="play_sessions")
-    number = models.PositiveIntegerField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="play_sessions",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    number = models.PositiveIntegerField(verbose_name=gettext_lazy("Number"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=gettext_lazy("Ended at"))
 
     class Meta:
+        verbose_name = gettext_lazy("play session")
+        verbose_name_plural = gettext_lazy("play sessions")
         ordering = ["-number"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="unique_session_number")
@@ -510,16 +629,28 @@ class PlaySession(models.Model):
 
 
 class Scene(models.Model):
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="scenes")
-    play_session = models.ForeignKey(
-        PlaySession, on_delete=models.SET_NULL, null=True, blank=True, related_name="scenes"
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="scenes",
+        verbose_name=gettext_lazy("Campaign"),
     )
-    number = models.PositiveIntegerField()
-    title = models.CharField(max_length=100, blank=True)
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    play_session = models.ForeignKey(
+        PlaySession,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="scenes",
+        verbose_name=gettext_lazy("Session"),
+    )
+    number = models.PositiveIntegerField(verbose_name=gettext_lazy("Number"))
+    title = models.CharField(max_length=100, blank=True, verbose_name=gettext_lazy("Title"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=gettext_lazy("Ended at"))
 
     class Meta:
+        verbose_name = gettext_lazy("scene")
+        verbose_name_plural = gettext_lazy("scenes")
         ordering = ["-number"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="unique_scene_number")

@@ -27,26 +27,52 @@ class Contest(models.Model):
         CANCELLED = "cancelled", gettext_lazy("Called off")
 
     campaign = models.ForeignKey(
-        "tables.Campaign", on_delete=models.CASCADE, related_name="contests"
+        "tables.Campaign",
+        on_delete=models.CASCADE,
+        related_name="contests",
+        verbose_name=gettext_lazy("Campaign"),
     )
     opposer = models.ForeignKey(
-        "tables.Character", on_delete=models.CASCADE, related_name="contests_opposed"
+        "tables.Character",
+        on_delete=models.CASCADE,
+        related_name="contests_opposed",
+        verbose_name=gettext_lazy("Opposer"),
     )
     active = models.ForeignKey(
-        "tables.Character", on_delete=models.CASCADE, related_name="contests_active"
+        "tables.Character",
+        on_delete=models.CASCADE,
+        related_name="contests_active",
+        verbose_name=gettext_lazy("Active"),
     )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Actor"),
     )
     # Factors hindering the opposer: each lowers the Difficulty they set by 1 (CT-02).
-    hindrances = models.PositiveSmallIntegerField(default=0)
+    hindrances = models.PositiveSmallIntegerField(
+        default=0, verbose_name=gettext_lazy("Hindrances")
+    )
     # The opposer's successes less hindrances, not below 0 (CT-01, CT-02).
-    difficulty = models.PositiveSmallIntegerField(default=0)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.AWAITING)
-    active_won = models.BooleanField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    difficulty = models.PositiveSmallIntegerField(
+        default=0, verbose_name=gettext_lazy("Difficulty")
+    )
+    state = models.CharField(
+        max_length=10,
+        choices=State.choices,
+        default=State.AWAITING,
+        verbose_name=gettext_lazy("State"),
+    )
+    active_won = models.BooleanField(
+        null=True, blank=True, verbose_name=gettext_lazy("Active side won")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
 
     class Meta:
+        verbose_name = gettext_lazy("contest")
+        verbose_name_plural = gettext_lazy("contests")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -91,13 +117,23 @@ class D20Test(SecretRecord):
         ACTIVE = "active", gettext_lazy("Contest: active character's roll")
 
     campaign = models.ForeignKey(
-        "tables.Campaign", on_delete=models.CASCADE, related_name="d20_tests"
+        "tables.Campaign",
+        on_delete=models.CASCADE,
+        related_name="d20_tests",
+        verbose_name=gettext_lazy("Campaign"),
     )
     character = models.ForeignKey(
-        "tables.Character", on_delete=models.CASCADE, related_name="d20_tests"
+        "tables.Character",
+        on_delete=models.CASCADE,
+        related_name="d20_tests",
+        verbose_name=gettext_lazy("Character"),
     )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Actor"),
     )
     event = models.ForeignKey(
         "tables.TableEvent",
@@ -106,17 +142,32 @@ class D20Test(SecretRecord):
         blank=True,
         related_name="+",
         help_text=gettext_lazy("The event that announced the roll."),
+        verbose_name=gettext_lazy("Event"),
     )
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.TEST)
+    role = models.CharField(
+        max_length=10, choices=Role.choices, default=Role.TEST, verbose_name=gettext_lazy("Role")
+    )
     contest = models.ForeignKey(
-        Contest, on_delete=models.CASCADE, null=True, blank=True, related_name="tests"
+        Contest,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="tests",
+        verbose_name=gettext_lazy("Contest"),
     )
-    spec = models.JSONField(default=dict)
-    result = models.JSONField(default=dict)
-    ledger = models.JSONField(default=dict, blank=True)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.ROLLED)
+    spec = models.JSONField(default=dict, verbose_name=gettext_lazy("Specification"))
+    result = models.JSONField(default=dict, verbose_name=gettext_lazy("Result"))
+    ledger = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("Ledger"))
+    state = models.CharField(
+        max_length=10,
+        choices=State.choices,
+        default=State.ROLLED,
+        verbose_name=gettext_lazy("State"),
+    )
     # T-04: Determination needs the GM's leave, given per test.
-    determination_permitted = models.BooleanField(default=False)
+    determination_permitted = models.BooleanField(
+        default=False, verbose_name=gettext_lazy("Determination allowed")
+    )
 
     def __str__(self) -> str:
         return f"{self.character} test #{self.pk}"
@@ -125,21 +176,34 @@ class D20Test(SecretRecord):
     def is_open(self) -> bool:
         return self.state != self.State.RESOLVED
 
+    class Meta:
+        verbose_name = gettext_lazy("2d20 test")
+        verbose_name_plural = gettext_lazy("2d20 tests")
+
 
 class CustomSpend(models.Model):
     """MO-14: a Momentum spend the GM defines for the campaign."""
 
     campaign = models.ForeignKey(
-        "tables.Campaign", on_delete=models.CASCADE, related_name="custom_spends"
+        "tables.Campaign",
+        on_delete=models.CASCADE,
+        related_name="custom_spends",
+        verbose_name=gettext_lazy("Campaign"),
     )
-    name = models.CharField(max_length=60)
-    cost = models.PositiveSmallIntegerField(default=1)
+    name = models.CharField(max_length=60, verbose_name=gettext_lazy("Name"))
+    cost = models.PositiveSmallIntegerField(default=1, verbose_name=gettext_lazy("Cost"))
     repeatable = models.BooleanField(
-        default=False, help_text=gettext_lazy("May be used more than once a test.")
+        default=False,
+        help_text=gettext_lazy("May be used more than once a test."),
+        verbose_name=gettext_lazy("Repeatable"),
     )
-    description = models.CharField(max_length=200, blank=True)
+    description = models.CharField(
+        max_length=200, blank=True, verbose_name=gettext_lazy("Description")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("custom spend")
+        verbose_name_plural = gettext_lazy("custom spends")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="unique_custom_spend_name"),

@@ -5,7 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 from tables import events
-from tables.said import worded
+from tables.words.said import worded
 
 from .core import Campaign, Character
 
@@ -19,27 +19,52 @@ class TableEvent(models.Model):
         # Only the people the event names (a whisper the GMs do not read, issue 37).
         NAMED = "named", gettext_lazy("Only those it names")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveBigIntegerField()
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="events",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    seq = models.PositiveBigIntegerField(verbose_name=gettext_lazy("Number in the log"))
     # Choices from the registry: a kind means what its entry in tables/events.py says.
     # The callable itself (not its list): migrations name it, so a new kind needs none.
-    kind = models.CharField(max_length=40, choices=events.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    kind = models.CharField(
+        max_length=40, choices=events.choices, verbose_name=gettext_lazy("Kind")
     )
-    payload = models.JSONField(default=dict, blank=True)
-    audience = models.CharField(max_length=5, choices=Audience.choices, default=Audience.ALL)
-    created_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Actor"),
+    )
+    payload = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("Payload"))
+    audience = models.CharField(
+        max_length=5,
+        choices=Audience.choices,
+        default=Audience.ALL,
+        verbose_name=gettext_lazy("Audience"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
     # The `voided` event that struck this one out (tables/services/corrections.py); the
     # row itself is never changed otherwise, so history stays whole.
     voided_by = models.OneToOneField(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="voids"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="voids",
+        verbose_name=gettext_lazy("Voided by"),
     )
     # The browser's key for the submission that made this event (issue 27): a retry of a
     # command whose answer was lost carries the same key and is refused, not applied twice.
-    idempotency_key = models.UUIDField(null=True, blank=True, editable=False)
+    idempotency_key = models.UUIDField(
+        null=True, blank=True, editable=False, verbose_name=gettext_lazy("Request key")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("table event")
+        verbose_name_plural = gettext_lazy("table events")
         ordering = ["campaign", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="unique_event_seq"),
@@ -65,21 +90,40 @@ class PoolChange(models.Model):
         RESOLVE = "resolve", gettext_lazy("Resolve")
         DETERMINATION = "determination", gettext_lazy("Determination")
 
-    event = models.ForeignKey(TableEvent, on_delete=models.CASCADE, related_name="changes")
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pool_changes")
-    character = models.ForeignKey(
-        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="pool_changes"
+    event = models.ForeignKey(
+        TableEvent,
+        on_delete=models.CASCADE,
+        related_name="changes",
+        verbose_name=gettext_lazy("Event"),
     )
-    pool = models.CharField(max_length=20, choices=Pool.choices)
-    delta = models.IntegerField()
-    after = models.IntegerField()
-    lost = models.PositiveIntegerField(default=0)
-    reason = models.CharField(max_length=200)
-    # The reason as a stored sentence where the code worded it (tables/said.py), so each
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="pool_changes",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="pool_changes",
+        verbose_name=gettext_lazy("Character"),
+    )
+    pool = models.CharField(max_length=20, choices=Pool.choices, verbose_name=gettext_lazy("Pool"))
+    delta = models.IntegerField(verbose_name=gettext_lazy("Delta"))
+    after = models.IntegerField(verbose_name=gettext_lazy("After"))
+    lost = models.PositiveIntegerField(default=0, verbose_name=gettext_lazy("Lost"))
+    reason = models.CharField(max_length=200, verbose_name=gettext_lazy("Reason"))
+    # The reason as a stored sentence where the code worded it (tables/words/said.py), so each
     # reader reads it in their language; None for what a person typed, and older rows.
-    reason_words = models.JSONField(null=True, blank=True, editable=False)
+    reason_words = models.JSONField(
+        null=True, blank=True, editable=False, verbose_name=gettext_lazy("Reason (worded)")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("pool change")
+        verbose_name_plural = gettext_lazy("pool changes")
         ordering = ["-event__seq", "-id"]
 
     def __str__(self) -> str:

@@ -26,15 +26,22 @@ class RollTemplate(models.Model):
     the band texts are the campaign's PAT-R2 labels at the time of the roll.
     """
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="roll_templates")
-    name = models.CharField(max_length=60)
-    data = models.JSONField(default=dict)
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="roll_templates",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    name = models.CharField(max_length=60, verbose_name=gettext_lazy("Name"))
+    data = models.JSONField(default=dict, verbose_name=gettext_lazy("Data"))
     campaign_labels = models.BooleanField(
         gettext_lazy("Use the campaign's band labels (PAT-R2)"), default=False
     )
-    position = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("Position"))
 
     class Meta:
+        verbose_name = gettext_lazy("roll template")
+        verbose_name_plural = gettext_lazy("roll templates")
         ordering = ["position", "name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="unique_roll_template_name")
@@ -57,12 +64,19 @@ class RollTemplate(models.Model):
 class CustomPattern(models.Model):
     """A pattern the GM added (PAT-01..PAT-04); `data` is rules.patterns.Pattern.to_dict()."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="custom_patterns")
-    name = models.CharField(max_length=60)
-    data = models.JSONField(default=dict)
-    active = models.BooleanField(default=True)
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="custom_patterns",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    name = models.CharField(max_length=60, verbose_name=gettext_lazy("Name"))
+    data = models.JSONField(default=dict, verbose_name=gettext_lazy("Data"))
+    active = models.BooleanField(default=True, verbose_name=gettext_lazy("Active"))
 
     class Meta:
+        verbose_name = gettext_lazy("custom pattern")
+        verbose_name_plural = gettext_lazy("custom patterns")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="unique_custom_pattern_name")
@@ -82,25 +96,53 @@ class AssistRequest(models.Model):
         USED = "used", gettext_lazy("Used")
         FAILED = "failed", gettext_lazy("Failed (the helper's test failed)")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assist_requests")
-    roller = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists_asked")
-    helper = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists_given")
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="assist_requests",
+        verbose_name=gettext_lazy("Campaign"),
     )
-    state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
+    roller = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="assists_asked",
+        verbose_name=gettext_lazy("Roller"),
+    )
+    helper = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="assists_given",
+        verbose_name=gettext_lazy("Helper"),
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Requested by"),
+    )
+    state = models.CharField(
+        max_length=10,
+        choices=State.choices,
+        default=State.REQUESTED,
+        verbose_name=gettext_lazy("State"),
+    )
     # PM-09: asked for in structured time. A hint only: the roll's own play mode
     # decides whether the Assist is the helper's action.
-    structured = models.BooleanField(default=False)
+    structured = models.BooleanField(default=False, verbose_name=gettext_lazy("Structured"))
     # PM-08: the helper *may* pay: their player (the GM for an NPC) agreed. Without
     # it the GM's acceptance alone spends nothing of theirs.
-    helper_agreed = models.BooleanField(default=False)
+    helper_agreed = models.BooleanField(default=False, verbose_name=gettext_lazy("Helper agreed"))
     # PM-10: the GM called a test from the helper; the Momentum is spent only if it passes.
-    uncertain = models.BooleanField(default=False)
-    test_passed = models.BooleanField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    uncertain = models.BooleanField(default=False, verbose_name=gettext_lazy("Uncertain"))
+    test_passed = models.BooleanField(
+        null=True, blank=True, verbose_name=gettext_lazy("Test passed")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("Created at"))
 
     class Meta:
+        verbose_name = gettext_lazy("assist request")
+        verbose_name_plural = gettext_lazy("assist requests")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -123,31 +165,72 @@ class MomentaRoll(SecretRecord):
         AWAITING_ALLOCATION = "awaiting_allocation", gettext_lazy("Awaiting the pattern allocation")
         RESOLVED = "resolved", gettext_lazy("Resolved")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="momenta_rolls")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="momenta_rolls")
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="momenta_rolls",
+        verbose_name=gettext_lazy("Campaign"),
+    )
+    character = models.ForeignKey(
+        Character,
+        on_delete=models.CASCADE,
+        related_name="momenta_rolls",
+        verbose_name=gettext_lazy("Character"),
+    )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=gettext_lazy("Actor"),
     )
     # The event that announced the roll, and the ones that followed it.
     event = models.OneToOneField(
-        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="momenta_roll"
+        TableEvent,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="momenta_roll",
+        verbose_name=gettext_lazy("Event"),
     )
     patterns_event = models.OneToOneField(
-        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        TableEvent,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("Patterns' event"),
     )
     reveal_event = models.OneToOneField(
-        TableEvent, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        TableEvent,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("Reveal event"),
     )
     assist = models.ForeignKey(
-        AssistRequest, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+        AssistRequest,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rolls",
+        verbose_name=gettext_lazy("Assist"),
     )
-    spec = models.JSONField()  # rules.d6.RollSpec.to_dict()
-    result = models.JSONField()  # rules.d6.RollResult.to_dict()
-    applied = models.JSONField(null=True, blank=True)  # rules.d6.AppliedRoll.to_dict()
+    spec = models.JSONField(
+        verbose_name=gettext_lazy("Specification")
+    )  # rules.d6.RollSpec.to_dict()
+    result = models.JSONField(verbose_name=gettext_lazy("Result"))  # rules.d6.RollResult.to_dict()
+    applied = models.JSONField(
+        null=True, blank=True, verbose_name=gettext_lazy("Applied")
+    )  # rules.d6.AppliedRoll.to_dict()
     # What the card shows (the event payload): names, sources, who paid.
-    card = models.JSONField(default=dict)
+    card = models.JSONField(default=dict, verbose_name=gettext_lazy("Card"))
     state = models.CharField(
-        max_length=20, choices=State.choices, default=State.AWAITING_ALLOCATION
+        max_length=20,
+        choices=State.choices,
+        default=State.AWAITING_ALLOCATION,
+        verbose_name=gettext_lazy("State"),
     )
 
     def __str__(self) -> str:
@@ -156,3 +239,7 @@ class MomentaRoll(SecretRecord):
     @property
     def awaiting(self) -> bool:
         return self.state == self.State.AWAITING_ALLOCATION
+
+    class Meta:
+        verbose_name = gettext_lazy("Momenta roll")
+        verbose_name_plural = gettext_lazy("Momenta rolls")

@@ -15,7 +15,10 @@ class PersonSettings(models.Model):
     Nobody else reads or changes them; no campaign owns them, so no export carries them."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_settings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_settings",
+        verbose_name=gettext_lazy("User"),
     )
     # Off by default: motion is opt-in; site.css also drops it under prefers-reduced-motion.
     animate_dice = models.BooleanField(
@@ -76,7 +79,8 @@ class PersonSettings(models.Model):
     )
 
     class Meta:
-        verbose_name_plural = "person settings"
+        verbose_name = gettext_lazy("personal settings")
+        verbose_name_plural = gettext_lazy("personal settings")
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from tables.models import CalledTest, Campaign
-from tables.said import worded, words
+from tables.words.said import worded, words
 
 
 def _edges(call: CalledTest) -> dict | str:
@@ -40,7 +40,7 @@ def terms(call: CalledTest, *, reveal: bool) -> str:
 
 
 def term_words(call: CalledTest, *, reveal: bool) -> dict:
-    """What is asked, as a sentence to store (tables/said.py), worded per reader."""
+    """What is asked, as a sentence to store (tables/words/said.py), worded per reader."""
     if call.system == CalledTest.System.D20:
         return _d20_terms(call, reveal)
     if call.kind == CalledTest.Kind.LUCK:

@@ -9,10 +9,10 @@ function (views/d20.py composer_of), so it and a view's answer cannot drift.
 from __future__ import annotations
 
 from rules import game_lines
-from tables import wording
 from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.policy.access import can_control, controllable, has_role, seen_by
 from tables.presenters.odds_chart import d20_chart, fraction
+from tables.words import wording
 
 OPEN_TESTS_SHOWN = 6
 

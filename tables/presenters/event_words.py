@@ -2,7 +2,7 @@
 people read, never a model's field names ("Group Momentum", not "group_momentum").
 
 tables/live/render.py's `_summary` asks here for the generic card's line. The
-words of a pool change are tables/wording.py's (Discord posts use them too).
+words of a pool change are tables/words/wording.py's (Discord posts use them too).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.utils.translation import gettext, ngettext
 
 from tables.models import Campaign
-from tables.wording import moment, pool_adjusted, pool_label  # noqa: F401  (render.py asks here)
+from tables.words.wording import moment
 
 
 def _value_words(field, value) -> str:

@@ -1,14 +1,10 @@
-"""The game line's forms at the table (GL-02, GL-04) and its pools' names (GL-01).
-
-A pool's name at this campaign's table (`pool_name`, `line_words`) lives with the other
-words in tables/wording.py, so Discord posts read it too; it is re-exported here.
-"""
+"""The game line's forms at the table (GL-02, GL-04). A pool's name at this campaign's
+table (GL-01) is tables/words/wording.py's `pool_name`, so Discord posts read it too."""
 
 from __future__ import annotations
 
 from tables.forms.game_lines import challenge_form
 from tables.policy.access import controllable, has_role
-from tables.wording import line_words, pool_name  # noqa: F401  (templates and views ask here)
 
 
 def challenge_context(campaign, membership, *, form=None, error: str = "") -> dict:

@@ -50,7 +50,7 @@ from tables.policy.access import controllable, default_character, seen_by, still
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.presenters.assists import player_actions, player_assists
 from tables.presenters.odds_chart import Chart, band_chart, fraction, percent
-from tables.wording import band_words, pattern_name, pattern_words
+from tables.words.wording import band_words, pattern_name, pattern_words
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from django.utils import formats
 from django.utils.translation import gettext, pgettext
 
-from tables import wording
+from tables.words import wording
 
 WIDTH = 300  # SVG user units; CSS scales the picture to its box
 HEIGHT = 28

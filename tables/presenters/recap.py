@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 
 from tables.live.render import kind_label
 from tables.models import Campaign, PoolChange
-from tables.presenters.game_lines import pool_name
 from tables.presenters.odds_chart import fraction
 from tables.recap import chart as charts
 from tables.recap.facts import CharacterTally, Mark, Moment, Recap, Series
 from tables.recap.spans import Outline, Span
+from tables.words.wording import pool_name
 
 
 def series_name(campaign: Campaign, series: Series, names: dict[int, str]) -> str:

@@ -12,7 +12,7 @@ from rules.momentum import d20_purchase_cost
 from tables.clause_ids import without_ids
 from tables.models import Campaign
 from tables.policy.game_lines import catalogue
-from tables.wording import spend_description, spend_name
+from tables.words.wording import spend_description, spend_name
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """The scene board's log lines (issue 35): each stored as its English sentence and its
-values (tables/said.py), so every reader reads it in their own language, whoever wrote
+values (tables/words/said.py), so every reader reads it in their own language, whoever wrote
 it. The English line stays in the payload for Discord and exports."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from tables.said import said, worded, words
+from tables.words.said import said, worded, words
 
 ADDED = gettext_noop("%(who)s puts on the board: “%(text)s”.")
 CHANGED = gettext_noop("%(who)s changes “%(before)s” to “%(text)s”.")

@@ -31,7 +31,6 @@ from tables.models import CalledTest, Campaign, Character, Membership, TableEven
 from tables.models.limits import MAX_POOL
 from tables.policy.access import require_control
 from tables.policy.calls import term_words
-from tables.said import said, words
 from tables.services import call_edges
 from tables.services import d20 as services_d20
 from tables.services import momenta as services_momenta
@@ -45,6 +44,7 @@ from tables.services.core import (
 )
 from tables.services.d20.sheet import whole_range
 from tables.services.momenta import RollRequest
+from tables.words.said import said, words
 
 DIFFICULTY_MAX = 5  # T-R2
 NOTE_MAX = 120

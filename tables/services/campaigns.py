@@ -23,7 +23,7 @@ from tables.policy.access import membership_of
 from tables.services import discord, game_lines
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.roll_templates import seed_default_templates
-from tables.wording import moment
+from tables.words.wording import moment
 
 PRESETS = {
     Campaign.Preset.MOMENTA: (Campaign.DiceSystem.D6, Campaign.Economy.PERSONAL),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from rules import pools
 from rules.errors import RulesError
+from rules.sentences import Reason, english
 from tables import events
 from tables.errors import ServiceError, StaleState  # noqa: F401  (services import them here)
 from tables.models import (
@@ -35,7 +36,7 @@ class Change:
     reason: str
     character: Character | None = None
     lost: int = 0
-    # The reason as a sentence (tables/said.py) where the code worded it, for each reader.
+    # The reason as a sentence (tables/words/said.py) where the code worded it, for each reader.
     reason_words: dict | None = None
 
 
@@ -60,7 +61,7 @@ def change_pool(
     campaign: Campaign,
     pool: str,
     delta: int,
-    reason: str,
+    reason: Reason,
     *,
     character: Character | None = None,
     expected: int | None = None,
@@ -75,8 +76,11 @@ def change_pool(
     value the person saw; if the pool moved since in a way that matters to this
     change (check_seen), StaleState is raised. `fresh`: the caller read the row
     after taking the lock, so its value is used instead of reading it again (the
-    conditional update below still refuses if it was not current).
+    conditional update below still refuses if it was not current). A `reason` made
+    with rules.sentences.words is stored as English and worded per reader when drawn.
     """
+    if isinstance(reason, dict):
+        reason, reason_words = english(reason), reason
     model, pk, current, own_cap = _read_pool(campaign, pool, character, fresh)
     label = pool_label(pool, character)
     check_seen(pool, current, expected, delta, own_cap=own_cap, label=label)

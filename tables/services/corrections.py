@@ -16,7 +16,6 @@ from rules.sentences import english
 from tables import events
 from tables.models import PoolChange, TableEvent
 from tables.policy.access import sees_event
-from tables.said import said, words
 from tables.services import harm
 from tables.services.core import (
     Change,
@@ -26,6 +25,7 @@ from tables.services.core import (
     lock_campaign,
     require_gm,
 )
+from tables.words.said import said, words
 
 # PoolChange.reason holds 200; "Voided by <name>: " takes the rest.
 REASON_MAX = 120

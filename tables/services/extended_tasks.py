@@ -26,7 +26,6 @@ from tables.models import (
 )
 from tables.policy.access import require_control
 from tables.policy.play import current_scene
-from tables.said import said
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -34,6 +33,7 @@ from tables.services.core import (
     require_gm,
     require_playing,
 )
+from tables.words.said import said
 
 NAME_MAX = 100
 

@@ -22,7 +22,6 @@ from tables.models.limits import NOTE_MAX
 from tables.policy.access import require_control
 from tables.policy.game_lines import adventure_word
 from tables.policy.play import current_scene
-from tables.said import said, words
 from tables.services.core import (
     Change,
     ServiceError,
@@ -36,6 +35,7 @@ from tables.services.core import (
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.sheet import complication_range, whole_range
 from tables.services.d20.starts import adventure_threat_changes, log_threat
+from tables.words.said import said, words
 
 
 def _require_2d20(campaign: Campaign) -> None:
@@ -119,9 +119,9 @@ def start_new_adventure(campaign_id: int, actor) -> TableEvent:
                 events.POOL_ADJUSTED,
                 actor,
                 {"pool": DETERMINATION, "character_id": None, **summary},
-                changes=refill_personal_pools(campaign, occasion),
+                changes=refill_personal_pools(campaign, book_occasion),
             )
-        threat = adventure_threat_changes(campaign, occasion)
+        threat = adventure_threat_changes(campaign, book_occasion)
         summary = said(
             gettext_noop("%(occasion)s: %(pool)s set to 2 per player character."),
             occasion=book_occasion,
@@ -224,5 +224,9 @@ def fit_group_pool(campaign: Campaign, new_key: str) -> list[Change]:
     current = Campaign.objects.values_list("group_momentum", flat=True).get(pk=campaign.pk)
     if current <= cap:
         return []
-    reason = f"{new.title}: the group pool holds at most {cap} (GL-01)"
+    reason = words(
+        gettext_noop("%(line)s: the group pool holds at most %(cap)s (GL-01)"),
+        line=words(new.title),
+        cap=cap,
+    )
     return [change_pool(campaign, GROUP_MOMENTUM, cap - current, reason)]

@@ -21,12 +21,12 @@ from tables.errors import refused_by_rules
 from tables.models import CustomSpend, TableEvent
 from tables.policy.access import audience_of
 from tables.policy.game_lines import catalogue
-from tables.said import said, successes, words
 from tables.services.campaigns import update_campaign_settings
 from tables.services.core import ServiceError, append_event, change_pool, lock_campaign, require_gm
 from tables.services.d20 import visible_test_record
 from tables.services.named import campaign_record, delete_named
 from tables.services.reveal import reveal
+from tables.words.said import said, successes, words
 
 REASON_MAX = 200
 THREAT_STEP_MAX = 50

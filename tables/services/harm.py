@@ -25,10 +25,10 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.harm_rules import bonus_damage, line_key
-from tables.said import said, words
 from tables.services import attacks, harm_marks, harm_words
 from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
+from tables.words.said import said, words
 
 
 def set_track(
@@ -328,7 +328,7 @@ def reverse_hit(campaign, actor, hit_event: TableEvent, lines, seq: int, reason:
                   "was changed.") % {"seq": seq, "who": first.name}
             )  # fmt: skip
         moves.append((tracks.kind(campaign, row.track), row, tracks.move(row, -line.delta)))
-    why = _("Voided #%(seq)d: %(why)s") % {"seq": seq, "why": reason}
+    why = words(gettext_noop("Voided #%(seq)d: %(why)s"), seq=seq, why=reason)
     return tracks.write(
         campaign,
         actor,

@@ -12,10 +12,10 @@ from django.utils.translation import gettext_noop
 from rules import harm
 from rules.errors import RulesError
 from tables.models import Character, D20Test, TableEvent
-from tables.said import said, words
 from tables.services import attacks
 from tables.services import harm_tracks as tracks
 from tables.services.core import ServiceError, lock_campaign, require_gm
+from tables.words.said import said, words
 
 DEFEATS = "defeats"
 

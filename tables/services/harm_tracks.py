@@ -83,7 +83,7 @@ def write(
     campaign, actor, character, moves, reason, *, audience, extra, summary, sources
 ) -> TableEvent:
     """The event, then its ledger lines (the first one is the hit, when it comes from a roll).
-    `reason`: what the GM typed, or a sentence (tables/said.py) the site wrote."""
+    `reason`: what the GM typed, or a sentence (tables/words/said.py) the site wrote."""
     sentence = reason if isinstance(reason, dict) else None
     reason = english(reason)
     event = append_event(

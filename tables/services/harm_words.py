@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from tables.said import said
+from tables.words.said import said
 
 
 def choice_summary(hit, values: dict) -> dict | None:

@@ -23,7 +23,6 @@ from tables.models import Campaign, Membership, Scene, SceneTrait, TableEvent
 from tables.models.scene import TRAIT_TEXT_MAX
 from tables.policy.access import has_role
 from tables.policy.board_traits import standing_trait
-from tables.said import said
 from tables.services import board_lines as lines
 from tables.services.core import (
     ServiceError,
@@ -33,6 +32,7 @@ from tables.services.core import (
     require_role,
 )
 from tables.services.scenes import scene_for_play
+from tables.words.said import said
 
 KINDS = {k.value for k in SceneTrait.Kind}
 

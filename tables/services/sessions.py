@@ -7,7 +7,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
-from django.utils.translation import gettext as _
 
 from rules import game_lines
 from rules.pools import SESSION_START_MOMENTUM  # PM-01
@@ -22,7 +21,6 @@ from tables.models import (
 )
 from tables.policy.access import has_role, membership_of
 from tables.policy.play import current_scene
-from tables.said import said, words
 from tables.services.conflicts import turns
 from tables.services.core import (
     CAMPAIGN_POOLS,
@@ -36,14 +34,17 @@ from tables.services.core import (
     pool_label,
     require_gm,
 )
+from tables.services.d20 import contests
 from tables.services.d20.refills import refill_personal_pools
 from tables.services.d20.resolution import close_open_tests
 from tables.services.d20.starts import log_threat, session_start_changes
 from tables.services.scenes import new_scene
+from tables.words.said import said, words
 
 # --- Sessions, scenes, pools -------------------------------------------------
 
 
+_NEW_SESSION = words(gettext_noop("New session"))
 _RESET = words(gettext_noop("New session: Momentum resets to 3 (PM-01)"))
 
 
@@ -80,8 +81,8 @@ def start_session(campaign_id: int, actor) -> PlaySession:
                 )
         elif not campaign.uses_d6:
             if campaign.line.refill_at == game_lines.SESSION:
-                changes += refill_personal_pools(campaign, _("New session"))  # GL-02
-            changes += session_start_changes(campaign, _("New session"))  # GL-07, after GL-02
+                changes += refill_personal_pools(campaign, _NEW_SESSION)  # GL-02
+            changes += session_start_changes(campaign, _NEW_SESSION)  # GL-07, after GL-02
         public = [c for c in changes if c.pool != "threat"]
         append_event(
             campaign, events.SESSION_STARTED, actor, {"number": session.number}, changes=public
@@ -125,7 +126,8 @@ def _scene_end_loss(campaign: Campaign, scene: Scene) -> Change:
 def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> TableEvent:
     """End the current scene: 2d20 tests still open are closed first, saved to the group
     pool up to its cap (MO-04: the scene's end is the latest they resolve), then the group
-    pool loses 1 (MO-07), temporary assets expire (MO-10), and the board's traits end
+    pool loses 1 (MO-07), contests still waiting are called off (CT-R2), temporary
+    assets expire (MO-10), and the board's traits end
     with it (MO-09b), all but those the GM keeps: marked lasting, or named in
     `keep_traits` / `keep_assets` (ids) in this one step.
 
@@ -138,6 +140,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         close_open_tests(campaign, actor)  # before MO-07, so the loss follows the saving
+        contests.call_off_with_scene(campaign, actor)  # CT-R2
         scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])

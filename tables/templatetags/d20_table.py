@@ -11,8 +11,8 @@ from django import template
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tables import wording
 from tables.presenters import gm as gm_presenters
+from tables.words import wording
 
 register = template.Library()
 

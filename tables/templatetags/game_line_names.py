@@ -1,18 +1,19 @@
 """`{% pool_name campaign c.pool c.pool_label %}`: a pool's name at this campaign's table
-(presenters.game_lines, GL-01)."""
+(tables/words/wording.py, GL-01)."""
 
 from __future__ import annotations
 
 from django import template
 
 from tables.presenters import game_lines
+from tables.words import wording
 
 register = template.Library()
 
 
 @register.simple_tag
 def pool_name(campaign, pool: str, label: str) -> str:
-    return game_lines.pool_name(campaign, pool, label)
+    return wording.pool_name(campaign, pool, label)
 
 
 @register.simple_tag(takes_context=True)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from rules.personal import AdvantageSource
 from tables.templatetags.dice_html import d6_pips, face_sets
-from tables.wording import band_words, pattern_words, successes
+from tables.words.wording import band_words, pattern_words, successes
 
 register = template.Library()
 

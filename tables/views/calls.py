@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import wording
 from tables.forms.calls import CallForm
 from tables.forms.d20 import D20RollForm
 from tables.forms.momenta import initial_from, roll_form
@@ -27,7 +26,6 @@ from tables.policy.calls import open_calls
 from tables.policy.game_lines import catalogue
 from tables.presenters.calls import answering_character, call_view, panel_context
 from tables.presenters.momenta import composer_context
-from tables.said import worded
 from tables.services import calls as services_calls
 from tables.services import d20 as services_d20
 from tables.services.core import ServiceError
@@ -35,6 +33,8 @@ from tables.services.momenta import SITUATIONAL, RollRequest
 from tables.views.access import campaign_for, player_at
 from tables.views.answers import back_to_table, command, form_errors, respond
 from tables.views.d20 import composer_of, odds_of, panel_of
+from tables.words import wording
+from tables.words.said import worded
 
 PANEL = "tables/partials/call_panel.html"
 D20_PLAY = "tables/partials/composer_d20.html"

@@ -33,12 +33,12 @@ from tables.policy.access import has_role
 from tables.policy.board_traits import standing_for
 from tables.policy.game_lines import catalogue
 from tables.presenters.d20 import odds_view, panel_context, play_context, visible_tests
-from tables.said import worded
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, posted_id
 from tables.views.answers import back_to_table, command, form_errors, respond
+from tables.words.said import worded
 
 PLAY = "tables/partials/composer_d20.html"
 PANEL = "tables/partials/spend_panel.html"

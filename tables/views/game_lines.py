@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST
 from tables.forms.game_lines import ChallengeRollForm, NarrativeSpendForm, SceneComplicationForm
 from tables.presenters.game_lines import challenge_context, narrative_context
 from tables.presenters.gm import gm_panel_context
-from tables.said import worded
 from tables.services import game_lines as services
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, form_errors, respond
+from tables.words.said import worded
 
 CHALLENGE = "tables/partials/challenge_dice.html"
 PANEL = "tables/partials/gm_panel.html"

@@ -19,12 +19,12 @@ from tables.forms.site import PoolAdjustForm
 from tables.models import D20Test
 from tables.policy.play import pools_for
 from tables.presenters.gm import gm_panel_context
-from tables.said import worded
 from tables.services import corrections, sessions
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, commands, respond
+from tables.words.said import worded
 
 PANEL = "tables/partials/gm_panel.html"
 

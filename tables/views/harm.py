@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST
 
 from tables.presenters.scene_board import board_context
 from tables.presenters.table import audience_for, base_context
-from tables.said import worded
 from tables.services import extended_tasks, harm, harm_marks
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, event_fragments, respond, run_command
+from tables.words.said import worded
 
 BOARD = "tables/partials/scene_board.html"
 

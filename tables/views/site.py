@@ -44,7 +44,7 @@ from tables.services import campaigns, characters, sessions
 from tables.services.core import ServiceError
 from tables.views.access import campaign_for, character_for
 from tables.views.answers import HtmxHttpRequest, back_with_message, form_errors
-from tables.wording import pool_name
+from tables.words.wording import pool_name
 
 # --- Accounts -----------------------------------------------------------------
 

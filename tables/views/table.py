@@ -15,13 +15,13 @@ from tables.live import table_page
 from tables.live.log_filters import DEFAULT_SHOW, parse_show
 from tables.models import Character, PersonSettings, PoolChange
 from tables.policy.access import has_role
-from tables.presenters.game_lines import pool_name
 from tables.presenters.table import ALL, GM, audience_for, shows_threat
 from tables.services import core, sessions
 from tables.views.access import campaign_for
 from tables.views.answers import back_to_table, respond
 from tables.views.d20 import composer_of
 from tables.views.talk import talk_form
+from tables.words.wording import pool_name
 
 
 class NoteForm(forms.Form):

@@ -72,9 +72,10 @@ def server(tmp_path_factory, fake):
 
 
 def label(kind, language: str) -> str:
-    """A kind's name in the log, as the catalogue words it in `language`."""
+    """A kind's name in the log, as the catalogue words it in `language` (the seeds' pool
+    names: both tables play the 2d20 core's line)."""
     with translation.override(language):
-        return str(events.REGISTRY[kind.name].label)
+        return events.label_of(kind.name)
 
 
 def choose(page, base: str, language: str, zone: str) -> None:

@@ -64,7 +64,7 @@ def band(language: str, tone: int) -> str:
 
 
 def successes(language: str, n: int) -> str:
-    from tables import wording
+    from tables.words import wording
 
     with translation.override(language):
         return wording.successes(n)
@@ -133,7 +133,7 @@ def test_three_readers_read_one_live_roll_each_in_their_own_language(browser, se
 
 def seeded_template(shown: str, language: str) -> str:
     """The seeded template (stored in English) that `shown` words in `language`."""
-    from tables.wording import DEFAULT_TEMPLATE_NAMES
+    from tables.words.wording import DEFAULT_TEMPLATE_NAMES
 
     with translation.override(language):
         keys = [name for name in DEFAULT_TEMPLATE_NAMES if translation.gettext(name) == shown]

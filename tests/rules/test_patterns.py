@@ -278,7 +278,9 @@ def test_pat_08_each_triple_refunds_but_only_what_was_spent():
     )
     with pytest.raises(IllegalRefund, match="Bo spent 1 Resolve and cannot get 2 back"):
         apply_allocation(result, both, refund_to=["Bo", "Bo"])
-    with pytest.raises(IllegalRefund, match="choose 2 recipients, not 1"):
+    with pytest.raises(
+        IllegalRefund, match=r"gives back 2 Resolve: choose one recipient per point \(1 chosen\)"
+    ):
         apply_allocation(result, both, refund_to=["Bo"])
     only_one = narrative([4, 4, 4, 2, 2, 2, 5], resolve_spent=(("Ash", 1),))
     assert apply_allocation(only_one, both).refunds == (("Ash", 1),)

@@ -10,9 +10,9 @@ from django.utils import translation
 
 from tables.models import Campaign, Character, Conflict, PoolChange, TableEvent
 from tables.presenters.conflicts import side_words
-from tables.said import worded
 from tables.services.conflicts import paid, turns
 from tables.services.core import ServiceError
+from tables.words.said import worded
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.utils import translation
 from tables.discord import notify
 from tables.discord import sender as discord_sender
 from tables.models import Campaign, TableEvent
-from tables.wording import pool_label, pool_name
+from tables.words.wording import pool_label, pool_name
 
 
 class Recorder:

@@ -53,7 +53,7 @@ def test_every_kind_has_a_label_and_templates_that_exist():
         assert kind.label.strip(), kind.name
         for name in (*kind.log_templates, *kind.push_templates):
             assert (TEMPLATES / name).is_file(), f"{kind.name}: {name} is missing"
-    assert events.D20_SPEND.label == "Momentum spent"
+    assert live.kind_label("d20_spend") == "Momentum spent"  # the seeds' names, no line
     assert live.kind_label("momenta_patterns") == "Patterns chosen"
 
 

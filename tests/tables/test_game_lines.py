@@ -832,7 +832,7 @@ def test_gl_02_fallout_luck_of_the_draw_and_lucky_timing_cost_luck(
         d20_campaign.pk, player, kara.pk, "luck_of_the_draw", points=2, note="a key"
     )
     assert event.payload["summary"] == "Kara spends 2 Luck: Luck of the Draw."
-    from tables.wording import pool_adjusted  # the Discord card's words too
+    from tables.words.wording import pool_adjusted  # the Discord card's words too
 
     assert pool_adjusted(event.payload) == event.payload["summary"]
     assert event.payload["changes"][0]["reason"] == "Kara: Luck of the Draw (a key)"

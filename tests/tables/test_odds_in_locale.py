@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tables import wording
 from tables.presenters.momenta import Chance
 from tables.presenters.odds_chart import d20_chart, percent
+from tables.words import wording
 from tests.tables.d20_posts import roll_data
 
 NBSP = "\u00a0"

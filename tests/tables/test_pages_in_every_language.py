@@ -81,3 +81,45 @@ def test_every_page_reads_in_the_readers_language(played, client_for, language):
             if found:
                 leaks[f"{who} {url}"] = found
     assert not leaks, "\n".join(f"{k}:\n    " + "\n    ".join(v) for k, v in leaks.items())
+
+
+def refusals(played) -> list[tuple[str, str, str, dict | None, int]]:
+    """(who, method, url, data, status) for the pages that refuse or send a form back:
+    the error pages and every form's errors."""
+    m, d = played["momenta"].pk, played["d20"].pk
+    wrong = {"username": "gm", "password": "wrong"}
+    # A sheet sent with no name and no rows, as a browser sends the empty form.
+    empty_sheet = {"name": ""} | {
+        f"{rows}-{count}": "0"
+        for rows in ("attributes", "skills", "threads", "traits", "assets")
+        for count in ("TOTAL_FORMS", "INITIAL_FORMS")
+    }
+    return [
+        ("player", "get", reverse("campaign_settings", args=[m]), None, 403),
+        ("outsider", "get", reverse("table", args=[m]), None, 403),
+        ("anonymous", "get", "/no-such-page/", None, 404),
+        ("gm", "post", reverse("campaign_new"), {"name": "", "preset": "nope"}, 200),
+        ("gm", "post", reverse("character_new", args=[m]), empty_sheet, 400),
+        ("gm", "post", reverse("character_new", args=[d]), empty_sheet, 400),
+        ("anonymous", "post", reverse("signup"), {"username": "", "password1": "x"}, 200),
+        ("anonymous", "post", reverse("login"), wrong, 200),
+        ("anonymous", "post", reverse("login"), wrong, 429),  # locked out (limit below)
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_refusals_and_form_errors_read_in_the_readers_language(
+    played, client_for, settings, language
+):
+    settings.LOGIN_FAILURE_LIMIT = 1
+    leaks = {}
+    for who, method, url, data, status in refusals(played):
+        client = client_for(who)
+        response = getattr(client, method)(url, data or {}, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == status, (who, method, url, response.status_code)
+        html = response.content.decode()
+        assert f'lang="{language}"' in html, (who, url)
+        found = english_in(html, language, PROPER_NAMES, TYPED)
+        if found:
+            leaks[f"{who} {method} {url} ({status})"] = found
+    assert not leaks, "\n".join(f"{k}:\n    " + "\n    ".join(v) for k, v in leaks.items())

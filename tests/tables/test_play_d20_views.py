@@ -659,7 +659,7 @@ def test_t_05_the_odds_read_in_the_readers_number_format(language, shown):
 
     from django.utils import translation
 
-    from tables import wording
+    from tables.words import wording
 
     with translation.override(language):
         assert wording.percent(1 - Fraction(7, 20) ** 2) == shown

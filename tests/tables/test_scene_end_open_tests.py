@@ -8,7 +8,7 @@ import pytest
 
 from rules.dice import FixedDice
 from tables import events
-from tables.models import Campaign, D20Test, TableEvent
+from tables.models import Campaign, Contest, D20Test, TableEvent
 from tables.services import d20 as services_d20
 from tables.services import sessions
 from tables.services.core import ServiceError
@@ -121,3 +121,48 @@ def test_ct_04_mo_07_a_contest_answered_and_left_open_ends_with_the_scene(
     assert answer.state == D20Test.State.RESOLVED
     assert d20_campaign.group_momentum == 1  # 2 saved, then the scene's 1
     assert TableEvent.objects.filter(kind=events.CONTEST_RESOLVED).count() == 1
+
+
+def _contest(campaign, gm, marcus, kara):
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    return services_d20.contest_opposer_roll(
+        campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate",
+        rng=FixedDice([1, 2]),
+    )  # fmt: skip
+
+
+def test_ct_r2_a_contest_still_waiting_for_its_roll_is_called_off_with_the_scene(
+    d20_campaign, gm, player, kara, marcus
+):
+    """CT-R2 (ruling, docs/rules.md): the scene it was played in is over, so the
+    contest Kara never answered does not wait into the next one."""
+    sessions.start_scene(d20_campaign.pk, gm, "The docks")
+    contest = _contest(d20_campaign, gm, marcus, kara)
+
+    ended = sessions.end_scene(d20_campaign.pk, gm)
+
+    contest.refresh_from_db()
+    assert contest.state == Contest.State.CANCELLED
+    called_off = TableEvent.objects.get(kind=events.CONTEST_CANCELLED)
+    assert called_off.seq < ended.seq
+    assert called_off.payload["summary"] == (
+        "The scene ends: the contest between Marcus and Kara is called off (CT-R2)."
+    )
+    with pytest.raises(ServiceError):
+        _roll(d20_campaign, player, kara, [1, 2], contest_id=contest.pk)
+
+
+def test_ct_r2_a_contest_whose_active_character_rolled_ends_with_that_test(
+    d20_campaign, gm, player, kara, marcus
+):
+    """CT-R2 with MO-04: Kara answered, so the scene's end closes her test and the
+    contest with it; nothing is called off."""
+    contest = _contest(d20_campaign, gm, marcus, kara)
+    _roll(d20_campaign, player, kara, [1, 1], contest_id=contest.pk)
+
+    sessions.end_scene(d20_campaign.pk, gm)
+
+    contest.refresh_from_db()
+    assert contest.state == Contest.State.RESOLVED
+    assert not TableEvent.objects.filter(kind=events.CONTEST_CANCELLED).exists()

@@ -10,8 +10,8 @@ import pytest
 
 import rules.errors
 from rules.d20 import InvalidTest
-from tables import said as said_module
-from tables.said import localized, said, worded
+from tables.words import said as said_module
+from tables.words.said import localized, said, worded
 
 GERMAN = {
     "%(who)s spends %(n)s Momentum.": "%(who)s gibt %(n)s Momentum aus.",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules import turns as rules
 from tables.models import Conflict, TableEvent
@@ -31,6 +32,7 @@ from tables.services.conflicts.turns import (
     side_title,
 )
 from tables.services.core import ServiceError, change_pool, lock_campaign, require_role
+from tables.words.said import stored, words
 
 
 def keep_initiative(campaign_id: int, actor, character_id, pay: str = rules.SPEND) -> TableEvent:
@@ -79,7 +81,9 @@ def keep_initiative(campaign_id: int, actor, character_id, pay: str = rules.SPEN
 def _pay_to_keep(campaign, participant, side: str, pay: str):
     line, cost = campaign.line, keep_cost(campaign)
     pool, name = ("threat", line.gm_pool) if side == GM else ("group_momentum", line.group_pool)
-    reason = _("Keep the Initiative: %(who)s acts next") % {"who": participant.character.name}
+    reason = words(
+        gettext_noop("Keep the Initiative: %(who)s acts next"), who=participant.character.name
+    )
     ways = rules.keep_payments(turn_rules(campaign), side, getattr(campaign, pool), cost)
     if pay not in ways:  # the row read under the lock
         if pay == rules.ADD_THREAT:
@@ -118,8 +122,8 @@ def interrupt(campaign_id: int, actor, character_id) -> TableEvent:
         _waiting_npc(participant)
         if not rules.may_interrupt(line_rules, next_side(campaign, conflict), True):
             raise ServiceError(_("No need to interrupt: the GM's side acts next anyway."))
-        words = _("The GM interrupts: %(who)s acts now.")
-        return _buy(campaign, actor, conflict, participant, line_rules.interrupt_cost, words)
+        msgid = gettext_noop("The GM interrupts: %(who)s acts now.")
+        return _buy(campaign, actor, conflict, participant, line_rules.interrupt_cost, msgid)
 
 
 def gm_opens_round(campaign_id: int, actor, character_id) -> TableEvent:
@@ -146,8 +150,8 @@ def gm_opens_round(campaign_id: int, actor, character_id) -> TableEvent:
             raise ServiceError(
                 _("Only before anyone acts in a round the players would open can the GM buy it.")
             )
-        words = _("The GM opens the round: %(who)s takes the first turn.")
-        return _buy(campaign, actor, conflict, participant, line_rules.open_round_cost, words)
+        msgid = gettext_noop("The GM opens the round: %(who)s takes the first turn.")
+        return _buy(campaign, actor, conflict, participant, line_rules.open_round_cost, msgid)
 
 
 def _waiting_npc(participant) -> None:
@@ -162,13 +166,14 @@ def _waiting_npc(participant) -> None:
         )
 
 
-def _buy(campaign, actor, conflict, participant, cost: int, words: str) -> TableEvent:
+def _buy(campaign, actor, conflict, participant, cost: int, msgid: str) -> TableEvent:
     name = participant.character.name
     pool = campaign.line.gm_pool
     if campaign.threat < cost:  # the row read under the lock
         raise ServiceError(
             _("That costs %(cost)d %(pool)s; there is not enough.") % {"cost": cost, "pool": pool}
         )
-    reason = words % {"who": name}
+    reason = words(msgid, who=name)  # the ledger's and the log's, worded per reader
     change = change_pool(campaign, "threat", -cost, reason, fresh=True)
-    return _set_acting(campaign, actor, conflict, participant, changes=[change], paid=reason)
+    paid = stored(reason)
+    return _set_acting(campaign, actor, conflict, participant, changes=[change], paid=paid)

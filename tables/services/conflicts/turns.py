@@ -40,7 +40,6 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.turns import GM, PLAYERS, next_side, ordered_next, running_conflict, turn_rules
-from tables.said import said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -48,6 +47,7 @@ from tables.services.core import (
     require_role,
 )
 from tables.services.scenes import scene_for_play
+from tables.words.said import said, words
 
 
 def _running(campaign: Campaign) -> Conflict:

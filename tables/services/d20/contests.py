@@ -15,7 +15,6 @@ from tables import events
 from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
 from tables.policy.d20_records import result_json
-from tables.said import said, successes
 from tables.services.core import (
     Change,
     ServiceError,
@@ -27,6 +26,7 @@ from tables.services.core import (
 from tables.services.d20.checks import require_d20
 from tables.services.d20.pools import buy_dice
 from tables.services.d20.sheet import D20TestRequest, build_spec
+from tables.words.said import said, successes
 
 
 def contest_opposer_roll(
@@ -182,6 +182,29 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
                 ),
             },
         )
+
+
+def call_off_with_scene(campaign: Campaign, actor) -> list[TableEvent]:
+    """CT-R2 (ruling): the scene ends, so a contest still waiting for the active
+    character's roll is called off, one event each; one whose active character rolled
+    ends with that test (closed with the scene, MO-04). `campaign` is locked by the
+    caller (sessions.end_scene)."""
+    waiting = campaign.contests.filter(state=Contest.State.AWAITING)
+    called_off = []
+    for contest in waiting.select_related("opposer", "active").order_by("pk"):
+        contest.state = Contest.State.CANCELLED
+        contest.save(update_fields=["state"])
+        summary = said(
+            gettext_noop(
+                "The scene ends: the contest between %(opposer)s and %(active)s is called off "
+                "(CT-R2)."
+            ),
+            opposer=contest.opposer.name,
+            active=contest.active.name,
+        )
+        payload = {"contest": contest_view(contest), **summary}
+        called_off.append(append_event(campaign, events.CONTEST_CANCELLED, actor, payload))
+    return called_off
 
 
 def open_contest(campaign: Campaign, contest_id) -> Contest:

@@ -15,7 +15,6 @@ from tables.models import TableEvent
 from tables.models.limits import NOTE_MAX
 from tables.policy.access import require_control
 from tables.policy.game_lines import USE_NAMES
-from tables.said import named, said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -25,6 +24,7 @@ from tables.services.core import (
     require_playing,
 )
 from tables.services.d20.checks import require_d20
+from tables.words.said import named, said, words
 
 
 def spend_narrative(

@@ -14,8 +14,8 @@ from rules.ledger import DETERMINATION, GM, GROUP_MOMENTUM, PLAYER, THREAT, Ledg
 from rules.momentum import GroupPool, Threat, buy_d20s, d20_purchase_cost, pay_for_assistants
 from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Membership, PoolChange
-from tables.said import words
 from tables.services.core import Change, ServiceError, StaleState, change_pool, players_see
+from tables.words.said import words
 
 NOTHING_PAID = {"cost": 0, "from_momentum": 0, "to_threat": 0, "threat_spent": 0}
 

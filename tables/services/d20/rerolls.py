@@ -14,12 +14,12 @@ from tables.errors import refused_by_rules
 from tables.models import Campaign, D20Test, TableEvent
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import fresh_ledger, result_json, result_of
-from tables.said import counted, named, said, successes
-from tables.said import words as said_words
 from tables.services.core import ServiceError, append_event, lock_campaign, require_playing
 from tables.services.d20.checks import visible_test_record
 from tables.services.d20.pools import apply_entries, keep_secret
 from tables.services.d20.tests import roll_payload
+from tables.words.said import counted, named, said, successes
+from tables.words.said import words as said_words
 
 
 def determination_reroll(

@@ -14,7 +14,6 @@ from tables.errors import refused_by_rules
 from tables.models import Campaign, Character, Contest, D20Test, TableEvent
 from tables.policy.access import audience_of, can_control
 from tables.policy.d20_records import holder_of, ledger_json, ledger_of
-from tables.said import resolution_words, said, stored, words
 from tables.services.core import (
     Change,
     append_event,
@@ -25,6 +24,7 @@ from tables.services.core import (
 from tables.services.d20.contests import contest_view
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
 from tables.services.d20.spends import open_for_spending
+from tables.words.said import resolution_words, said, stored, words
 
 
 def resolve_test(campaign_id: int, actor, test_id: int) -> TableEvent:

@@ -25,8 +25,6 @@ from tables.models import Asset, Campaign, Character, D20Test, Membership, Table
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import holder_of, ledger_json, ledger_of, ledger_view, spend_json
 from tables.policy.game_lines import catalogue
-from tables.said import named, said
-from tables.said import words as said_words
 from tables.services import scene_board
 from tables.services.core import (
     Change,
@@ -38,7 +36,9 @@ from tables.services.core import (
 )
 from tables.services.d20.checks import NOTE_MAX, visible_test_record
 from tables.services.d20.pools import apply_entries, group_pool, keep_secret
-from tables.wording import refund_back_words, spend_name_words, spend_paid_words
+from tables.words.said import named, said
+from tables.words.said import words as said_words
+from tables.words.wording import refund_back_words, spend_name_words, spend_paid_words
 
 ASSET_DEFAULT_NAME = "Scene asset"
 

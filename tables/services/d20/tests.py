@@ -15,8 +15,6 @@ from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import fresh_ledger, ledger_view, result_json
-from tables.said import said
-from tables.said import successes as said_successes
 from tables.services import attacks
 from tables.services.core import (
     Change,
@@ -30,6 +28,8 @@ from tables.services.d20.contests import contest_view, open_contest
 from tables.services.d20.loader import D20Rows
 from tables.services.d20.pools import buy_dice, determination_before_roll, keep_secret
 from tables.services.d20.sheet import D20TestRequest, build_spec
+from tables.words.said import said
+from tables.words.said import successes as said_successes
 
 # The roller with what the answer draws (the owner on the card); their sheet (T-R1: the
 # target comes from it) follows in one more statement (models/sheets.py).

@@ -14,7 +14,6 @@ from tables import events
 from tables.models import Campaign, Character, MomentaRoll, TableEvent
 from tables.policy.access import audience_of, require_control
 from tables.policy.roll_plans import result_of
-from tables.said import said, words
 from tables.services.core import (
     Change,
     ServiceError,
@@ -26,6 +25,7 @@ from tables.services.core import (
 )
 from tables.services.momenta.cards import applied_data
 from tables.services.momenta.common import visible_roll
+from tables.words.said import said, words
 
 
 def choose_allocation(

@@ -14,7 +14,6 @@ from django.utils.translation import gettext, gettext_noop
 from tables import events
 from tables.models import AssistRequest, Campaign, Character, Membership
 from tables.policy.access import can_control, has_role
-from tables.said import said, words
 from tables.services.core import (
     ServiceError,
     append_event,
@@ -23,6 +22,7 @@ from tables.services.core import (
     require_playing,
 )
 from tables.services.momenta.common import require_d6
+from tables.words.said import said, words
 
 
 def speaks_for_helper(membership: Membership, helper: Character) -> bool:

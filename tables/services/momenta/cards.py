@@ -8,7 +8,7 @@ from django.utils.translation import gettext_noop
 from rules.d6 import AppliedRoll, RollResult
 from tables.models import Campaign, Character, MomentaRoll
 from tables.policy.roll_plans import RollPlan
-from tables.said import said
+from tables.words.said import said
 
 
 def roll_card(

@@ -28,7 +28,6 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll
-from tables.said import said, words
 from tables.services import attacks
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
@@ -36,6 +35,7 @@ from tables.services.momenta.common import check_pool_seen, require_d6, visible_
 from tables.services.momenta.loader import RollRows, load_roll, templates_of
 from tables.services.reveal import reveal
 from tables.services.roll_templates import seed_default_templates
+from tables.words.said import said, words
 
 
 def roll_momenta(

@@ -12,11 +12,11 @@ from rules.templates import InvalidTemplate
 from rules.templates import RollTemplate as RulesTemplate
 from tables import events
 from tables.models import Campaign, CustomPattern, RollTemplate, TableEvent
-from tables.said import said
 from tables.services.core import ServiceError, append_event, lock_campaign, require_gm
 from tables.services.momenta.common import require_d6
 from tables.services.named import campaign_record, delete_named
 from tables.services.roll_templates import seed_default_templates
+from tables.words.said import said
 
 
 def _edited(model, campaign: Campaign, record_id: int | None, name: str, what: str):

@@ -10,9 +10,9 @@ from rules.personal import PersonalMomentum, suffer_trauma
 from tables import events
 from tables.models import TableEvent
 from tables.models.limits import MAX_TRAUMA
-from tables.said import said
 from tables.services.core import ServiceError, append_event, change_pool
 from tables.services.momenta.common import check_pool_seen, lock_for_play
+from tables.words.said import said
 
 
 def record_trauma(

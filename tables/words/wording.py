@@ -4,8 +4,6 @@ Each helper reads the event's own data (a payload, a spend, a change line)."""
 
 from __future__ import annotations
 
-import re
-
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
@@ -15,8 +13,8 @@ from rules.patterns import KIND_LABELS
 from rules.pools import DETERMINATION, GROUP_MOMENTUM, THREAT
 from rules.templates import DEFAULT_BAND_LABELS
 from tables.models import PoolChange
-from tables.said import joined, named, worded
-from tables.said import words as said_words
+from tables.words.said import joined, named, worded
+from tables.words.said import words as said_words
 
 SEEDS = game_lines.LINES[game_lines.DEFAULT]
 
@@ -108,6 +106,19 @@ def spend_name_words(kind) -> dict | str:
     """spend_name() as a value to store: a standard spend's message id, worded per
     reader; the GM's own name as typed."""
     return kind.name if kind.custom else said_words(kind.name)
+
+
+def stored_spend_name(spend: dict) -> str:
+    """A spend as a test's ledger stored it: a standard one's name (stored in English) in
+    the reader's words, a GM's own (key "custom:…") as the GM typed it (MO-14)."""
+    name = spend.get("name", "")
+    return name if str(spend.get("key", "")).startswith("custom:") or not name else _(name)
+
+
+def stored_reason(reason: str) -> str:
+    """A reason the rules stored in English (a refund's, MO-11, MO-12): worded for the
+    reader where it is one of the catalogue's sentences, else as stored."""
+    return _(reason) if reason else reason
 
 
 def spend_description(kind) -> str:
@@ -224,16 +235,3 @@ def pool_name(campaign, pool: str, label: str) -> str:
     name = getattr(line, field)
     default = getattr(game_lines.LINES[game_lines.DEFAULT], field)
     return label if name == default else name
-
-
-def line_words(text: str, line) -> str:
-    """A fixed label in the seeds' words ("Threat added", "Determination reroll") with
-    the line's pool names instead (GL-01): for the registry's labels, not free text."""
-    text = str(text)  # a registry label is lazy: worded in the active language first
-    if line is None or line.key == SEEDS.key:
-        return text
-    for field in _FIELDS.values():
-        seeds, own = getattr(SEEDS, field), getattr(line, field)
-        if seeds != own:
-            text = re.sub(rf"\b{re.escape(seeds)}\b", own, text)
-    return text

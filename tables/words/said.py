@@ -91,6 +91,14 @@ def worded(payload: dict | None) -> str:
     return str(payload.get("summary") or "")
 
 
+def reason_worded(payload: dict) -> str:
+    """An event's `reason`: the site's own sentence (`reason_words`) in the reader's
+    words, a typed one (or an older event's) as stored."""
+    return worded(
+        {"summary": payload.get("reason", ""), "summary_words": payload.get("reason_words")}
+    )
+
+
 def localized(payload: dict | None) -> dict:
     """The payload with its summary in the active language, for templates that read
     `payload.summary`; the stored dict itself is never changed."""

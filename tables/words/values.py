@@ -42,3 +42,13 @@ ROLL_KIND = {
 def choices(words: dict, keys) -> list[tuple[str, object]]:
     """(key, lazy words) for a form field, in the rules' own order."""
     return [(key, words[key]) for key in keys]
+
+
+def play_in_sentence(key: str):
+    """'narrative' -> the reader's word for it inside a sentence; an unknown key as is."""
+    return PLAY_IN_SENTENCE.get(key, key)
+
+
+def harm(key: str):
+    """'damage' -> the reader's word for a harm kind; an unknown key as is."""
+    return HARM.get(key, key)

@@ -1,4 +1,5 @@
-"""A game line's names in the reader's language (issue 28).
+"""A game line's names in the reader's language (issue 28), and the labels that name
+its pools.
 
 rules/game_lines.py names the pools in English, as its books do; a campaign's
 `line` (tables/models/core.py) is that line with its names worded in the active
@@ -6,19 +7,26 @@ language, so every page, odds line and spend panel says "Bedrohung" or "Menace"
 where the line says "Threat". Keys and behaviour are the rules' own.
 
 The names are listed here for the catalogue: a line whose name is missing here
-fails tests/tables/test_line_words.py."""
+fails tests/tables/test_line_words.py.
+
+A fixed label that names a pool ("Threat added", tables/events.py) takes the names as
+placeholders ("%(gm_pool)s added"), filled by `labelled` from the campaign's line
+(GL-01): "Doom added" at a Conan table, "Verderben hinzugefügt" for a German reader."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import get_language, gettext
 
 from rules import game_lines
+from rules.errors import gettext_noop  # needs no settings: the export schema imports this
 
 # The fields of a line that are words, not keys.
 NAMED = ("title", "group_pool", "gm_pool", "personal_pool", "challenge_dice")
+# Those a label may name by placeholder, "%(gm_pool)s".
+PLACEHOLDERS = ("group_pool", "gm_pool", "personal_pool", "challenge_dice")
 
 NAMES = frozenset(
     {
@@ -56,3 +64,12 @@ def _worded(line: game_lines.GameLine, language: str) -> game_lines.GameLine:
     if all(words[field] == getattr(line, field) for field in words):
         return line
     return replace(line, **words)
+
+
+def labelled(label, line=None) -> str:
+    """`label` ("%(gm_pool)s added", lazy) in the active language with `line`'s names:
+    `line` is a campaign's `line` (already worded); None, the seeds' (2d20 core)."""
+    line = line if line is not None else worded_line(game_lines.LINES[game_lines.DEFAULT])
+    names = {field: getattr(line, field) for field in PLACEHOLDERS}
+    names["challenge_dice"] = names["challenge_dice"] or gettext("Challenge dice")
+    return str(label) % names

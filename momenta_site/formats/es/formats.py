@@ -1,0 +1,4 @@
+# The short forms a reader of this language expects (momenta_site/formats/__init__.py).
+SHORT_DATE_FORMAT = "j b Y"
+SHORT_DATETIME_FORMAT = "j b Y, H:i"
+MONTH_DAY_FORMAT = "j b"  # a ledger line's day: the year is the page's
