@@ -49,7 +49,7 @@ from tables.models import (
 from tables.policy.access import controllable, default_character, seen_by, still_secret
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll, result_of
 from tables.presenters.assists import player_actions, player_assists
-from tables.presenters.odds_chart import Chart, band_chart
+from tables.presenters.odds_chart import Chart, band_chart, fraction, percent
 from tables.words.wording import band_words, pattern_name, pattern_words
 
 # --- Odds preview (D6-12, PAT-10, PM-05..PM-11) --------------------------------------
@@ -71,17 +71,11 @@ class Chance:
 
     @property
     def percent(self) -> str:
-        if self.value == 0:
-            return "0%"
-        if self.value < Fraction(1, 200):
-            return "<1%"
-        if self.value > Fraction(199, 200) and self.value != 1:
-            return ">99%"
-        return f"{round(self.value * 100)}%"
+        return percent(self.value)
 
     @property
     def fraction(self) -> str:
-        return f"{self.value.numerator}/{self.value.denominator}" if self.value else "0"
+        return fraction(self.value)
 
     @property
     def width(self) -> int:

@@ -11,24 +11,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.utils.translation import gettext
+from django.utils import formats
+from django.utils.translation import gettext, pgettext
+
+from tables.words import wording
 
 WIDTH = 300  # SVG user units; CSS scales the picture to its box
 HEIGHT = 28
 # A segment narrower than this (in user units) has no label inside: it would not fit.
 LABEL_MIN = 22
+# A label's width, estimated per character in user units (site.css sets the labels in
+# bold 12px, or 10px when small, in the bar's own units: the estimate holds at every
+# screen width). A word too long for its segment ("Misslungen", "Échec") is set small,
+# else left out, never cut at the bar's edges: the hover title and the text alternative
+# still carry it.
+LABEL_CHAR = 8
+LABEL_CHAR_SMALL = 6.7
+LABEL_PAD = 6
 BAND_TONES = (0, 2, 3, 4)  # Momenta's four bands; 2d20 uses all five tones
 
 
 def percent(value: Fraction) -> str:
-    """A chance in rounded percent, never rounded to a false 0% or 100%."""
-    if value == 0:
-        return "0%"
-    if value < Fraction(1, 200):
-        return "<1%"
-    if value > Fraction(199, 200) and value != 1:
-        return ">99%"
-    return f"{round(value * 100)}%"
+    """A chance in whole percent, in the reader's figures ("12%", "12 %"), never rounded
+    to a false 0% or 100%: "<1%" and ">99%" are the catalogue's patterns too."""
+    if 0 < value < Fraction(1, 200):
+        return pgettext("a percentage", "<%(number)s%%") % {"number": formats.number_format(1)}
+    if Fraction(199, 200) < value < 1:
+        return pgettext("a percentage", ">%(number)s%%") % {"number": formats.number_format(99)}
+    # Rounded on the exact Fraction (a float would round 57.5% down), then worded.
+    return wording.percent(Fraction(round(value * 100), 100), decimals=0)
 
 
 def fraction(value: Fraction) -> str:
@@ -56,9 +67,17 @@ class Segment:
     def title(self) -> str:
         return f"{self.label}: {self.percent} ({self.fraction})"
 
+    def _fits(self, char_width: float) -> bool:
+        return self.width >= max(LABEL_MIN, len(self.short) * char_width + LABEL_PAD)
+
     @property
     def labelled(self) -> bool:
-        return self.width >= LABEL_MIN
+        return self._fits(LABEL_CHAR_SMALL)
+
+    @property
+    def small(self) -> bool:
+        """Its label fits only in the smaller type."""
+        return not self._fits(LABEL_CHAR)
 
     @property
     def middle(self) -> float:

@@ -111,3 +111,22 @@ def test_t_05_the_d20_preview_draws_pass_and_momentum_with_exact_fractions(
     assert "Exact: pass 351/400 · expected Momentum " in html
     assert "complication 39/400" in html
     assert " style=" not in html
+
+
+@pytest.mark.parametrize(
+    ("short", "width", "labelled", "small"),
+    [
+        ("0", 22, True, False),
+        ("0", 21, False, True),
+        ("Misslungen", 48, False, True),  # German "Fail" in a 16% segment: left out
+        ("Misslungen", 75, True, True),  # fits only in the smaller type
+        ("Misslungen", 86, True, False),
+    ],
+)
+def test_issue_35_a_label_is_drawn_only_where_its_words_fit(short, width, labelled, small):
+    """Issue 35: a long word ("Misslungen") is set small or left out, never cut at the
+    bar's edges (the hover title keeps it)."""
+    from tables.presenters.odds_chart import Segment
+
+    segment = Segment(short, short, Fraction(1, 2), 0, x=0, width=width)
+    assert (segment.labelled, segment.small) == (labelled, small)
