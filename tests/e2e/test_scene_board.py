@@ -23,6 +23,7 @@ pytestmark = pytest.mark.e2e
 FIRST = "The guards are Distracted"
 SECOND = "Smoke in the hall"
 GM_TRAIT = "Curfew bells"
+THIRD = "Alarm raised"
 
 
 @pytest.fixture(scope="module")
@@ -129,9 +130,16 @@ def test_the_scene_board_lives_on_every_screen(browser, board_server):
             expect(board).to_contain_text(FIRST)
         expect(gm.locator("#roll-log")).to_contain_text(f"“{SECOND}” leaves the board.")
 
-        # MO-09b: the GM adds a trait, then ends the scene keeping only the first.
+        # The GM starts a note; Alice's next trait redraws every board meanwhile: what
+        # the GM typed stays in the field (static/tables/drafts.js).
         add = gm.locator("#scene-board .board-add")
         add.locator("input[name=text]").fill(GM_TRAIT)
+        roll(alice, expect)
+        create_trait(alice, expect, THIRD)
+        for board in boards(everyone):
+            expect(board).to_contain_text(THIRD)
+        expect(add.locator("input[name=text]")).to_have_value(GM_TRAIT)
+        # MO-09b: the GM adds the trait, then ends the scene keeping only the first.
         add.locator("button[type=submit]").click()
         for board in boards(everyone):
             expect(board).to_contain_text(GM_TRAIT)

@@ -1,0 +1,29 @@
+/* What a person is typing survives a live redraw of its region.
+ *
+ * Another player's move pushes a region again (the scene board, the GM tools) as an
+ * hx-swap-oob fragment (live.js); the new markup's fields are empty, so a note half
+ * typed into the board vanished under the GM's fingers. Before such a swap, each text
+ * field with an id that holds something typed (not what the page drew) hands its
+ * value to the same field in the new markup, if that one is empty. A form's own answer
+ * is a plain swap, not an out-of-band one: sending a note still clears its field.
+ */
+(function () {
+  "use strict";
+
+  var TYPED = "input[id]:not([type]), input[id][type=text], input[id][type=number], textarea[id]";
+
+  function keepTyped(target, fragment) {
+    if (!target || !target.querySelectorAll || !fragment || !fragment.querySelector) return;
+    target.querySelectorAll(TYPED).forEach(function (old) {
+      if (!old.value || old.value === old.defaultValue) return;
+      var fresh = fragment.querySelector("#" + CSS.escape(old.id));
+      if (!fresh || fresh.value) return;
+      if (fresh.tagName === "TEXTAREA") fresh.textContent = old.value;
+      else fresh.setAttribute("value", old.value);
+    });
+  }
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (e) {
+    keepTyped(e.detail.target, e.detail.fragment);
+  });
+})();
