@@ -18,8 +18,9 @@
       if (!old.value || old.value === old.defaultValue) return;
       var fresh = fragment.querySelector("#" + CSS.escape(old.id));
       if (!fresh || fresh.value) return;
-      if (fresh.tagName === "TEXTAREA") fresh.textContent = old.value;
-      else fresh.setAttribute("value", old.value);
+      // The property, not the attribute: the kept text stays "typed" (value differs from
+      // defaultValue) for the next redraw too.
+      fresh.value = old.value;
     });
   }
 
