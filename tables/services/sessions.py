@@ -70,14 +70,7 @@ def start_session(campaign_id: int, actor) -> PlaySession:
             for character in campaign.characters.order_by("name"):
                 delta = SESSION_START_MOMENTUM - character.momentum
                 changes.append(
-                    change_pool(
-                        campaign,
-                        "momentum",
-                        delta,
-                        english(_RESET),
-                        character=character,
-                        reason_words=_RESET,
-                    )
+                    change_pool(campaign, "momentum", delta, _RESET, character=character)
                 )
         elif not campaign.uses_d6:
             if campaign.line.refill_at == game_lines.SESSION:
