@@ -114,6 +114,7 @@ momenta_patterns = [
         M + "assists/<int:assist_pk>/answer/", momenta.assist_answer, name="momenta_assist_answer"
     ),
     path(M + "trauma/", momenta.trauma, name="momenta_trauma"),
+    path(M + "gm-tools/", momenta.gm_tools, name="momenta_gm_tools"),
     path(M + "templates/", momenta.template_save, name="momenta_template_save"),
     path(
         M + "templates/<int:template_pk>/delete/",

@@ -605,17 +605,27 @@ def gm_tools_context(
     notice: str = "",
     template_form: RollTemplateForm | None = None,
     pattern_form: CustomPatternForm | None = None,
+    forms_later: bool = False,
 ) -> dict:
-    """The GM panel's Momenta tools: roll templates (D6-04) and custom patterns (PAT-01)."""
-    templates = RollTemplate.objects.filter(campaign=campaign)  # in their order
-    patterns = CustomPattern.objects.filter(campaign=campaign)
+    """The GM panel's Momenta tools: roll templates (D6-04) and custom patterns (PAT-01).
+
+    `forms_later`: the table page's first draw leaves the templates' and patterns' forms
+    out (about 80 fields in tabs the GM seldom opens, which a phone would otherwise lay
+    out and scan for autofill on load); their tab fetches them (views.momenta.gm_tools).
+    """
+    if forms_later:
+        forms = {"forms_later": True}
+    else:
+        templates = RollTemplate.objects.filter(campaign=campaign)  # in their order
+        patterns = CustomPattern.objects.filter(campaign=campaign)
+        forms = gm_tools_forms(templates, patterns, template_form, pattern_form)
     return {
         "momenta_gm": True,
         "campaign": campaign,
         "is_gm": membership.is_gm,
         "error": error,
         "notice": notice,
-        **gm_tools_forms(templates, patterns, template_form, pattern_form),
+        **forms,
         "secret_rolls": still_secret(MomentaRoll.objects.filter(campaign=campaign)).select_related(
             "character", "event"
         ),

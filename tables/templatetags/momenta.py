@@ -16,6 +16,8 @@ patterns as labels): the log replays them as they were.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_lazy
@@ -73,10 +75,12 @@ def momenta_assist_queue(context) -> str:
 
 @register.simple_tag(takes_context=True)
 def momenta_gm_tools(context) -> str:
-    """tables/partials/gm_momenta_tools.html: roll templates and custom patterns."""
+    """tables/partials/gm_momenta_tools.html: roll templates and custom patterns, their
+    forms fetched when their tab opens (gm_tools_context's `forms_later`)."""
     from tables.presenters.momenta import gm_tools_context
 
-    return _render(context, "gm_momenta_tools.html", gm_tools_context, gm_only=True)
+    build = partial(gm_tools_context, forms_later=True)
+    return _render(context, "gm_momenta_tools.html", build, gm_only=True)
 
 
 # --- A roll card in words ---------------------------------------------------------------

@@ -363,6 +363,19 @@ def trauma(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def gm_tools(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The GM's Momenta tools in full, forms and all: the table page draws the templates'
+    and patterns' tabs without their forms and fetches this when one first shows (with
+    htmx); without htmx, a page of their own. GMs only."""
+    campaign, membership = campaign_for(request, pk, role="gm")
+    context = gm_tools_context(campaign, membership)
+    if request.htmx:
+        return render(request, PANEL_PARTS["momenta-gm-tools"][0], context)
+    return render(request, "tables/momenta_gm_tools.html", context)
+
+
+@login_required
 @require_POST
 def template_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The GM adds or edits a roll template (D6-04, D6-05, PAT-R2)."""

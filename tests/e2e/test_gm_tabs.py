@@ -111,3 +111,34 @@ def test_without_script_every_gm_section_shows_under_its_heading(browser, app_se
         expect(page.locator("#gm-threat-heading")).to_be_visible()
     finally:
         context.close()
+
+
+def test_the_templates_tab_brings_its_forms_when_first_opened(browser, app_server):
+    """The Momenta table page draws the roll templates' and patterns' tabs without their
+    forms (gm_tools_later.html): opening the tab fetches them, and they work."""
+    from playwright.sync_api import expect
+
+    errors: list = []
+    path = f"/campaigns/{app_server.campaign}/table/"
+    gm_context, gm = log_in(browser, app_server.base, "gm", path, errors)
+    try:
+        templates = gm.locator("#momenta-templates")
+        expect(templates.locator("form")).to_have_count(0)
+        gm.locator("#momenta-templates-tab").click()
+        edits = templates.locator("details.mc-template")
+        expect(edits.first).to_be_visible()
+        assert edits.count() >= 2  # the seeded templates and "New template"
+        expect(gm.locator("#momenta-templates-tab")).to_have_attribute("aria-selected", "true")
+        # The patterns' tab came in the same answer: it fetches nothing more.
+        expect(gm.locator("#momenta-patterns form.mc-subform")).to_have_count(1)
+        edits.last.locator("summary").click()
+        new = edits.last.locator("form.mc-subform")
+        new.locator("input[name=name]").fill("Sneak")
+        for band, words in enumerate(["Seen", "Noticed", "Unseen", "Ghost"]):
+            new.locator(f"input[name=band_{band}]").fill(words)
+        new.locator("button[type=submit]").click()
+        expect(gm.locator("#momenta-gm-tools .notice")).to_be_visible()
+        expect(templates.locator("summary", has_text="Sneak")).to_have_count(1)
+    finally:
+        gm_context.close()
+    assert errors == []

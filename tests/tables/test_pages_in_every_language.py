@@ -61,6 +61,8 @@ def pages(played) -> dict[str, list[str]]:
         reverse("character_new", args=[d]),
         reverse("campaign_new"),
         reverse("pool_ledger", args=[d]) + "?pool=threat",
+        # The roll templates' and patterns' forms, which the table page fetches later.
+        reverse("momenta_gm_tools", args=[m]),
     ]
     return {
         "gm": ["/", reverse("person_settings"), *member_pages, *gm_pages],
