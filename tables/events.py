@@ -464,6 +464,14 @@ CONTEST_CANCELLED = _kind(
     payload=payloads.ContestCancelled,
     regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
 )
+# CT-R2's other choice (contest_at_scene_end): the scene ended before the active
+# character answered, so the opposer wins; the generic card, as for a called-off one.
+CONTEST_FORFEITED = _kind(
+    "contest_forfeited",
+    gettext_lazy("Contest won by the opposer"),
+    payload=payloads.ContestCancelled,
+    regions=_ALWAYS | {OPEN_TESTS, COMPOSER, GM_TOOLS},
+)
 # Game lines (tables/services/game_lines.py): Challenge dice rolled (GL-04); the GM's
 # complication range for the scene (GL-05), which the GM tools show.
 CHALLENGE_ROLL = _kind(

@@ -107,6 +107,7 @@ class CampaignSettings(Strict):
     session_start_from_fortune: bool = True
     mission_sets_threat: bool = True
     borrowed_extended_tasks: bool = True  # issue 36, SC-R7, SC-R16, SC-R17
+    contest_at_scene_end: Literal["call_off", "opposer_wins"] = "call_off"  # issue 36, CT-R2
     gm_reads_whispers: bool = True  # issue 37; a document from before it: the default
 
 

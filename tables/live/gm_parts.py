@@ -155,6 +155,7 @@ _PLAY = {
             kinds.CONTEST_OPENED,
             kinds.CONTEST_RESOLVED,
             kinds.CONTEST_CANCELLED,
+            kinds.CONTEST_FORFEITED,
         )
     },
     kinds.THREAT_ADDED.name: _nothing,

@@ -53,6 +53,7 @@ SETTINGS_FIELDS = (
     "session_start_from_fortune",
     "mission_sets_threat",
     "borrowed_extended_tasks",
+    "contest_at_scene_end",
     "gm_reads_whispers",
 )
 
@@ -78,6 +79,13 @@ class Campaign(models.Model):
     class Economy(models.TextChoices):
         PERSONAL = "personal", gettext_lazy("Personal Momentum per character")
         GROUP = "group", gettext_lazy("Group Momentum pool and Threat")
+
+    class ContestAtSceneEnd(models.TextChoices):
+        """CT-R2: what becomes of a contest its active character has not answered when
+        the scene ends."""
+
+        CALL_OFF = "call_off", gettext_lazy("It is called off")
+        OPPOSER_WINS = "opposer_wins", gettext_lazy("The opposer wins it")
 
     name = models.CharField(max_length=100, verbose_name=gettext_lazy("Name"))
     preset = models.CharField(
@@ -255,6 +263,18 @@ class Campaign(models.Model):
             "Conan and Achtung! Cthulhu use Star Trek Adventures 1st edition's Work and "
             "Breakthroughs; the core 2d20 rules use Dune's points. Off: these lines offer no "
             "extended tasks."
+        ),
+    )
+    # CT-R2 (issue 36): the core rules tie a contest to the moment it is played, not to
+    # a scene's end; calling it off undoes nothing, so it is the default.
+    contest_at_scene_end = models.CharField(
+        gettext_lazy("A contest still waiting for its second roll when the scene ends"),
+        max_length=12,
+        choices=ContestAtSceneEnd.choices,
+        default=ContestAtSceneEnd.CALL_OFF,
+        db_default=ContestAtSceneEnd.CALL_OFF,
+        help_text=gettext_lazy(
+            "A contest whose second character has rolled ends with that test either way."
         ),
     )
     # Table talk (issue 15): which cards count as chatter is tables/live/muting.py's.

@@ -133,7 +133,7 @@ def end_scene(campaign_id: int, actor, *, keep_traits=(), keep_assets=()) -> Tab
         campaign = lock_campaign(campaign_id)
         require_gm(campaign, actor)
         close_open_tests(campaign, actor)  # before MO-07, so the loss follows the saving
-        contests.call_off_with_scene(campaign, actor)  # CT-R2
+        contests.close_with_scene(campaign, actor)  # CT-R2
         scene = current_scene(campaign) or new_scene(campaign)
         scene.ended_at = timezone.now()
         scene.save(update_fields=["ended_at"])

@@ -262,6 +262,14 @@ def play_everything(d6, d20, gm, player, player2, hero, sidekick, kara, marcus, 
         rng=FixedDice([2, 5]),
     )
     services_d20.resolve_test(d20.pk, player, answer.pk)
+    # A contest nobody answers before its scene ends, won by the opposer (CT-R2's setting).
+    campaigns.update_campaign_settings(d20.pk, gm, {"contest_at_scene_end": "opposer_wins"})
+    sessions.start_scene(d20.pk, gm, "Tortuga")
+    services_d20.contest_opposer_roll(
+        d20.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate",
+        rng=FixedDice([3, 4]),
+    )  # fmt: skip
+    sessions.end_scene(d20.pk, gm)
     # Called tests (services/calls.py): called, withdrawn, called again and answered.
     kw = {"attribute": "Power", "skill": "Communicate", "difficulty": 1, "hidden": True}
     withdrawn = calls.call_test(d20.pk, gm, character_id=kara.pk, **kw)

@@ -26,6 +26,7 @@ RULING_SETTINGS = {
     "session_start_from_fortune": "GL-07",
     "mission_sets_threat": "GL-R2",
     "borrowed_extended_tasks": "SC-R16",
+    "contest_at_scene_end": "CT-R2",
 }
 
 

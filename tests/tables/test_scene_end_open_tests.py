@@ -153,6 +153,32 @@ def test_ct_r2_a_contest_still_waiting_for_its_roll_is_called_off_with_the_scene
         _roll(d20_campaign, player, kara, [1, 2], contest_id=contest.pk)
 
 
+def test_ct_r2_setting_a_contest_still_waiting_is_won_by_the_opposer_with_the_scene(
+    d20_campaign, gm, player, kara, marcus
+):
+    """CT-R2 (ruling, setting `contest_at_scene_end`, docs/rules.md): set to "the opposer
+    wins", the contest Kara never answered ends as one she did not win (CT-01: the
+    active character must beat the opposer), in the log before the scene's end."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(
+        contest_at_scene_end=Campaign.ContestAtSceneEnd.OPPOSER_WINS
+    )
+    sessions.start_scene(d20_campaign.pk, gm, "The docks")
+    contest = _contest(d20_campaign, gm, marcus, kara)
+
+    ended = sessions.end_scene(d20_campaign.pk, gm)
+
+    contest.refresh_from_db()
+    assert (contest.state, contest.active_won) == (Contest.State.RESOLVED, False)
+    won = TableEvent.objects.get(kind=events.CONTEST_FORFEITED)
+    assert won.seq < ended.seq
+    assert won.payload["summary"] == (
+        "The scene ends before Kara answers: Marcus wins the contest (CT-R2)."
+    )
+    assert not TableEvent.objects.filter(kind=events.CONTEST_CANCELLED).exists()
+    with pytest.raises(ServiceError):
+        _roll(d20_campaign, player, kara, [1, 2], contest_id=contest.pk)
+
+
 def test_ct_r2_a_contest_whose_active_character_rolled_ends_with_that_test(
     d20_campaign, gm, player, kara, marcus
 ):

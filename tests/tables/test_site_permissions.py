@@ -54,6 +54,7 @@ def settings_data(campaign, **overrides):
         "session_start_from_fortune": "on",  # GL-07, on by default
         "mission_sets_threat": "on",  # GL-07, GL-R2, on by default
         "borrowed_extended_tasks": "on",  # SC-R7, SC-R16, SC-R17, on by default
+        "contest_at_scene_end": campaign.contest_at_scene_end,  # CT-R2
         "gm_reads_whispers": "on",  # issue 37, on by default
     }
     data.update(overrides)

@@ -184,27 +184,46 @@ def cancel_contest(campaign_id: int, actor, contest_id: int) -> TableEvent:
         )
 
 
-def call_off_with_scene(campaign: Campaign, actor) -> list[TableEvent]:
+def close_with_scene(campaign: Campaign, actor) -> list[TableEvent]:
     """CT-R2 (ruling): the scene ends, so a contest still waiting for the active
-    character's roll is called off, one event each; one whose active character rolled
+    character's roll ends too, one event each: called off, or won by the opposer, as the
+    campaign's setting `contest_at_scene_end` says. One whose active character rolled
     ends with that test (closed with the scene, MO-04). `campaign` is locked by the
     caller (sessions.end_scene)."""
     waiting = campaign.contests.filter(state=Contest.State.AWAITING)
-    called_off = []
+    settle = campaign.contest_at_scene_end == Campaign.ContestAtSceneEnd.OPPOSER_WINS
+    ended = []
     for contest in waiting.select_related("opposer", "active").order_by("pk"):
-        contest.state = Contest.State.CANCELLED
-        contest.save(update_fields=["state"])
-        summary = said(
-            gettext_noop(
-                "The scene ends: the contest between %(opposer)s and %(active)s is called off "
-                "(CT-R2)."
-            ),
-            opposer=contest.opposer.name,
-            active=contest.active.name,
-        )
+        kind, summary = _opposer_wins(contest) if settle else _called_off(contest)
         payload = {"contest": contest_view(contest), **summary}
-        called_off.append(append_event(campaign, events.CONTEST_CANCELLED, actor, payload))
-    return called_off
+        ended.append(append_event(campaign, kind, actor, payload))
+    return ended
+
+
+def _called_off(contest: Contest) -> tuple[str, dict]:
+    contest.state = Contest.State.CANCELLED
+    contest.save(update_fields=["state"])
+    return events.CONTEST_CANCELLED, said(
+        gettext_noop(
+            "The scene ends: the contest between %(opposer)s and %(active)s is called off (CT-R2)."
+        ),
+        opposer=contest.opposer.name,
+        active=contest.active.name,
+    )
+
+
+def _opposer_wins(contest: Contest) -> tuple[str, dict]:
+    """The active character never answered: they did not beat the opposer (CT-01)."""
+    contest.state = Contest.State.RESOLVED
+    contest.active_won = False
+    contest.save(update_fields=["state", "active_won"])
+    return events.CONTEST_FORFEITED, said(
+        gettext_noop(
+            "The scene ends before %(active)s answers: %(opposer)s wins the contest (CT-R2)."
+        ),
+        opposer=contest.opposer.name,
+        active=contest.active.name,
+    )
 
 
 def open_contest(campaign: Campaign, contest_id) -> Contest:
