@@ -238,7 +238,9 @@ def d20_roll(request, pk: int):
 def _tested(request, rows, form, record, following: dict) -> HttpResponse:
     """The test's answer: its ledger panel, the composer reset with the next test's odds,
     and the event's fragments; read first, then the forms drawn, then worded."""
-    campaign, membership, spends = record.campaign, rows.membership, rows.spends
+    campaign = record.campaign
+    membership = rows.membership
+    spends = rows.spends
     ledger = services_d20.ledger_of(record)
     holder = services_d20.holder_of(record)
     contest = next((c for c in rows.contests if c.pk == following["contest_id"]), None)
@@ -255,7 +257,8 @@ def _tested(request, rows, form, record, following: dict) -> HttpResponse:
 
 def _next_odds(record, following: dict, contest, membership) -> dict:
     """The odds of the composer reset after a roll (T-05), as this member may see them."""
-    campaign, character = record.campaign, record.character
+    campaign = record.campaign
+    character = record.character
     found = services_d20.odds_or_refusal(
         campaign,
         character,
