@@ -35,6 +35,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from momenta_site import release
 from momenta_site.catalogues import uncompiled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -190,7 +191,10 @@ class Command(BaseCommand):
         if options["workers"] > 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
             # Read by prometheus_client as each worker imports it.
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder(options["port"]))
-        self.stdout.write(f"serving on http://{options['host']}:{options['port']}/")
+        # Which release starts, in the journal whatever LOG_FORMAT and LOG_LEVEL say:
+        # after an upgrade or a rollback, the operator's check (deploy/README.md).
+        address = f"http://{options['host']}:{options['port']}/"
+        self.stdout.write(f"Momenta Table {release.label()} serving on {address}")
         self.stdout.flush()
         # Nothing of this process is needed any more: close its connections
         # (the pool's too) so PostgreSQL is not left holding them.
