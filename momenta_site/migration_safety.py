@@ -17,7 +17,8 @@ A migration reviewed as safe all the same (the removal of a column the previous
 release no longer reads) says why in a class attribute, e.g.
 `rolling_upgrade = "0.9 stopped reading Campaign.legacy_notes"`.
 `manage.py migrate` (tables/management/commands/migrate.py) refuses a pending
-migration this finds, before anything changes, unless given `--allow-unsafe`;
+migration this finds, before anything changes, unless given `--allow-unsafe`, and
+`check --deploy` warns of it (pending_unsafe);
 tests/test_migration_safety.py runs the check over every migration of the
 project's apps; those made before it existed are grandfathered by name.
 
@@ -34,7 +35,9 @@ from pathlib import Path
 
 from django.apps import apps
 from django.conf import settings
-from django.db import migrations
+from django.core import checks
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, migrations
+from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import ProjectState
 from django.db.models import NOT_PROVIDED
 
@@ -142,3 +145,25 @@ def plan_problems(plan, loader) -> list[str]:
             continue
         found += problems(migration, loader.project_state(key, at_end=False))
     return found
+
+
+def pending_unsafe(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """`check --deploy`: the pending migrations `migrate` would refuse, said before the
+    upgrade starts (it accepted them silently: issue 39)."""
+    try:
+        executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    except DatabaseError:
+        return []  # no database to read here: migrate judges it where it runs
+    found = plan_problems(plan, executor.loader)
+    if not found:
+        return []
+    return [
+        checks.Warning(
+            "Pending migrations would break the running release during a rolling "
+            "upgrade: " + "; ".join(found),
+            hint="migrate refuses them: change the migration (db_default), or run "
+            "migrate --allow-unsafe with every instance stopped (deploy/README.md).",
+            id="momenta.W039",
+        )
+    ]

@@ -7,9 +7,11 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.core import checks
         from django.utils.translation import gettext
 
         import rules.errors
+        from momenta_site.migration_safety import pending_unsafe
         from tables import login_signals
         from tables.discord.notify import notify
         from tables.live.broadcast import announce, end_session
@@ -22,3 +24,5 @@ class TablesConfig(AppConfig):
         # After each committed event: ring the live doorbell, then queue the Discord post.
         publish.subscribe(announce)
         publish.subscribe(notify)
+        # Only with --deploy: it reads the database's applied migrations.
+        checks.register(pending_unsafe, deploy=True)

@@ -91,6 +91,28 @@ def test_a_fresh_install_is_not_judged(scratch_migrations):
     assert applied_rules() == {"0001_thing", "0002_thing_done"}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_check_deploy_warns_of_it_before_the_upgrade(scratch_migrations):
+    """The report: `check --deploy` accepted the migration silently."""
+    from django.core import checks
+
+    call_command("migrate", "rules", "0001", verbosity=0)
+    [warned] = [
+        m for m in checks.run_checks(include_deployment_checks=True) if m.id == "momenta.W039"
+    ]
+    assert "rules.0002_thing_done" in warned.msg and "--allow-unsafe" in warned.hint
+    call_command("migrate", "rules", allow_unsafe=True, verbosity=0)
+    assert "momenta.W039" not in {m.id for m in checks.run_checks(include_deployment_checks=True)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_check_deploy_does_not_judge_a_fresh_install(scratch_migrations):
+    from django.core import checks
+
+    call_command("migrate", "rules", "zero", verbosity=0)
+    assert "momenta.W039" not in {m.id for m in checks.run_checks(include_deployment_checks=True)}
+
+
 def test_the_repositorys_own_migrations_pass_over_a_running_release():
     """Every migration after 0001, judged as if the release before it were running."""
     executor = MigrationExecutor(None)  # no database: every migration pending

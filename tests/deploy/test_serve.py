@@ -58,6 +58,17 @@ def test_serve_hands_the_proxys_addresses_to_the_workers_app(collected, exec_cal
     assert os.environ["FORWARDED_ALLOW_IPS"] == "10.0.0.2"
 
 
+def test_serve_says_which_release_starts_whatever_the_log_level(collected, exec_calls, capsys):
+    """The journal names the release after an upgrade or a rollback, at LOG_LEVEL=WARNING
+    and in the text format too (only JSON lines carried it: issue 39)."""
+    from momenta_site import release
+
+    call_command("serve", "--port", "8003")
+    said = capsys.readouterr().out
+    assert f"Momenta Table {release.VERSION} ({release.commit()}) serving on" in said
+    assert "http://127.0.0.1:8003/" in said
+
+
 def test_serve_hands_its_drain_file_to_the_uvicorn_workers(
     collected, exec_calls, monkeypatch, tmp_path
 ):

@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from momenta_site import hosting
+from momenta_site import hosting, release
 from tables.management.commands import host
 from tables.models import Campaign, Membership
 
@@ -156,6 +156,7 @@ def test_the_first_run_makes_the_gm_a_campaign_and_an_invite_once(
     assert f"http://table.test:{port}/join/{campaign.invite_token}/" in printed
     assert f"GM login: http://table.test:{port}/login/" in printed
     assert f"  http://192.168.1.20:{port}/" in printed
+    assert f"Momenta Table {release.label()}, data in {folder}" in printed
     # The password is not handed on to the server process.
     assert hosting.PASSWORD_VARIABLE not in os.environ
     [(argv, _)] = execs

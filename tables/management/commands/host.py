@@ -30,7 +30,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from momenta_site import hosting
+from momenta_site import hosting, release
 from momenta_site.catalogues import compile_catalogues
 from tables.management.commands.serve import uvicorn_argv
 from tables.models import Campaign
@@ -180,7 +180,8 @@ class Command(BaseCommand):
 
     def tell(self, folder, urls, base, made) -> None:
         out = self.stdout
-        out.write(self.style.SUCCESS(f"Momenta Table, data in {folder}"))
+        # The release, for a GM's bug report or a friend's question.
+        out.write(self.style.SUCCESS(f"Momenta Table {release.label()}, data in {folder}"))
         out.write("Friends open one of these (whichever reaches this machine):")
         for url in urls:
             out.write(f"  {url}/")

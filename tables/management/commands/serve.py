@@ -35,6 +35,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from momenta_site import release
 from momenta_site.catalogues import uncompiled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -117,6 +118,17 @@ def catalogue_problem() -> str | None:
     )
 
 
+def hand_to_workers(options) -> None:
+    """What the uvicorn workers, fresh interpreters, read from the environment."""
+    # Their app: settings.FORWARDED_ALLOW_IPS, settings.DRAIN_FILE.
+    os.environ["FORWARDED_ALLOW_IPS"] = options["forwarded_allow_ips"]
+    if options["drain_file"]:
+        os.environ["DRAIN_FILE"] = options["drain_file"]
+    if options["workers"] > 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        # Read by prometheus_client as each worker imports it.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder(options["port"]))
+
+
 class Command(BaseCommand):
     help = "Run the site in production: N uvicorn workers of the ASGI app (see deploy/)."
 
@@ -182,15 +194,10 @@ class Command(BaseCommand):
             graceful_timeout=options["graceful_timeout"],
             access_log=options["access_log"],
         )
-        # The uvicorn workers' app reads it from the environment (settings.FORWARDED_ALLOW_IPS).
-        os.environ["FORWARDED_ALLOW_IPS"] = options["forwarded_allow_ips"]
-        if options["drain_file"]:
-            # The uvicorn workers read it from the environment (settings.DRAIN_FILE).
-            os.environ["DRAIN_FILE"] = options["drain_file"]
-        if options["workers"] > 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
-            # Read by prometheus_client as each worker imports it.
-            os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder(options["port"]))
-        self.stdout.write(f"serving on http://{options['host']}:{options['port']}/")
+        hand_to_workers(options)
+        # Which release starts, in the journal at any LOG_LEVEL: a rollback's check.
+        where = f"{options['host']}:{options['port']}"
+        self.stdout.write(f"Momenta Table {release.label()} serving on http://{where}/")
         self.stdout.flush()
         # Nothing of this process is needed any more: close its connections
         # (the pool's too) so PostgreSQL is not left holding them.
