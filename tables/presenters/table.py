@@ -34,8 +34,11 @@ def table_characters(campaign: Campaign):
 
 def sheet_rollers(membership: Membership, characters: list[Character]) -> list[Character]:
     """The characters whose cards offer roll-from-the-sheet links (sheet_rolls.html):
-    those the viewer may roll for, their sheets read in one go, with their focuses."""
-    rollers = [c for c in characters if can_control(membership, c)]
+    a player's own, a GM's NPCs (the players' cards stay as short as they are, so a
+    phone's first screen still holds the GM's pools), their sheets read in one go."""
+    rollers = [
+        c for c in characters if can_control(membership, c) and (c.is_npc or not membership.is_gm)
+    ]
     prefetch_related_objects(rollers, "attributes", "skills", "traits")
     for character in rollers:
         character.sheet_focuses = [t.text for t in character.traits.all() if t.kind == "focus"]

@@ -1,6 +1,7 @@
-"""Roll from the sheet (issue 37): one's own character cards link their attributes (2d20:
-and skills, focuses) to the composer with that one chosen; nobody else's, and an
-observer's none. The composer views refuse a character the viewer does not control."""
+"""Roll from the sheet (issue 37): one's own character cards (a GM's: the NPCs') link their
+attributes (2d20: and skills, focuses) to the composer with that one chosen; nobody
+else's, and an observer's none. The composer views refuse a character the viewer does
+not control."""
 
 import re
 
@@ -62,7 +63,9 @@ def test_an_observer_gets_no_roll_links_and_a_gm_gets_them_for_npcs(
     npc.attributes.create(name="GRIT", value=5)
     html = page(client_for("observer"), momenta_campaign)
     assert "sheet-rolls" not in html
-    assert len(sheet_links(page(client_for("gm"), momenta_campaign), npc)) == 1
+    html = page(client_for("gm"), momenta_campaign)
+    assert len(sheet_links(html, npc)) == 1
+    assert sheet_links(html, hero) == []  # the GM rolls for a PC from the composer
 
 
 def test_the_momenta_composer_opens_with_the_attribute_from_the_sheet(
