@@ -11,7 +11,7 @@ from tables.live.render import LOG_LIMIT, ws_path
 from tables.models import Campaign, Membership
 from tables.presenters.conflicts import tracker_context
 from tables.presenters.scene_board import board_context
-from tables.presenters.table import audience_for, base_context, table_characters
+from tables.presenters.table import audience_for, base_context, sheet_rollers, table_characters
 
 
 def table_context(
@@ -31,10 +31,12 @@ def table_context(
         campaign, audience, before=before, show=show, limit=LOG_LIMIT, viewer=membership.user_id
     )
     context = base_context(campaign, audience)
+    # The harm tracks are drawn beside the cards (harm_tracks.html), not in them.
+    characters = list(table_characters(campaign).prefetch_related("harm_tracks"))
     context.update(
         membership=membership,
-        # The harm tracks are drawn beside the cards (harm_tracks.html), not in them.
-        characters=list(table_characters(campaign).prefetch_related("harm_tracks")),
+        characters=characters,
+        sheet_rollers=sheet_rollers(membership, characters),
         log=page.entries,
         log_page=page,
         log_shows=LOG_SHOWS.items(),

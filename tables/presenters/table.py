@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import prefetch_related_objects
+
 from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
 from tables.models import Campaign, Character, Membership, TableEvent
+from tables.policy.access import can_control
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -27,6 +30,19 @@ def shows_threat(campaign: Campaign, audience: str) -> bool:
 
 def table_characters(campaign: Campaign):
     return Character.objects.filter(campaign=campaign).select_related("owner")
+
+
+def sheet_rollers(membership: Membership, characters: list[Character]) -> list[Character]:
+    """The characters whose cards offer roll-from-the-sheet links (sheet_rolls.html):
+    a player's own, a GM's NPCs (the players' cards stay as short as they are, so a
+    phone's first screen still holds the GM's pools), their sheets read in one go."""
+    rollers = [
+        c for c in characters if can_control(membership, c) and (c.is_npc or not membership.is_gm)
+    ]
+    prefetch_related_objects(rollers, "attributes", "skills", "traits")
+    for character in rollers:
+        character.sheet_focuses = [t.text for t in character.traits.all() if t.kind == "focus"]
+    return rollers
 
 
 def base_context(campaign: Campaign, audience: str) -> dict[str, Any]:

@@ -36,11 +36,13 @@ from tables.presenters.d20 import odds_view, panel_context, play_context, visibl
 from tables.services import d20 as services_d20
 from tables.services import gm as services_gm
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, posted_id
+from tables.views.access import campaign_for, character_for, posted_id
 from tables.views.answers import back_to_table, command, form_errors, respond
 from tables.words.said import worded
 
 PLAY = "tables/partials/composer_d20.html"
+# What a link on the character sheet names, kept when the composer is redrawn.
+SHEET_CHOICES = ("attribute", "skill", "focus")
 PANEL = "tables/partials/spend_panel.html"
 ODDS = "tables/partials/d20_odds.html"
 # An old page may still post a call's answer here: refused, so no test lands uncalled.
@@ -169,10 +171,19 @@ def _composed(request, pk: int, data):
 @require_GET
 def d20_composer(request, pk: int):
     """The composer redrawn for another character (its attributes, skills, focuses)."""
+    wanted = request.GET.get("character", "")
+    if wanted.isascii() and wanted.isdigit():  # another's character: 403/404, not one's own
+        character_for(request, pk, int(wanted))
     campaign, membership, spends, form = _composed(request, pk, request.GET)
-    # Redrawn, not submitted: keep the choice of character, start the rest afresh.
+    # Redrawn, not submitted: keep the choice of character and of what the sheet's links
+    # name (sheet_rolls.html), start the rest afresh.
+    chosen = {k: request.GET[k] for k in SHEET_CHOICES if request.GET.get(k)}
     fresh = D20RollForm(
-        campaign=campaign, membership=membership, spends=spends, character=form.chosen
+        campaign=campaign,
+        membership=membership,
+        spends=spends,
+        character=form.chosen,
+        initial=chosen,
     )
     context = composer_of(campaign, membership, form=fresh)
     return respond(request, membership, PLAY, {"d20": context})

@@ -120,6 +120,7 @@ def _posted_character(request, campaign: Campaign, key: str = "character") -> Ch
 def composer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The composer redrawn for another character or attribute, keeping the choices made."""
     campaign, membership = campaign_for(request, pk, role="player")
+    _posted_character(request, campaign)  # another's character: 403/404, not one's own instead
     character = pick_character(campaign, membership, request.GET.get("character"))
     context = composer_context(
         campaign, membership, character=character, initial=initial_from(request.GET)

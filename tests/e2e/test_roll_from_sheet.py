@@ -1,0 +1,92 @@
+"""Roll from the sheet (issue 37) in a real browser, from the keyboard only: a player
+tabs to an attribute on their own card, presses Enter, the composer comes back with it
+chosen and its Roll button focused (static/tables/sheet_rolls.js), and Enter on Roll
+puts the roll in the log."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_gm_tabs import give_paul_a_skill
+from .test_live_table import log_in
+
+pytestmark = pytest.mark.e2e
+
+
+def tab_to(page, locator, most: int = 10) -> None:
+    """Press Tab until `locator` has the focus (at most `most` times)."""
+    for _ in range(most):
+        if locator.evaluate("e => e === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    assert locator.evaluate("e => e === document.activeElement"), "Tab never reached it"
+
+
+def test_a_player_rolls_an_attribute_from_their_card_with_the_keyboard(browser, app_server):
+    from playwright.sync_api import expect
+
+    errors: list = []
+    iska = app_server.characters["alice"]["id"]
+    path = f"/campaigns/{app_server.campaign}/table/"
+    context, alice = log_in(browser, app_server.base, "alice", path, errors)
+    try:
+        # Only her own card has the links: Dorran's (bob's) has none.
+        expect(alice.locator(f"#sheet-rolls-{app_server.characters['bob']['id']}")).to_have_count(0)
+        composer = alice.locator("#composer select[name=attribute]")
+        expect(composer).not_to_have_value("PRESENCE")
+        # From her card's last pool link, Tab on to her sheet's PRESENCE.
+        alice.locator(f"#character-{iska} .pool-open").last.focus()
+        presence = alice.locator(f"#sheet-rolls-{iska} a.sheet-roll", has_text="PRESENCE")
+        tab_to(alice, presence)
+        with alice.expect_response(lambda r: "/momenta/composer/" in r.url):
+            alice.keyboard.press("Enter")
+        expect(alice.locator("#composer select[name=attribute]")).to_have_value("PRESENCE")
+        expect(alice.locator("#composer select[name=character]")).to_have_value(str(iska))
+        roll = alice.locator("#composer #roll-button")
+        expect(roll).to_be_focused()
+        with alice.expect_response(
+            lambda r: r.url.endswith("/momenta/roll/") and r.request.method == "POST"
+        ) as answer:
+            alice.keyboard.press("Enter")
+        found = re.search(r'data-seq="(\d+)" data-kind="momenta_roll"', answer.value.text())
+        assert found, "the roll was refused"
+        entry = alice.locator(f"#roll-log > #event-{found.group(1)}")
+        expect(entry).to_have_count(1)
+        expect(entry).to_contain_text("Iska Vell")
+        expect(entry).to_contain_text("PRESENCE")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_player_builds_a_2d20_test_from_their_card_with_the_keyboard(browser, app_server):
+    from playwright.sync_api import expect
+
+    errors: list = []
+    give_paul_a_skill(app_server)
+    path = f"/campaigns/{app_server.d20_campaign}/table/"
+    context, alice = log_in(browser, app_server.base, "alice", path, errors)
+    try:
+        sheet = alice.locator(".sheet-rolls")  # Paul's: Jessica's card has none
+        expect(sheet).to_have_count(1)
+        play = alice.locator("#d20-play")
+        # An attribute, then a skill: each link keeps the composer's other choice.
+        for name, field in (("Justice", "attribute"), ("Communicate", "skill")):
+            link = sheet.locator("a.sheet-roll", has_text=name)
+            link.focus()
+            with alice.expect_response(lambda r: "/d20/composer/" in r.url):
+                alice.keyboard.press("Enter")
+            expect(play.locator(f"select[name={field}]")).to_have_value(name)
+            expect(play.locator("#roll-button")).to_be_focused()
+        expect(play.locator("select[name=attribute]")).to_have_value("Justice")
+        with alice.expect_response(lambda r: r.url.endswith("/d20/roll/")) as answer:
+            alice.keyboard.press("Space")
+        assert answer.value.ok
+        found = re.search(r'data-seq="(\d+)"', answer.value.text())
+        assert found, "the test was refused"
+        expect(alice.locator(f"#roll-log > #event-{found.group(1)}")).to_contain_text("Justice")
+    finally:
+        context.close()
+    assert errors == []
