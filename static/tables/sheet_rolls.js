@@ -3,6 +3,10 @@
  * attribute, skill or focus chosen. Once htmx has settled the new composer, its
  * Roll button takes the focus, so a keyboard user rolls with Enter or Space at once;
  * if the composer came back without one (an error), focus goes to the composer.
+ *
+ * A push that redraws every card (#characters, out of band: a harm track set, a
+ * session started) is drawn once per audience, so it holds nobody's own links: the
+ * ones this page had go back beside their cards.
  */
 (function () {
   "use strict";
@@ -19,5 +23,27 @@
     if (!region) return;
     region.setAttribute("tabindex", "-1");
     region.focus();
+  });
+
+  var kept = [];
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "characters") return;
+    kept = Array.prototype.slice.call(e.detail.target.querySelectorAll("nav.sheet-rolls"));
+  });
+
+  document.body.addEventListener("htmx:oobAfterSwap", function (e) {
+    var list = document.querySelector("#characters .character-list");
+    if (!list || !kept.length) return;
+    kept.forEach(function (nav) {
+      var card = document.getElementById("character-" + nav.id.replace("sheet-rolls-", ""));
+      if (!card || document.getElementById(nav.id)) return;
+      // Its place: after the card and what follows it (its harm tracks), before the
+      // next card.
+      var next = card.nextElementSibling;
+      while (next && !next.matches("article")) next = next.nextElementSibling;
+      list.insertBefore(nav, next);
+    });
+    kept = [];
   });
 })();

@@ -90,3 +90,43 @@ def test_a_player_builds_a_2d20_test_from_their_card_with_the_keyboard(browser, 
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_links_outlive_a_push_that_redraws_every_card(browser, app_server):
+    """A harm track the GM sets redraws all the cards, once per audience and so with
+    nobody's own links (sheet_rolls.js puts this page's back): alice still rolls from
+    her sheet afterwards."""
+    from playwright.sync_api import expect
+
+    errors: list = []
+    iska = app_server.characters["alice"]["id"]
+    path = f"/campaigns/{app_server.campaign}/table/"
+    context, alice = log_in(browser, app_server.base, "alice", path, errors)
+    gm_context, gm = log_in(browser, app_server.base, "gm", path, errors)
+    try:
+        expect(alice.locator(f"#sheet-rolls-{iska}")).to_have_count(1)
+        # The GM's command, as the harm tools send it (through the server, so it pushes).
+        csrf = next(c["value"] for c in gm_context.cookies() if c["name"] == "csrftoken")
+        answer = gm.request.post(
+            f"{app_server.base}/campaigns/{app_server.campaign}/table/harm/",
+            form={"action": "set_track", "character": str(iska), "track": "strain", "maximum": "9"},
+            headers={"X-CSRFToken": csrf, "HX-Request": "true", "Referer": gm.url},
+        )
+        assert answer.ok, answer.text()
+        expect(alice.locator("#characters[data-seq]")).to_have_count(1)  # the push landed
+        links = alice.locator(f"#sheet-rolls-{iska}")
+        expect(links).to_have_count(1)
+        # Still in its place: after her card, before the next one.
+        assert links.evaluate(
+            "n => { let p = n.previousElementSibling;"
+            " while (p && !p.matches('article')) p = p.previousElementSibling;"
+            f" return p && p.id === 'character-{iska}'; }}"
+        )
+        with alice.expect_response(lambda r: "/momenta/composer/" in r.url):
+            links.locator("a.sheet-roll", has_text="PRESENCE").click()
+        expect(alice.locator("#composer select[name=attribute]")).to_have_value("PRESENCE")
+        expect(alice.locator("#composer #roll-button")).to_be_focused()
+    finally:
+        context.close()
+        gm_context.close()
+    assert errors == []
