@@ -26,6 +26,7 @@ Per line (the table below; `LINE_TRACKS`), and what is simplified:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.errors import gettext_noop
@@ -95,6 +96,38 @@ HARM_RULE: dict[str, str] = {
     "dune": MINOR_FOE,
     "achtung": FIVE_OR_EMPTY,
 }
+
+
+# SC-02: a new sheet's track sizes where the line's book derives them from the sheet: the
+# sum of these statistics (attributes or skills, by any of the names given). Sources:
+# STA 1st edition core rulebook, Combat, "Stress" (Fitness + Security); Conan core
+# rulebook, Damage, "Stress" (Vigor: Brawn + Resistance; Resolve: Willpower + Discipline);
+# Fallout core rulebook, Character creation, "Derived statistics" (HP at level 1:
+# Endurance + Luck). Ruling SC-R21: every other track, and a sheet without one of the
+# statistics, starts at the line's `default_max` for the GM to set.
+TRACK_FORMULAS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    ("sta1", "stress"): (("FITNESS",), ("SECURITY",)),
+    ("conan", "vigor"): (("BRAWN",), ("RESISTANCE",)),
+    ("conan", "resolve"): (("WILLPOWER",), ("DISCIPLINE",)),
+    ("fallout", "hp"): (("ENDURANCE", "END"), ("LUCK", "LCK")),
+}
+
+
+def starting_max(line_key: str, kind: TrackKind, sheet: Mapping[str, int]) -> int:
+    """SC-02, SC-R21: the size a new character's track starts at: the book's formula
+    over `sheet` (statistic name -> value, any case) where it has one and the sheet
+    holds every statistic it names, else the line's default. Kept within 1..MAX_TRACK."""
+    parts = TRACK_FORMULAS.get((line_key, kind.key))
+    if not parts:
+        return kind.default_max
+    upper = {str(name).strip().upper(): value for name, value in sheet.items()}
+    total = 0
+    for names in parts:
+        found = next((upper[n] for n in names if n in upper), None)
+        if found is None:
+            return kind.default_max
+        total += found
+    return min(MAX_TRACK, max(1, total))
 
 
 def tracks_of(line_key: str) -> tuple[TrackKind, ...]:

@@ -165,10 +165,18 @@ class PoolAdjusted(Payload):
     summary: str | None = None
 
 
+class TrackStart(Part):
+    """A track a new character's sheet starts with (SC-02): its key and size."""
+
+    track: str
+    maximum: int
+
+
 class CharacterCreated(Payload):
     character_id: int
     name: str
     is_npc: bool
+    tracks: list[TrackStart] | None = None  # absent on rows written before (and on edits)
 
 
 class CharacterUpdated(CharacterCreated):

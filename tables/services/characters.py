@@ -13,6 +13,7 @@ from tables.errors import ServiceError, StaleState
 from tables.models import Character, PoolChange
 from tables.policy.access import has_role, membership_of, require_control
 from tables.policy.characters import BACK_INTO_CREATION, POOLS_REFUSAL, SHEET_MAXIMA, SHEET_POOLS
+from tables.services import harm_tracks
 from tables.services.core import Change, append_event, lock_campaign
 
 # Pools change through the rules and the GM (PM-13, MO-13): a player's sheet never sets
@@ -83,6 +84,9 @@ def save_character(campaign_id: int, actor, sheet: Sheet, character_id: int | No
         for rows in sheet.rows:
             _save_rows(character, rows)
         payload = {"character_id": character.pk, "name": character.name, "is_npc": character.is_npc}
+        if creating:
+            # Harm in two clicks (SC-02): the sheet starts with its line's tracks.
+            payload["tracks"] = harm_tracks.give_line_tracks(campaign, character)
         if not creating and character.name != old_name:
             # Other people's Assist panels name it (live/render.py _assists_sync).
             payload["renamed_from"] = old_name

@@ -54,6 +54,30 @@ def track(character: Character, kind: harm.TrackKind) -> HarmTrack:
     return track
 
 
+def give_line_tracks(campaign: Campaign, character: Character) -> list[dict]:
+    """SC-02: a new character's tracks, as its line's sheets carry them, sized by the
+    book's formula from the sheet's rows where it has one (rules.harm.starting_max),
+    else the line's default (ruling SC-R21), for the GM to adjust. A track the
+    character already has is left as it is. Returns what was made, for the event."""
+    key = line_key(campaign)
+    sheet = {row.name: row.value for row in character.attributes.all()}
+    for row in character.skills.all():
+        sheet.setdefault(row.name, row.value)
+    have = set(HarmTrack.objects.filter(character=character).values_list("track", flat=True))
+    made = [
+        HarmTrack(
+            campaign=campaign,
+            character=character,
+            track=kind.key,
+            maximum=harm.starting_max(key, kind, sheet),
+        )
+        for kind in harm.tracks_of(key)
+        if kind.key not in have
+    ]
+    HarmTrack.objects.bulk_create(made)
+    return [{"track": row.track, "maximum": row.maximum} for row in made]
+
+
 def audience(*tracks: HarmTrack, secret: bool = False) -> str:
     # A hidden NPC track, or a roll still secret (TB-03), keeps the move from players.
     return GM if secret or any(t.hidden for t in tracks) else ALL

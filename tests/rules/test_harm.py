@@ -158,3 +158,42 @@ def test_sc_r19_sta1_injuries_are_counted_past_the_box_other_lines_keep_their_tr
     assert harm.harms_track_size("sta1", 1, 3, 1) == 3
     assert harm.harms_track_size("sta1", harm.MAX_TRACK, harm.MAX_TRACK, 1) == harm.MAX_TRACK
     assert harm.harms_track_size("seeds", 0, 1, 2) == 1
+
+
+def _kind(line, key):
+    return harm.track_kind(line, key)
+
+
+def test_sc_02_sta1_stress_starts_at_fitness_plus_security():
+    # STA 1st edition core rulebook, Combat, "Stress": Fitness + Security.
+    sheet = {"Fitness": 9, "Security": 3, "Daring": 10}
+    assert harm.starting_max("sta1", _kind("sta1", "stress"), sheet) == 12
+    # The Injuries track has no formula: the line's one box.
+    assert harm.starting_max("sta1", _kind("sta1", "injuries"), sheet) == 1
+
+
+def test_sc_02_conan_vigor_and_resolve_start_from_attribute_plus_expertise():
+    # Conan core rulebook, Damage, "Stress": Vigor = Brawn + Resistance, Resolve =
+    # Willpower + Discipline; Wounds and Trauma stay the book's five.
+    sheet = {"brawn": 11, "resistance": 2, "WILLPOWER": 8, "Discipline": 1}
+    assert harm.starting_max("conan", _kind("conan", "vigor"), sheet) == 13
+    assert harm.starting_max("conan", _kind("conan", "resolve"), sheet) == 9
+    assert harm.starting_max("conan", _kind("conan", "wounds"), sheet) == 5
+
+
+def test_sc_02_fallout_hp_starts_at_endurance_plus_luck_by_either_name():
+    # Fallout core rulebook, Character creation, "Derived statistics": END + LCK.
+    assert harm.starting_max("fallout", _kind("fallout", "hp"), {"END": 6, "LCK": 5}) == 11
+    assert harm.starting_max("fallout", _kind("fallout", "hp"), {"Endurance": 7, "Luck": 4}) == 11
+
+
+def test_sc_r21_a_sheet_missing_a_statistic_or_a_line_without_a_formula_starts_at_the_default():
+    assert harm.starting_max("sta1", _kind("sta1", "stress"), {"Fitness": 9}) == 10
+    assert harm.starting_max("sta2", _kind("sta2", "stress"), {"Fitness": 9, "Security": 3}) == 10
+    assert harm.starting_max("momenta", _kind("momenta", "harm"), {"GRIT": 3}) == 10
+
+
+def test_sc_02_a_formula_stays_within_a_track_s_bounds():
+    stress = _kind("sta1", "stress")
+    assert harm.starting_max("sta1", stress, {"Fitness": 0, "Security": 0}) == 1
+    assert harm.starting_max("sta1", stress, {"Fitness": 90, "Security": 90}) == harm.MAX_TRACK

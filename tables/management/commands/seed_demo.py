@@ -9,6 +9,7 @@ from django.db import transaction
 
 from tables.models import Campaign, Character, Membership, Trait
 from tables.services.campaigns import PRESETS
+from tables.services.harm_tracks import give_line_tracks
 from tables.services.roll_templates import seed_default_templates
 
 PASSWORD = "momenta-demo"
@@ -186,3 +187,4 @@ class Command(BaseCommand):
             character.traits.create(kind=kind, text=text)
         for name, quality, permanent in sheet.get("assets", []):
             character.assets.create(name=name, quality=quality, permanent=permanent)
+        give_line_tracks(campaign, character)  # as a sheet saved at the table starts (SC-02)
