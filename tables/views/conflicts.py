@@ -21,18 +21,22 @@ from tables.views.answers import back_to_table, respond, run_command
 TRACKER = "tables/partials/turn_tracker.html"
 
 
-def _moved_up(campaign, character_id) -> list[int]:
-    """The order with this character one place earlier (the GM's "Move up")."""
+def _moved(campaign, character_id, step: int) -> list[int]:
+    """Those still to act, this character one place earlier (step -1, the GM's "Move up")
+    or later (+1, "Move down"). At the end of the list, or no longer waiting (a stale
+    page), the order stays, which the service refuses as the same order."""
     conflict = turns.running_conflict(campaign)
     if conflict is None:
         return []
-    order = list(conflict.participants.values_list("character_id", flat=True))
+    waiting = conflict.participants.filter(acted=False, acting=False).order_by("position", "pk")
+    order = list(waiting.values_list("character_id", flat=True))
     try:
         i = order.index(int(character_id))
     except (TypeError, ValueError):
-        return []
-    if i > 0:
-        order[i - 1], order[i] = order[i], order[i - 1]
+        return order
+    j = i + step
+    if 0 <= j < len(order):
+        order[i], order[j] = order[j], order[i]
     return order
 
 
@@ -62,7 +66,20 @@ def _skip_acting(campaign, user, post):
 
 
 def _up(campaign, user, post):
-    return turns.reorder(campaign.pk, user, _moved_up(campaign, post.get("character")))
+    return turns.reorder(
+        campaign.pk, user, _moved(campaign, post.get("character"), -1), waiting=True
+    )
+
+
+def _down(campaign, user, post):
+    return turns.reorder(
+        campaign.pk, user, _moved(campaign, post.get("character"), 1), waiting=True
+    )
+
+
+def _order(campaign, user, post):
+    """The to-act list dropped into a new order (turn_order.js): its characters in order."""
+    return turns.reorder(campaign.pk, user, post.getlist("character"), waiting=True)
 
 
 def _end_conflict(campaign, user, post):
@@ -85,6 +102,8 @@ COMMANDS = {
     "skip_acting": _skip_acting,
     "insert": _for_character(turns.insert_participant),
     "up": _up,
+    "down": _down,
+    "order": _order,
     "end_conflict": _end_conflict,
 }
 

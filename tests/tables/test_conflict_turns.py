@@ -262,6 +262,7 @@ def test_observers_change_nothing(d20_campaign, fight, observer, kara, command):
         lambda c, u, k: turns.skip_turn(c, u, k),
         lambda c, u, k: turns.insert_participant(c, u, k),
         lambda c, u, k: turns.reorder(c, u, [k]),
+        lambda c, u, k: turns.reorder(c, u, [k], waiting=True),
     ],
 )
 def test_only_the_gm_runs_the_conflict(d20_campaign, fight, player, kara, command):
@@ -271,6 +272,48 @@ def test_only_the_gm_runs_the_conflict(d20_campaign, fight, player, kara, comman
         command(d20_campaign.pk, player, kara.pk)
 
     assert state(d20_campaign) == before
+
+
+def order(campaign):
+    conflict = turns.running_conflict(campaign)
+    return list(conflict.participants.values_list("character__name", flat=True))
+
+
+def test_the_gm_reorders_those_still_to_act_and_the_others_keep_their_places(
+    d20_campaign, fight, gm, player, kara, lena, marcus
+):
+    """Issue 37: the to-act list's new order (drag and drop, Move up/down) names only
+    those still to act; Kara, who has acted, stays where she was."""
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turns.end_turn(d20_campaign.pk, player, kara.pk)
+
+    event = turns.reorder(d20_campaign.pk, gm, [str(marcus.pk), str(lena.pk)], waiting=True)
+
+    assert order(d20_campaign) == ["Kara", "Marcus", "Lena"]
+    assert event.payload["action"] == "reordered"
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        lambda kara, lena, marcus: [marcus.pk, lena.pk, kara.pk],  # Kara has acted
+        lambda kara, lena, marcus: [marcus.pk],  # Lena left out
+        lambda kara, lena, marcus: [marcus.pk, marcus.pk],  # one twice
+        lambda kara, lena, marcus: [marcus.pk, "Lena"],  # not an id
+        lambda kara, lena, marcus: [],
+    ],
+)
+def test_a_new_order_not_of_exactly_those_still_to_act_is_refused_and_changes_nothing(
+    d20_campaign, fight, gm, player, kara, lena, marcus, ids
+):
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turns.end_turn(d20_campaign.pk, player, kara.pk)
+    before = (state(d20_campaign), order(d20_campaign))
+
+    with pytest.raises(ServiceError, match="everyone still to act once"):
+        turns.reorder(d20_campaign.pk, gm, ids(kara, lena, marcus), waiting=True)
+
+    assert (state(d20_campaign), order(d20_campaign)) == before
 
 
 def test_a_second_conflict_is_refused_while_one_runs(d20_campaign, fight, gm, kara):

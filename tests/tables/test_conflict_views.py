@@ -174,3 +174,126 @@ def test_a_player_may_not_start_a_conflict_said_in_the_page_or_a_403_and_nothing
     assert "Only the GM can do that." in htmx.content.decode()
     assert plain.status_code == 403
     assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+# --- Issue 37: the order as ticked, Move down, a dropped order --------------------------------
+
+
+def names_in_order(campaign):
+    conflict = turns.running_conflict(campaign)
+    return list(conflict.participants.values_list("character__name", flat=True))
+
+
+def test_the_conflict_starts_in_the_order_the_characters_are_sent(
+    client_for, d20_campaign, kara, lena, marcus
+):
+    """The start form's checkboxes arrive in the order ticked (turn_order.js keeps the
+    list so), not the page's: the server keeps that order."""
+    turn_post(
+        client_for("gm"), d20_campaign, action="start", character=[lena.pk, marcus.pk, kara.pk]
+    )
+    assert names_in_order(d20_campaign) == ["Lena", "Marcus", "Kara"]
+
+
+def test_the_start_form_numbers_its_rows_and_says_how_the_order_is_taken(
+    client_for, d20_campaign, kara, marcus
+):
+    html = tracker_of(
+        client_for("gm").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    )
+    assert 'data-turn-order="start"' in html
+    assert "Tick them in the order they act (without JavaScript, in the list's order)." in html
+    for pk in (kara.pk, marcus.pk):
+        assert f'id="turn-start-up-{pk}"' in html and f'id="turn-start-down-{pk}"' in html
+
+
+def test_the_gm_moves_one_down_and_the_last_one_down_is_refused(
+    client_for, d20_campaign, fight, kara, lena, marcus
+):
+    gm = client_for("gm")
+    answer = turn_post(gm, d20_campaign, action="down", character=kara.pk)
+    assert names_in_order(d20_campaign) == ["Lena", "Kara", "Marcus"]
+    # The moved row's button is there again by its id: focus.js puts the focus back on it.
+    assert f'id="turn-down-{kara.pk}"' in tracker_of(answer.content.decode())
+
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+    answer = turn_post(gm, d20_campaign, action="down", character=marcus.pk)
+    assert "The conflict is already in that order." in answer.content.decode()
+    assert names_in_order(d20_campaign) == ["Lena", "Kara", "Marcus"]
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+def test_move_up_and_down_skip_past_who_has_acted(
+    client_for, d20_campaign, fight, player, kara, lena, marcus
+):
+    """The buttons move a row within "Still to act": one press, one visible step."""
+    turn_post(client_for("gm"), d20_campaign, action="up", character=marcus.pk)  # K M L
+    turns.choose_next(d20_campaign.pk, player, kara.pk)
+    turns.end_turn(d20_campaign.pk, player, kara.pk)
+    gm = client_for("gm")
+    turn_post(gm, d20_campaign, action="down", character=marcus.pk)
+    assert names_in_order(d20_campaign) == ["Kara", "Lena", "Marcus"]
+    turn_post(gm, d20_campaign, action="up", character=marcus.pk)
+    assert names_in_order(d20_campaign) == ["Kara", "Marcus", "Lena"]
+
+
+def test_the_gm_posts_a_dropped_order_of_those_still_to_act(
+    client_for, d20_campaign, fight, kara, lena, marcus
+):
+    answer = turn_post(
+        client_for("gm"), d20_campaign, action="order", character=[marcus.pk, kara.pk, lena.pk]
+    )
+    assert answer.status_code == 200
+    assert names_in_order(d20_campaign) == ["Marcus", "Kara", "Lena"]
+
+
+def test_a_dropped_order_that_is_not_everyone_to_act_is_refused_and_changes_nothing(
+    client_for, d20_campaign, fight, kara, lena, marcus
+):
+    url = reverse("turn_command", args=[d20_campaign.pk])
+    data = {"action": "order", "character": [marcus.pk, kara.pk]}
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+
+    htmx = client_for("gm").post(url, data, HTTP_HX_REQUEST="true")
+
+    assert "Give the new order with everyone still to act once" in htmx.content.decode()
+    assert names_in_order(d20_campaign) == ["Kara", "Lena", "Marcus"]
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "down", "character": "KARA"},
+        {"action": "up", "character": "MARCUS"},
+        {"action": "order", "character": ["MARCUS", "LENA", "KARA"]},
+    ],
+)
+def test_a_player_may_not_reorder_said_in_the_page_or_a_403_and_nothing_moves(
+    client_for, d20_campaign, fight, kara, lena, marcus, data
+):
+    ids = {"KARA": kara.pk, "LENA": lena.pk, "MARCUS": marcus.pk}
+    value = data["character"]
+    data = {
+        **data,
+        "character": [ids[v] for v in value] if isinstance(value, list) else ids[value],
+    }
+    url = reverse("turn_command", args=[d20_campaign.pk])
+    before = TableEvent.objects.filter(campaign=d20_campaign).count()
+
+    htmx = client_for("player").post(url, data, HTTP_HX_REQUEST="true")
+    plain = client_for("player").post(url, data)
+
+    assert "Only the GM can do that." in htmx.content.decode()
+    assert plain.status_code == 403
+    assert names_in_order(d20_campaign) == ["Kara", "Lena", "Marcus"]
+    assert TableEvent.objects.filter(campaign=d20_campaign).count() == before
+
+
+def test_only_the_gms_tracker_has_the_reordering_controls(client_for, d20_campaign, fight):
+    page = reverse("table", args=[d20_campaign.pk])
+    gm = tracker_of(client_for("gm").get(page).content.decode())
+    player = tracker_of(client_for("player").get(page).content.decode())
+    assert 'draggable="true"' in gm and 'class="turn-order"' in gm and 'value="down"' in gm
+    assert 'draggable="true"' not in player and 'class="turn-order"' not in player
+    assert 'value="down"' not in player

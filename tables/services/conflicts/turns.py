@@ -292,20 +292,25 @@ def insert_participant(campaign_id: int, actor, character_id) -> TableEvent:
         return _event(campaign, actor, conflict, "inserted", summary, participant)
 
 
-def reorder(campaign_id: int, actor, character_ids) -> TableEvent:
-    """The GM's new order: every participant once (Momenta's structured play)."""
+def reorder(campaign_id: int, actor, character_ids, *, waiting=False) -> TableEvent:
+    """The GM's new order: every participant once (Momenta's structured play). With
+    `waiting`, the order of those still to act (the tracker's Move up/down and drag and
+    drop, issue 37): exactly them, each once; who acts or has acted keeps their place."""
     with transaction.atomic():
         campaign = lock_campaign(campaign_id)
         require_role(campaign, actor, "gm")
         conflict = _running(campaign)
-        by_character = {p.character_id: p for p in conflict.participants.all()}
+        people = list(conflict.participants.select_related("character").order_by("position", "pk"))
+        by_character = {p.character_id: p for p in people}
         try:
             ids = [int(v) for v in character_ids or ()]
         except (TypeError, ValueError):
             ids = []
-        if sorted(ids) != sorted(by_character):
+        if waiting:
+            ids = _with_the_others(people, ids)
+        elif sorted(ids) != sorted(by_character):
             raise ServiceError(_("Give the new order with every participant once."))
-        if ids == list(conflict.participants.values_list("character_id", flat=True)):
+        if ids == [p.character_id for p in people]:
             # Moving the first one up, or a second press: the order stays, no event.
             raise ServiceError(_("The conflict is already in that order."))
         for i, pk in enumerate(ids):
@@ -314,6 +319,21 @@ def reorder(campaign_id: int, actor, character_ids) -> TableEvent:
         names = ", ".join(by_character[pk].character.name for pk in ids)
         summary = said(gettext_noop("The GM reorders the conflict: %(names)s."), names=names)
         return _event(campaign, actor, conflict, "reordered", summary)
+
+
+def _with_the_others(people: list[Participant], ids: list[int]) -> list[int]:
+    """The whole order from a new order of those still to act: they take the places the
+    waiting had, in the new order. Refused unless it names exactly them, each once (a
+    page drawn before someone acted or joined sends a stale list: nothing changes)."""
+    slots = [i for i, p in enumerate(people) if not p.acted and not p.acting]
+    if sorted(ids) != sorted(people[i].character_id for i in slots):
+        raise ServiceError(
+            _("Give the new order with everyone still to act once; the tracker has changed.")
+        )
+    order = [p.character_id for p in people]
+    for slot, pk in zip(slots, ids, strict=True):
+        order[slot] = pk
+    return order
 
 
 # --- The players' and the GM's turns ---------------------------------------------------------
