@@ -274,3 +274,12 @@ def test_sc_03_a_resolved_tests_card_offers_its_roller_the_open_tasks(
     response = post(client_for("player"), sta, "task_command", **data)
     assert 'value="4"' in response.content.decode()  # the Challenge dice after it: 4 Work
     assert offers(page(client_for("player"), sta)) == ""  # counted: not offered again
+    # Pages drawn before drop it: the link's push deletes the test's offers (no query).
+    assert f"delete:[data-task-offers='{test.pk}']" in response.content.decode()
+    last = passed_test(sta, player, kara)
+    game_lines.roll_challenge_dice(
+        sta.pk, player, 3, character_id=kara.pk, rng=FixedDice([2, 2, 1])
+    )  # 5: a Breakthrough, the task's one
+    done = extended_tasks.link_test(sta.pk, player, task, last.pk)
+    assert done.payload["closed"]  # and its buttons go from every card
+    assert f"delete:[data-offer-task='{task}']" in live.render_event_fragments(done, ALL)
