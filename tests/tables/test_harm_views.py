@@ -259,6 +259,8 @@ def test_sc_03_a_resolved_tests_card_offers_its_roller_the_open_tasks(
     mine = offers(page(client_for("player"), sta))
     assert f'data-owner="{kara.owner_id}"' in mine and "hidden" not in mine.split(">")[0]
     assert f'name="test" value="{test.pk}"' in mine and "Count toward Scan" in mine
+    log = client_for("player").get(reverse("table_log", args=[sta.pk]), HTTP_HX_REQUEST="true")
+    assert "Count toward Scan" in offers(log.content.decode())  # the log's filter view too
     theirs = offers(page(client_for("player2"), sta))
     assert f'data-owner="{kara.owner_id}"' in theirs and "hidden" in theirs.split(">")[0]
     assert "data-owner" not in offers(page(client_for("gm"), sta))
