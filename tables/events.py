@@ -603,12 +603,14 @@ HARM_APPLIED = _kind(
     log_template="harm_applied",
     push_template="harm_applied",
 )
-# The task's card is on the scene board.
+# The task's card is on the scene board; a link or a close takes the test cards' offers
+# away (push/extended_task.html, from the payload).
 EXTENDED_TASK = _kind(
     "extended_task",
     gettext_lazy("Extended task"),
     payload=payloads.ExtendedTaskState,
     regions=_BOARD,
+    push_template="extended_task",
 )
 
 

@@ -225,7 +225,8 @@ def _summary(event: TableEvent, campaign: Campaign | None = None) -> str:
 
 # Where each kind of play record is read (tables/events.py says which an event is about).
 RECORDS = {
-    kinds.TEST: D20Test.objects.all(),
+    # Its owner: a resolved test's card offers them the open tasks (d20_test_state.html).
+    kinds.TEST: D20Test.objects.select_related("character"),
     # The roller's owner: a roll made for another's character offers them its chooser.
     kinds.ROLL: MomentaRoll.objects.select_related("patterns_event", "assist", "character"),
     kinds.ASSIST: AssistRequest.objects.all(),

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tables.models import Asset, Campaign, ExtendedTask, SceneTrait
+from django.utils.functional import SimpleLazyObject
+
+from tables.models import Asset, Campaign, ExtendedTask, ExtendedTaskRoll, SceneTrait
 from tables.policy.board_traits import visible_traits
 from tables.presenters.task_odds import task_odds
 
@@ -44,6 +46,8 @@ def board_context(campaign: Campaign, is_gm: bool, rows: BoardRows | None = None
         "board_assets": rows.assets,
         "board_tasks": rows.tasks,
         "board_task_odds": rows.task_odds,
+        # What a resolved test's card offers (task_offers), from the rows read already.
+        "open_tasks": [t for t in rows.tasks if t.is_open],
         "board_kinds": SceneTrait.Kind.choices,
         "board_players_note": campaign.players_note_traits,
         **(harm_tools(campaign) if is_gm else {}),
@@ -59,3 +63,28 @@ def harm_tools(campaign: Campaign) -> dict:
         "harm_targets": list(campaign.characters.order_by("is_npc", "name").only("pk", "name")),
         "harm_track_keys": [k.key for k in track_kinds(campaign)],
     }
+
+
+def task_offers(campaign: Campaign) -> dict:
+    """What a resolved 2d20 test's card offers (d20_test_state.html): the running scene's
+    open tasks and the tests already linked. Read when a card first asks, once per render
+    (an open test's card, a roll's answer, never asks), however many cards it draws."""
+    return {
+        "open_tasks": SimpleLazyObject(lambda: _open_tasks(campaign)),
+        "linked_tests": SimpleLazyObject(
+            lambda: set(
+                ExtendedTaskRoll.objects.filter(campaign=campaign).values_list("test_id", flat=True)
+            )
+        ),
+    }
+
+
+def _open_tasks(campaign: Campaign) -> list[ExtendedTask]:
+    from tables.policy.harm_rules import offers_tasks
+
+    if not offers_tasks(campaign):  # a line without the rule: no query
+        return []
+    tasks = ExtendedTask.objects.filter(
+        campaign=campaign, scene__ended_at__isnull=True, closed_at__isnull=True
+    )
+    return list(tasks.order_by("pk"))

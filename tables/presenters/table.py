@@ -14,6 +14,7 @@ from django.db.models import prefetch_related_objects
 from rules.pools import GROUP_MOMENTUM, PERSONAL_MOMENTUM_MAX, cap_of
 from tables.models import Campaign, Character, Membership, TableEvent
 from tables.policy.access import can_control
+from tables.presenters.scene_board import task_offers
 
 GM = TableEvent.Audience.GM.value
 ALL = TableEvent.Audience.ALL.value
@@ -53,4 +54,5 @@ def base_context(campaign: Campaign, audience: str) -> dict[str, Any]:
         "show_threat": shows_threat(campaign, audience),
         "group_max": cap_of(GROUP_MOMENTUM, campaign.group_cap),  # the line's (GL-01, MO-06)
         "personal_max": PERSONAL_MOMENTUM_MAX,
+        **task_offers(campaign),  # lazy: read only by a resolved 2d20 test's card
     }

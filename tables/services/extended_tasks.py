@@ -263,3 +263,58 @@ def link_roll(
             breakthroughs=step.breakthroughs,
         )
         return event
+
+
+def _last_test(campaign, membership, user) -> D20Test | None:
+    """The member's most recent test (by the log's order) that link_roll would take:
+    resolved, shown to all, not yet linked, of a character they control. A GM controls
+    everyone's, so theirs are the tests they rolled themselves."""
+    tests = D20Test.objects.filter(campaign=campaign, state=D20Test.State.RESOLVED).exclude(
+        secret=True, revealed=False
+    )
+    tests = tests.exclude(pk__in=ExtendedTaskRoll.objects.filter(campaign=campaign).values("test"))
+    if membership.is_gm:
+        tests = tests.filter(actor=user)
+    else:
+        tests = tests.filter(character__owner=user)
+    return tests.order_by("-event__seq", "-pk").select_related("character", "event").first()
+
+
+def challenge_after(campaign, test: D20Test) -> int | None:
+    """The log number of the roller's latest Challenge dice roll after `test`, if any."""
+    after = test.event.seq if test.event is not None else 0
+    event = (
+        TableEvent.objects.filter(
+            campaign=campaign,
+            kind=events.CHALLENGE_ROLL.name,
+            seq__gt=after,
+            payload__roller_id=test.character_id,
+        )
+        .order_by("-seq")
+        .first()
+    )
+    return event.seq if event is not None else None
+
+
+def link_test(campaign_id: int, actor, task_id: int, test_id: int, *, asset: str = ""):
+    """A test's card: link_roll with the roller's Challenge dice roll made after the
+    test (STA 1e, Conan, Achtung), so nobody types its log number."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        test = D20Test.objects.filter(campaign=campaign, pk=test_id).select_related("event")
+        test = test.first()
+        seq = challenge_after(campaign, test) if test is not None else None
+        return link_roll(campaign_id, actor, task_id, test_id, challenge_seq=seq, asset=asset)
+
+
+def link_last(campaign_id: int, actor, task_id: int, *, asset: str = "") -> TableEvent:
+    """ "Count my last test": link_roll with the actor's most recent linkable test and,
+    where the rule uses them, the roller's Challenge dice roll made after it."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign_id)
+        membership = require_playing(campaign, actor)
+        test = _last_test(campaign, membership, actor)
+        if test is None:
+            raise ServiceError(_("You have no test to count yet."))
+        seq = challenge_after(campaign, test)
+        return link_roll(campaign_id, actor, task_id, test.pk, challenge_seq=seq, asset=asset)

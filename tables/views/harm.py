@@ -188,6 +188,14 @@ def _task(action: str, campaign, user, post):
             difficulty=_int(post, "difficulty", 0),
             breakthrough_at=points,
         )
+    if action == "link_last":  # "Count my last test": the server finds the test
+        return extended_tasks.link_last(
+            campaign.pk, user, _int(post, "task"), asset=post.get("asset", "")
+        )
+    if action == "link" and post.get("pick_challenge"):  # a test card's own button
+        return extended_tasks.link_test(
+            campaign.pk, user, _int(post, "task"), _int(post, "test"), asset=post.get("asset", "")
+        )
     if action == "link":
         if post.get("test_seq"):  # the board's form names the test by its log number
             record, test = _record_at(campaign, post, "test_seq")

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tables.live import log_page as pages
+from tables.presenters.scene_board import task_offers
 from tables.presenters.table import GM, audience_for, shows_threat
 from tables.views.access import campaign_for
 
@@ -42,6 +43,7 @@ def table_log(request, pk: int):
         "show_threat": shows_threat(campaign, audience),
         "log": page.entries,
         "log_page": page,
+        **task_offers(campaign),  # a resolved test's card offers the open tasks
     }
     template = "tables/partials/log_older.html" if raw else "tables/partials/log_view.html"
     return render(request, template, context)

@@ -223,6 +223,43 @@ def test_a_2d20_test_costs_no_more_statements_on_a_bigger_table(
     assert same_test() <= small
 
 
+def test_open_tasks_on_resolved_test_cards_are_read_once_and_never_by_a_roll(
+    d20_campaign, client_for, gm, player, kara, monkeypatch
+):
+    """Issue 37: a resolved test's card offers the running scene's open tasks, read
+    once per render however many cards ask; a roll's answer (an open test) reads none."""
+    from tables.services import extended_tasks
+
+    client = client_for("player")
+    d20_roll(client, d20_campaign, d20_data(kara))  # warm
+
+    def roll():
+        Campaign.objects.filter(pk=d20_campaign.pk).update(threat=0)
+        same_d20_dice(monkeypatch)
+        return statements(lambda: d20_roll(client, d20_campaign, d20_data(kara)))
+
+    def resolve_all():
+        for test in D20Test.objects.exclude(state=D20Test.State.RESOLVED):
+            services_d20.resolve_test(d20_campaign.pk, player, test.pk)
+
+    def table_page():
+        return statements(lambda: client.get(reverse("table", args=[d20_campaign.pk])))
+
+    sessions.start_scene(d20_campaign.pk, gm, "Bridge")
+    without_tasks = roll()
+    for name in ("Scan", "Hack"):
+        extended_tasks.create_task(d20_campaign.pk, gm, name, work=9)
+    assert roll() == without_tasks
+    resolve_all()
+    few = table_page()
+    for _ in range(4):
+        roll()
+    resolve_all()
+    page = client.get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert page.count("Count toward Hack") == 7  # every resolved card offers it
+    assert table_page() == few
+
+
 def test_the_2d20_answer_draws_the_test_as_the_database_has_it(
     d20_campaign, client_for, kara, d20_dice
 ):

@@ -266,3 +266,92 @@ def test_sc_03_r7_conan_reads_as_sta1_with_combat_dice(d20_campaign, gm, player,
         1,
         True,
     )
+
+
+def resolved(campaign, actor, character, faces=(3, 4)):
+    test = test_roll(campaign, actor, character, list(faces))
+    services_d20.resolve_test(campaign.pk, actor, test.pk)
+    test.refresh_from_db()
+    return test
+
+
+def other_pc(campaign, owner):
+    from tables.models import Character
+
+    zed = Character.objects.create(campaign=campaign, owner=owner, name="Zed")
+    zed.attributes.create(name="Power", value=7)
+    zed.skills.create(name="Communicate", value=6)
+    return zed
+
+
+def test_link_last_counts_the_latest_test_it_may_and_the_challenge_roll_after_it(
+    d20_campaign, gm, player, player2, kara
+):
+    """ "Count my last test": the player's most recent resolved, shown, unlinked test,
+    with Kara's latest Challenge dice roll logged after it; a newer open test, a hidden
+    one, another player's and another roller's dice are passed over."""
+    c = line(d20_campaign, "sta1", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=30, magnitude=1))
+    zed = other_pc(c, player2)
+    older = resolved(c, player, kara)
+    challenge(c, player, kara, [1])  # before the latest test: not its dice
+    latest = resolved(c, player, kara)
+    challenge(c, player, kara, [2])
+    dice = challenge(c, player, kara, [2, 1])  # Kara's latest after it: 3 Work
+    challenge(c, player2, zed, [2, 2, 2])
+    resolved(c, player2, zed)  # another player's
+    hidden = resolved(c, player, kara)
+    type(hidden).objects.filter(pk=hidden.pk).update(secret=True)  # hidden from players
+    test_roll(c, player, kara, [3, 4])  # still open
+    event = extended_tasks.link_last(c.pk, player, task.pk)
+    assert (event.payload["linked_test_id"], event.payload["amount"]) == (latest.pk, 3)
+    assert ExtendedTaskRoll.objects.get(test=latest).value == dice.payload["total"]
+    # That one is linked now: the next is the older test (its dice: the latest after it).
+    event = extended_tasks.link_last(c.pk, player, task.pk)
+    assert event.payload["linked_test_id"] == older.pk
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="You have no test to count yet."):
+        extended_tasks.link_last(c.pk, player, task.pk)
+    assert snapshot(c) == before
+    resolved(c, player, kara)  # no Challenge dice after it: those before are not its
+    before = snapshot(c)
+    with pytest.raises(ServiceError, match="own Challenge dice"):
+        extended_tasks.link_last(c.pk, player, task.pk)
+    assert snapshot(c) == before
+
+
+def test_link_last_refuses_with_no_test_and_for_watchers(
+    d20_campaign, gm, player, player2, observer, kara
+):
+    """None of one's own to count: a clear message, nothing changes; a GM's last test is
+    one they rolled (a player's is not theirs to pick); observers never link."""
+    c = line(d20_campaign, "sta2", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Negotiate", work=20))
+    resolved(c, player, kara)
+    before = snapshot(c)
+    for who in (player2, gm):
+        with pytest.raises(ServiceError, match="You have no test to count yet."):
+            extended_tasks.link_last(c.pk, who, task.pk)
+    with pytest.raises(PermissionDenied):
+        extended_tasks.link_last(c.pk, observer, task.pk)
+    assert snapshot(c) == before
+    with pytest.raises(ServiceError, match="not in this campaign"):
+        extended_tasks.link_last(c.pk, player, task.pk + 100)
+    assert snapshot(c) == before
+    assert extended_tasks.link_last(c.pk, player, task.pk).payload["amount"] == 6
+
+
+def test_link_test_finds_the_challenge_roll_and_only_the_roller_may(
+    d20_campaign, gm, player, player2, kara
+):
+    """A test card's button: the roller's Challenge dice roll after the test counts
+    without its number; another player is refused and nothing changes."""
+    c = line(d20_campaign, "sta1", gm)
+    task = task_of(extended_tasks.create_task(c.pk, gm, "Scan", work=30, magnitude=1))
+    test = resolved(c, player, kara)
+    challenge(c, player, kara, [2, 2])
+    before = snapshot(c)
+    with pytest.raises(PermissionDenied):
+        extended_tasks.link_test(c.pk, player2, task.pk, test.pk)
+    assert snapshot(c) == before
+    assert extended_tasks.link_test(c.pk, player, task.pk, test.pk).payload["amount"] == 4

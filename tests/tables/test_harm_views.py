@@ -205,3 +205,83 @@ def test_sc_03_a_player_links_a_test_by_its_log_number_on_the_board(
     before = state(sta)
     wrong = post(client_for("player"), sta, "task_command", **data | {"test_seq": dice.seq})
     assert "is not a roll" in wrong.content.decode() and state(sta) == before
+
+
+def test_sc_03_count_my_last_test_on_the_board_htmx_and_without(client_for, sta, gm, player, kara):
+    """The board's "Count my last test" posts the task alone; the server finds the test
+    and the Challenge dice after it. None to count: the message, nothing changes."""
+    from tables.services import game_lines
+
+    made = extended_tasks.create_task(sta.pk, gm, "Scan", work=9, magnitude=1)
+    task = made.payload["task_id"]
+    board = page(client_for("player"), sta).split('id="scene-board"')[1]
+    assert 'name="action" value="link_last"' in board and "Count my last test" in board
+    assert "Another test, by its number" in board and 'name="test_seq"' in board
+    before = state(sta)
+    none = post(client_for("player"), sta, "task_command", action="link_last", task=task)
+    assert "You have no test to count yet." in none.content.decode() and state(sta) == before
+    test = passed_test(sta, player, kara)
+    services_d20.resolve_test(sta.pk, player, test.pk)
+    game_lines.roll_challenge_dice(sta.pk, player, 2, character_id=kara.pk, rng=FixedDice([2, 1]))
+    response = post(client_for("player"), sta, "task_command", action="link_last", task=task)
+    assert 'value="3"' in response.content.decode()
+    url = reverse("task_command", args=[sta.pk])
+    plain = client_for("player").post(url, {"action": "link_last", "task": task}, follow=True)
+    assert "You have no test to count yet." in plain.content.decode()
+    assert state(sta)[2] == [(3, 0)]
+    services_d20.resolve_test(sta.pk, player, passed_test(sta, player, kara).pk)
+    game_lines.roll_challenge_dice(sta.pk, player, 1, character_id=kara.pk, rng=FixedDice([2]))
+    plain = client_for("player").post(url, {"action": "link_last", "task": task})
+    assert plain.status_code == 302 and state(sta)[2] == [(5, 0)]
+
+
+def offers(html: str) -> str:
+    """The "Count toward" block of the page's (first) resolved test card, else ""."""
+    return (
+        html.split('class="d20-task-offers"', 1)[1].split("</div>", 1)[0]
+        if ('class="d20-task-offers"' in html)
+        else ""
+    )
+
+
+def test_sc_03_a_resolved_tests_card_offers_its_roller_the_open_tasks(
+    client_for, sta, gm, player, player2, kara
+):
+    """The card is drawn per audience: the players' copy carries the owner's id and is
+    hidden but on the owner's own page; the GM's is shown. A linked test, or a closed
+    task, is not offered. Another player's post is refused and changes nothing."""
+    from tables.services import game_lines
+
+    task = extended_tasks.create_task(sta.pk, gm, "Scan", work=9, magnitude=1).payload["task_id"]
+    test = passed_test(sta, player, kara)
+    assert offers(page(client_for("player"), sta)) == ""  # still open: nothing to count
+    resolved = services_d20.resolve_test(sta.pk, player, test.pk)
+    mine = offers(page(client_for("player"), sta))
+    assert f'data-owner="{kara.owner_id}"' in mine and "hidden" not in mine.split(">")[0]
+    assert f'name="test" value="{test.pk}"' in mine and "Count toward Scan" in mine
+    log = client_for("player").get(reverse("table_log", args=[sta.pk]), HTTP_HX_REQUEST="true")
+    assert "Count toward Scan" in offers(log.content.decode())  # the log's filter view too
+    theirs = offers(page(client_for("player2"), sta))
+    assert f'data-owner="{kara.owner_id}"' in theirs and "hidden" in theirs.split(">")[0]
+    assert "data-owner" not in offers(page(client_for("gm"), sta))
+    pushed = offers(live.render_event_fragments(resolved, ALL))
+    assert "hidden" in pushed.split(">")[0]  # shown by task_offers.js to its owner only
+    game_lines.roll_challenge_dice(sta.pk, player, 2, character_id=kara.pk, rng=FixedDice([2, 2]))
+    data = {"action": "link", "task": task, "test": test.pk, "pick_challenge": "1"}
+    before = state(sta)
+    refused = post(client_for("player2"), sta, "task_command", **data)
+    assert "Only the roller" in refused.content.decode() and state(sta) == before
+    plain = client_for("player2").post(reverse("task_command", args=[sta.pk]), data)
+    assert plain.status_code == 403 and state(sta) == before
+    response = post(client_for("player"), sta, "task_command", **data)
+    assert 'value="4"' in response.content.decode()  # the Challenge dice after it: 4 Work
+    assert offers(page(client_for("player"), sta)) == ""  # counted: not offered again
+    # Pages drawn before drop it: the link's push deletes the test's offers (no query).
+    assert f"delete:[data-task-offers='{test.pk}']" in response.content.decode()
+    last = passed_test(sta, player, kara)
+    game_lines.roll_challenge_dice(
+        sta.pk, player, 3, character_id=kara.pk, rng=FixedDice([2, 2, 1])
+    )  # 5: a Breakthrough, the task's one
+    done = extended_tasks.link_test(sta.pk, player, task, last.pk)
+    assert done.payload["closed"]  # and its buttons go from every card
+    assert f"delete:[data-offer-task='{task}']" in live.render_event_fragments(done, ALL)
