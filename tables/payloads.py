@@ -329,6 +329,7 @@ class MomentaRoll(Payload):
     target: str | None = None
     hit_seq: int | None = None
     call: CallMark | None = None  # the called test it answered (services/calls.py)
+    out_of_turn: bool | None = None  # rolled while a conflict ran, not by who acts (issue 37)
 
 
 class MomentaPatterns(Payload):
@@ -410,6 +411,7 @@ class D20Test(_Test):
     summary: str
     contest: Contest | None = None  # the active side's answer to a contest
     call: CallMark | None = None  # the called test it answered (services/calls.py)
+    out_of_turn: bool | None = None  # rolled while a conflict ran, not by who acts (issue 37)
 
 
 class D20Reroll(D20Test):

@@ -7,14 +7,50 @@ The turn commands (tables/services/conflicts/) decide from these, and the tracke
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
+
 from rules import turns as rules
-from tables.models import Campaign, Conflict, Participant
+from tables.models import Campaign, Character, Conflict, Participant
 
 PLAYERS, GM = Conflict.Side.PLAYERS.value, Conflict.Side.GM.value
 
 
 def running_conflict(campaign: Campaign) -> Conflict | None:
     return Conflict.objects.filter(campaign=campaign, ended_at__isnull=True).first()
+
+
+def with_turn(characters: QuerySet, campaign_id: int) -> QuerySet:
+    """The characters, each with the campaign's turn as it stands (issue 37):
+    `turn_running`, whether a conflict runs, and `turn_acting_id`, the acting
+    participant's character (None while no one acts). Two subqueries that do not
+    depend on the row, in the characters' own statement: a roll reads its roller so
+    under the campaign lock and pays no statement for its turn mark. Not in the lock's
+    own statement: on PostgreSQL a SELECT that waited for the lock reads its subqueries
+    as they stood before the wait, so the turn a command just committed would be missed."""
+    running = Conflict.objects.filter(campaign_id=campaign_id, ended_at__isnull=True)
+    acting = Participant.objects.filter(conflict__in=running, acting=True)
+    return characters.annotate(
+        turn_running=Exists(running),
+        turn_acting_id=Subquery(acting.values("character_id")[:1]),
+    )
+
+
+def out_of_turn(character: Character) -> dict:
+    """{"out_of_turn": True} for a roll while a conflict runs by a character who is not
+    the one acting (no one acting, or not taking part, counts), else {}: the key stays
+    out of the roll's payload (issue 37). A roller not read through with_turn costs one
+    small query."""
+    if hasattr(character, "turn_running"):
+        running, acting_id = character.turn_running, character.turn_acting_id
+    else:
+        acting = Participant.objects.filter(conflict=OuterRef("pk"), acting=True)
+        found = (
+            Conflict.objects.filter(campaign_id=character.campaign_id, ended_at__isnull=True)
+            .values_list(Subquery(acting.values("character_id")[:1]))
+            .first()
+        )
+        running, acting_id = found is not None, found and found[0]
+    return {"out_of_turn": True} if running and acting_id != character.pk else {}
 
 
 def waiting(conflict: Conflict) -> dict[str, int]:

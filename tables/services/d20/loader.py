@@ -15,15 +15,16 @@ from tables.models import Campaign, Character, Contest, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import can_control
 from tables.policy.game_lines import catalogue
+from tables.policy.turns import with_turn
 from tables.services.core import lock_campaign, require_playing
 
 
 @dataclass(frozen=True)
 class D20Rows:
     """The locked campaign, the actor's membership, the spend catalogue, the campaign's
-    characters (with their owners) and, when the actor may roll for it, the roller
-    (that same object, its sheet read) with the contests awaiting its roll (CT-01,
-    each opposer read)."""
+    characters (with their owners and the turn, policy.turns.with_turn) and, when the
+    actor may roll for it, the roller (that same object, its sheet read) with the
+    contests awaiting its roll (CT-01, each opposer read)."""
 
     campaign: Campaign
     membership: Membership
@@ -43,7 +44,8 @@ def load_test(campaign_id: int, actor, character_id: int | None) -> D20Rows:
     campaign = lock_campaign(campaign_id)
     membership = require_playing(campaign, actor)
     spends = catalogue(campaign)
-    everyone = list(campaign.characters.select_related("owner"))
+    # with_turn: the roll's turn mark (issue 37) comes in this same statement.
+    everyone = list(with_turn(campaign.characters.select_related("owner"), campaign.pk))
     character = next(
         (c for c in everyone if c.pk == character_id and can_control(membership, c)), None
     )

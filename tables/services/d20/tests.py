@@ -15,6 +15,7 @@ from tables.models import Campaign, Character, Contest, D20Test, Membership
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import audience_of, require_control
 from tables.policy.d20_records import fresh_ledger, ledger_view, result_json
+from tables.policy.turns import out_of_turn, with_turn
 from tables.services import attacks
 from tables.services.core import (
     Change,
@@ -119,7 +120,8 @@ def _roller(
     if held is not None and held.pk == character_id:
         character = held
     else:
-        character = ROLLERS.filter(campaign=campaign, pk=character_id).first()
+        rollers = with_turn(ROLLERS, campaign.pk)  # the turn mark in the same statement
+        character = rollers.filter(campaign=campaign, pk=character_id).first()
     if character is None:
         raise ServiceError(gettext("That character is not in this campaign."))
     prefetch_sheet(character)
@@ -185,8 +187,9 @@ def _pay(
 
 
 def _announce(campaign: Campaign, actor, record: D20Test, changes: list[Change]):
-    """The roll's event (and a contest answered is now rolled)."""
-    extra = {}
+    """The roll's event (and a contest answered is now rolled); a roll out of turn is
+    marked (issue 37)."""
+    extra = out_of_turn(record.character)
     if record.contest is not None:
         record.contest.state = Contest.State.ROLLED
         record.contest.save(update_fields=["state"])

@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from tables.models import AssistRequest, Campaign, Character, Membership, RollTemplate
 from tables.models.sheets import prefetch_sheet
 from tables.policy.access import controllable
+from tables.policy.turns import with_turn
 from tables.services.core import lock_campaign, require_playing
 
 
 @dataclass(frozen=True)
 class RollRows:
     """The locked campaign, the actor's membership, the characters they may roll for
-    (with their owners) and, when the roller is one of them, the roller (that same
-    object, its attributes and traits read), the campaign's templates in order and the
-    roller's accepted Assists (each helper with its owner: the card names both)."""
+    (with their owners and the turn, policy.turns.with_turn) and, when the roller is
+    one of them, the roller (that same object, its attributes and traits read), the
+    campaign's templates in order and the roller's accepted Assists (each helper with
+    its owner: the card names both)."""
 
     campaign: Campaign
     membership: Membership
@@ -40,7 +42,9 @@ def load_roll(campaign_id: int, actor, character_id: int | None) -> RollRows:
     (the caller says why)."""
     campaign = lock_campaign(campaign_id)
     membership = require_playing(campaign, actor)
-    characters = controllable(campaign, membership)
+    # with_turn: the roll's turn mark (issue 37) comes in this same statement.
+    everyone = with_turn(campaign.characters.select_related("owner"), campaign.pk)
+    characters = controllable(campaign, membership, everyone)
     character = next((c for c in characters if c.pk == character_id), None)
     templates = templates_of(campaign)
     if character is None:

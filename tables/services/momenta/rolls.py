@@ -28,6 +28,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.roll_plans import RollPlan, RollRequest, plan_roll
+from tables.policy.turns import out_of_turn
 from tables.services import attacks
 from tables.services.core import Change, ServiceError, append_event, change_pool
 from tables.services.momenta.cards import roll_card
@@ -78,7 +79,7 @@ def roll_momenta(
         result = resolve_roll(plan.spec, rng=rng or system_random())  # TB-02
         changes += _gain_after_the_roll(campaign, plan)
         roll = _record_roll(campaign, actor, plan, result, secret=request.secret)
-        roll.card.update(target)  # SC-02: the card names the target
+        roll.card.update(target, **out_of_turn(character))  # SC-02; issue 37's mark
         audience = TableEvent.Audience.GM if request.secret else TableEvent.Audience.ALL
         roll.event = append_event(
             campaign, events.MOMENTA_ROLL, actor, roll.card, audience=audience, changes=changes
