@@ -411,6 +411,7 @@ def region_fragments(kind, event: TableEvent, campaign: Campaign, audience: str)
     parts = []
     if audience == GM:
         parts.append(_gm_fragments(kind, event, campaign))
+        parts.append(_challenge_hit(kind, event, campaign))
     sync = _sync_regions(regions, campaign) + _assists_sync(kind, event, campaign, audience)
     if sync:
         record = kind.record_of(event.payload) if kind is not None else None
@@ -494,6 +495,36 @@ def _gm_fragments(kind, event: TableEvent, campaign: Campaign) -> str:
             "tables/partials/assist_queue.html", {**queue, "gm_oob": True, "rule_marks": marks}
         )
     return render_to_string("tables/partials/push_gm.html", context)
+
+
+def _challenge_hit(kind, event: TableEvent, campaign: Campaign) -> str:
+    """GL-04, SC-02: a Challenge dice roll fills the GM's hit on its roller's last test,
+    if that is a passed attack still awaiting its hit: that card's hit form again, for
+    the GMs only (players have none). One query, only for a roll that names its roller;
+    the total is the event's own (attack_hit.html reads the roll on a page's draw)."""
+    roller = (event.payload or {}).get("roller_id")
+    if kind is not kinds.CHALLENGE_ROLL or not isinstance(roller, int):
+        return ""
+    test = (
+        D20Test.objects.filter(campaign=campaign, character_id=roller, event__seq__lt=event.seq)
+        .select_related("event")
+        .order_by("-event__seq")
+        .first()
+    )
+    if test is None or not _awaits_hit(test):
+        return ""
+    context = {"campaign": campaign, "is_gm": True, "hit_test": test, "hit_roll": None}
+    context.update(hit_rolled=event.payload.get("total"), hit_oob=True)
+    context["rule_marks"] = rule_marks.shown(rule_marks.active(), GM)
+    return render_to_string("tables/partials/attack_hit.html", context)
+
+
+def _awaits_hit(test: D20Test) -> bool:
+    """A resolved, passed, not voided attack whose hit is not applied yet (attack_hit.html)."""
+    spec = test.spec or {}
+    passed = test.state == D20Test.State.RESOLVED and (test.result or {}).get("passed")
+    voided = test.event is not None and test.event.voided_by_id is not None
+    return bool(passed and spec.get("target_id") and not spec.get("hit_seq") and not voided)
 
 
 def _gm_viewer(campaign: Campaign) -> Membership:

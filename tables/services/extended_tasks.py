@@ -25,6 +25,7 @@ from tables.models import (
     TableEvent,
 )
 from tables.policy.access import require_control
+from tables.policy.challenge_rolls import challenge_roll_after
 from tables.policy.play import current_scene
 from tables.services.core import (
     ServiceError,
@@ -281,18 +282,9 @@ def _last_test(campaign, membership, user) -> D20Test | None:
 
 
 def challenge_after(campaign, test: D20Test) -> int | None:
-    """The log number of the roller's latest Challenge dice roll after `test`, if any."""
-    after = test.event.seq if test.event is not None else 0
-    event = (
-        TableEvent.objects.filter(
-            campaign=campaign,
-            kind=events.CHALLENGE_ROLL.name,
-            seq__gt=after,
-            payload__roller_id=test.character_id,
-        )
-        .order_by("-seq")
-        .first()
-    )
+    """The log number of the roller's latest Challenge dice roll after `test`, if any
+    (policy.challenge_rolls, which an attack's card reads too)."""
+    event = challenge_roll_after(test)
     return event.seq if event is not None else None
 
 

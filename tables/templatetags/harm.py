@@ -4,6 +4,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from tables.policy import harm_rules
+from tables.policy.challenge_rolls import challenge_roll_after
 
 register = template.Library()
 
@@ -31,6 +32,20 @@ def harm_label(key: str) -> str:
 def bonus_damage(test) -> int:
     """SC-02: a 2d20 test's Bonus Damage bought and not vetoed."""
     return harm_rules.bonus_damage(test)
+
+
+@register.simple_tag(takes_context=True)
+def hit_rolled(context, test):
+    """SC-02, GL-04: the total of the Challenge dice roll that goes with an attack `test`
+    (policy.challenge_rolls), which fills the GM's hit; None before it is rolled, or on a
+    line without them (no query). A push holding the roll gives it as `hit_rolled`."""
+    if "hit_rolled" in context:
+        return context["hit_rolled"]
+    campaign = context.get("campaign")
+    if campaign is None or not campaign.line.has_challenge_dice:
+        return None
+    roll = challenge_roll_after(test, before_next_test=True)
+    return roll.payload.get("total") if roll is not None else None
 
 
 @register.filter
