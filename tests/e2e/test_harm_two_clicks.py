@@ -115,13 +115,9 @@ def test_a_2d20_attack_and_its_challenge_dice_are_applied_in_one_click(pages, de
     assert gm.errors == [] and alice.errors == []
 
 
-def test_a_momenta_attack_is_applied_in_one_click(pages, demo):
-    from playwright.sync_api import expect
-
-    gm, alice = pages["gm"], pages["alice"]
-    path = f"/campaigns/{demo.ids['momenta']}/table/"
-    for page in (gm, alice):
-        open_page(page, demo.base, path)
+def momenta_attack(alice) -> str:
+    """Alice's attack on the Tollkeeper; each pattern choice it asks made (PAT-09: the
+    first offered). Returns the roll's id."""
     form = alice.locator("#momenta-roll")
     form.locator("input[name=kind][value=attack]").check()
     more = form.locator("details.composer-more")
@@ -132,14 +128,35 @@ def test_a_momenta_attack_is_applied_in_one_click(pages, demo):
     rolled = post(alice, alice.locator("#roll-button"), "/momenta/roll/")
     roll = re.search(r'data-hit-roll="(\d+)"', rolled)
     assert roll, "the roll names no target"
-    if f'id="chooser-{roll.group(1)}"' in rolled:  # a pair to allocate (PAT-09): the best
-        post(alice, alice.locator(f"#chooser-{roll.group(1)} button[type=submit]"), "/allocate/")
-    hit = gm.locator(f"[data-hit-roll='{roll.group(1)}']").first
+    chooser = alice.locator(f"#chooser-{roll.group(1)} button[type=submit]")
+    for _ in range(3):
+        if not chooser.count():
+            break
+        post(alice, chooser.first, "/allocate/")
+    return roll.group(1)
+
+
+def test_a_momenta_attack_is_applied_in_one_click(pages, demo):
+    from playwright.sync_api import expect
+
+    gm, alice = pages["gm"], pages["alice"]
+    path = f"/campaigns/{demo.ids['momenta']}/table/"
+    for page in (gm, alice):
+        open_page(page, demo.base, path)
+    # The demo rolls real dice; an attack whose card offers nothing yet is rolled again.
+    for _ in range(6):
+        roll = momenta_attack(alice)
+        hit = gm.locator(f"[data-hit-roll='{roll}']").first
+        expect(hit).to_be_visible()
+        awaiting = gm.locator(f"[data-momenta-roll='{roll}'] .roll-awaiting")
+        expect(awaiting).to_have_count(0)  # the patterns chosen: the card is final
+        if hit.locator("form").count():
+            break
     button = hit.locator("form button[type=submit]")
     expect(button).to_have_text("Apply to The Tollkeeper")
     post(gm, button, "/harm/")
     for page in (gm, alice):
-        expect(page.locator(f"[data-hit-roll='{roll.group(1)}']").first).to_contain_text(
+        expect(page.locator(f"[data-hit-roll='{roll}']").first).to_contain_text(
             "damage applied in #"
         )
     assert gm.errors == [] and alice.errors == []
