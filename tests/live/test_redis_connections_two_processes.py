@@ -68,6 +68,4 @@ async def test_a_thousand_sockets_on_two_processes_give_their_redis_clients_back
     assert left - half <= SLACK, (
         f"{left - half} Redis clients more after {SOCKETS // 2} more sockets"
     )
-    assert left < AT_ONCE, (
-        f"{left} Redis clients more than before {SOCKETS} sockets"
-    )
+    assert left < AT_ONCE, f"{left} Redis clients more than before {SOCKETS} sockets"
