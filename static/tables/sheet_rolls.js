@@ -33,16 +33,12 @@
   });
 
   document.body.addEventListener("htmx:oobAfterSwap", function (e) {
-    var list = document.querySelector("#characters .character-list");
-    if (!list || !kept.length) return;
+    if (!kept.length) return;
     kept.forEach(function (nav) {
       var card = document.getElementById("character-" + nav.id.replace("sheet-rolls-", ""));
       if (!card || document.getElementById(nav.id)) return;
-      // Its place: after the card and what follows it (its harm tracks), before the
-      // next card.
-      var next = card.nextElementSibling;
-      while (next && !next.matches("article")) next = next.nextElementSibling;
-      list.insertBefore(nav, next);
+      // Its place: last in the character's box (characters.html), after its tracks.
+      card.parentElement.appendChild(nav);
     });
     kept = [];
   });

@@ -31,7 +31,7 @@ def table_context(
         campaign, audience, before=before, show=show, limit=LOG_LIMIT, viewer=membership.user_id
     )
     context = base_context(campaign, audience)
-    # The harm tracks are drawn beside the cards (harm_tracks.html), not in them.
+    # The harm tracks are drawn in each character's box, outside the card a roll pushes.
     characters = list(table_characters(campaign).prefetch_related("harm_tracks"))
     context.update(
         membership=membership,

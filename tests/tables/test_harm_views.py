@@ -50,6 +50,52 @@ def test_sc_02_the_page_shows_tracks_and_hidden_npc_tracks_to_gms_only(
     assert f'id="harm-{marcus.pk}-stress"' in page(client_for("gm"), sta)
 
 
+def character_boxes(html: str) -> dict[str, list[str]]:
+    """Each character box's (.character) ids, in order: what the reader sees as one card."""
+    from html.parser import HTMLParser
+
+    boxes: dict[str, list[str]] = {}
+
+    class Boxes(HTMLParser):
+        depth, current = 0, None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if self.current is not None and tag == "div":
+                self.depth += 1
+            if tag == "div" and "character" in (attrs.get("class") or "").split():
+                self.current, self.depth = [], 1
+            elif self.current is not None and attrs.get("id"):
+                self.current.append(attrs["id"])
+
+        def handle_endtag(self, tag):
+            if self.current is not None and tag == "div":
+                self.depth -= 1
+                if self.depth == 0:
+                    boxes[self.current[0]] = self.current
+                    self.current = None
+
+    Boxes().feed(html)
+    return boxes
+
+
+def test_issue_37_each_characters_tracks_are_inside_its_card(client_for, sta, kara, marcus):
+    boxes = character_boxes(page(client_for("gm"), sta))
+    for who in (kara, marcus):
+        ids = boxes[f"character-{who.pk}"]
+        assert f"harm-{who.pk}" in ids and f"harm-{who.pk}-stress" in ids, ids
+    # And only its own: no other character's numbers in the box.
+    assert not [i for i in boxes[f"character-{kara.pk}"] if i.startswith(f"harm-{marcus.pk}")]
+
+
+def test_issue_37_a_rolls_card_push_leaves_the_tracks_in_the_box_alone(sta, player, kara):
+    """The card a roll pushes is the inner one: the box, and its tracks, stay."""
+    test = passed_test(sta, player, kara)
+    push = live.render_event_fragments(test.event, ALL)
+    assert f'id="character-{kara.pk}"' in push
+    assert 'class="character"' not in push and "harm-tracks" not in push
+
+
 def test_sc_02_a_hit_pushes_the_targets_numbers_to_everyone(sta, gm, player, kara, marcus):
     test = passed_test(sta, player, kara)
     event = harm.apply_d20_hit(sta.pk, gm, test.pk, kara.pk, track="stress", total=5)
