@@ -1,6 +1,8 @@
 """What a browser would submit from a form in an HTML fragment: its fields as drawn.
 
 form_fields(html, "momenta-roll") -> {"character": ["3"], "attribute": ["LUCK"], …}
+drawn_fields(html) -> the same for every field in the fragment, in a form or not (an
+answer's out-of-band parts).
 Checked boxes and radios, selected options (else the first), text, numbers and
 hidden inputs; disabled fields and buttons are left out, as a browser leaves them.
 """
@@ -11,10 +13,10 @@ from html.parser import HTMLParser
 
 
 class _FormReader(HTMLParser):
-    def __init__(self, form_id: str):
+    def __init__(self, form_id: str | None):
         super().__init__(convert_charrefs=True)
         self.form_id = form_id
-        self.depth = 0  # >0 inside the form
+        self.depth = 0 if form_id else 1  # >0 inside the form (None: the whole fragment)
         self.fields: dict[str, list[str]] = {}
         self.select: str | None = None
         self.options: list[tuple[str, bool]] = []
@@ -62,5 +64,11 @@ class _FormReader(HTMLParser):
 
 def form_fields(html: str, form_id: str) -> dict[str, list[str]]:
     reader = _FormReader(form_id)
+    reader.feed(html)
+    return reader.fields
+
+
+def drawn_fields(html: str) -> dict[str, list[str]]:
+    reader = _FormReader(None)
     reader.feed(html)
     return reader.fields

@@ -5,7 +5,9 @@
  * typed into the board vanished under the GM's fingers. Before such a swap, each text
  * field with an id that holds something typed (not what the page drew) hands its
  * value to the same field in the new markup, if that one is empty. A form's own answer
- * is a plain swap, not an out-of-band one: sending a note still clears its field.
+ * is a plain swap, not an out-of-band one: sending a note still clears its field. A
+ * roll's answer is out of band but draws what the roll spent cleared on purpose: its
+ * parts carry data-reset (composer_momenta_rolled.html), and keep nothing typed.
  */
 (function () {
   "use strict";
@@ -25,6 +27,10 @@
   }
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (e) {
-    keepTyped(e.detail.target, e.detail.fragment);
+    var fragment = e.detail.fragment;
+    // outerHTML: a fragment holding the new element; innerHTML: the element itself.
+    var top = fragment && fragment.nodeType === 11 ? fragment.firstElementChild : fragment;
+    if (top && top.hasAttribute && top.hasAttribute("data-reset")) return;
+    keepTyped(e.detail.target, fragment);
   });
 })();

@@ -174,8 +174,9 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     One read of what the roll needs, under the campaign lock (services.momenta.load_roll):
     the form is checked against those rows and the service rolls from the same rows, in
     the same transaction, so nothing read before the lock decides anything. The answer
-    is the event's fragments and the form reset, not the whole composer: the odds and a
-    pending allocation chooser load on their own (GET momenta_odds, momenta_chooser).
+    is the event's fragments and the form's changed parts, not the whole composer: the
+    odds and a pending allocation chooser load on their own (GET momenta_odds,
+    momenta_chooser).
     """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
@@ -248,8 +249,9 @@ def _rolled(
     board_traits=None,
     targets=None,
 ) -> HttpResponse:
-    """The roll's answer: its event's fragments and the form reset. Of the composer's
-    choices (posted), what to roll and how is kept, what it spends is not (Advantage,
+    """The roll's answer: its event's fragments and the form's parts the roll changed,
+    out of band (composer_momenta_rolled.html). What to roll and how stays in the page as
+    chosen (the parts are drawn from it, `kept`); what it spent is cleared (Advantage,
     Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
     the campaign are the rows the form was checked with and the roll changed (read under
     the lock); the Assist used is no longer offered."""
@@ -275,8 +277,7 @@ def _rolled(
         "awaiting": made if made.awaiting else None,
     }
     response = respond(request, membership, ROLLED, context, [made.event])
-    response["HX-Retarget"] = "#momenta-roll"
-    response["HX-Reswap"] = "outerHTML"  # a protocol word: never translated
+    response["HX-Reswap"] = "none"  # every part is out of band; a protocol word
     return response
 
 

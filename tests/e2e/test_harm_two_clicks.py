@@ -128,6 +128,10 @@ def momenta_attack(alice) -> str:
     rolled = post(alice, alice.locator("#roll-button"), "/momenta/roll/")
     roll = re.search(r'data-hit-roll="(\d+)"', rolled)
     assert roll, "the roll names no target"
+    from playwright.sync_api import expect
+
+    # A roll awaiting its patterns loads its chooser after the answer: wait for it.
+    expect(alice.locator(f"#chooser-load-{roll.group(1)}")).to_have_count(0)
     chooser = alice.locator(f"#chooser-{roll.group(1)} button[type=submit]")
     for _ in range(3):
         if not chooser.count():

@@ -84,8 +84,9 @@ def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -
             form.locator("button.mc-roll").click()
         click.answer = answer.value
 
-    # A roll answers with the form reset (#momenta-roll); a refusal, with the composer.
-    redraw(page, click, "#momenta-roll")
+    # A roll answers with the form's changed parts, the roller's pools among them
+    # (#momenta-roller); a refusal, with the composer, which holds a new one too.
+    redraw(page, click, "#momenta-roller")
     assert click.answer.ok, click.answer.status
     found = re.search(r'data-seq="(\d+)" data-kind="momenta_roll"', click.answer.text())
     assert found, "the roll was refused: " + " ".join(
@@ -95,6 +96,10 @@ def roll(page, user: str, character: dict, attribute: str, modifier: str = "") -
     expect(page.locator(f"#roll-log > #event-{seq}")).to_have_count(1)
     # The odds of the reset form load on their own, inside the composer (not over it).
     expect(page.locator("#composer #momenta-odds .odds-pool")).to_have_count(1)
+    # What to roll stays as chosen; what the roll spent (the modifier) is cleared.
+    expect(form.locator("select[name=attribute]")).to_have_value(attribute)
+    expect(form.locator("input[name=kind][value=action]")).to_be_checked()
+    expect(form.locator("input[name=modifiers]")).to_have_value("")
     shown = card(page, seq)
     made = Roll(seq, shown["actor"], shown["character"], shown["faces"])
     assert made.actor == user

@@ -25,7 +25,7 @@ from tables.models import (
 )
 from tables.presenters.table import ALL
 from tables.services import campaigns, momenta, sessions
-from tests.html_forms import form_fields
+from tests.html_forms import drawn_fields, form_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -218,9 +218,12 @@ def test_odds_preview_says_why_a_roll_cannot_be_made(table, client_for, hero):
 # --- Rolling --------------------------------------------------------------------------------
 
 
-def test_a_roll_answers_with_the_form_reset_the_card_and_the_pools(table, client_for, hero, dice):
-    """A roll's answer is small: the form (swapped over #momenta-roll), the event's
-    fragments, and a chooser that loads itself; not the composer with its odds."""
+def test_a_roll_answers_with_the_forms_changed_parts_the_card_and_the_pools(
+    table, client_for, hero, dice
+):
+    """A roll's answer is small (issue 38): the form's parts the roll changed, out of
+    band, the event's fragments, and a chooser that loads itself; not the composer, nor
+    the form's choices of what to roll, which stay in the page as chosen."""
     dice([5, 5, 2, 3, 1])
     client = client_for("player")
     response = client.post(
@@ -228,9 +231,13 @@ def test_a_roll_answers_with_the_form_reset_the_card_and_the_pools(table, client
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<form id="momenta-roll"')
-    assert response["HX-Retarget"] == "#momenta-roll" and response["HX-Reswap"] == "outerHTML"
-    assert 'id="composer"' not in html and 'class="odds-table"' not in html
+    assert response["HX-Reswap"] == "none" and "HX-Retarget" not in response
+    assert 'id="momenta-roll"' not in html and 'id="composer"' not in html
+    assert 'class="odds-table"' not in html
+    for part in ("roller", "numbers", "advantage", "assist-choice", "odds"):
+        assert re.search(rf'id="momenta-{part}"[^>]*hx-swap-oob="true"', html), part
+    drawn = drawn_fields(html)
+    assert not {"character", "attribute", "kind", "play", "template", "target"} & set(drawn)
     assert f'hx-get="{url("momenta_odds", table)}" hx-trigger="load"' in html  # odds on demand
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and 'data-kind="momenta_roll"' in html
     assert html.count('class="die die--hit"') >= 2  # the two 5s, marked
@@ -479,10 +486,11 @@ def test_after_a_roll_the_composer_keeps_what_to_roll_but_not_what_it_spends(
     )
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
     assert 'role="alert"' not in html and MomentaRoll.objects.count() == 1
-    kept = form_fields(html, "momenta-roll")
-    assert kept["character"] == [str(hero.pk)] and kept["attribute"] == ["GRIT"]
-    assert kept["kind"] == ["attack"] and kept["play"] == ["structured"]
-    assert kept["template"] == [str(template.pk)]
+    # What to roll is not drawn again: the page keeps the person's choices.
+    kept = drawn_fields(html)
+    assert not {"character", "attribute", "kind", "play", "template"} & set(kept)
+    # What it spent is drawn again, cleared.
+    assert 'name="advantage_sources"' in html and 'name="disadvantage"' in html
     assert "advantage_sources" not in kept and "disadvantage" not in kept
     assert kept["modifiers"] == [""]
     # A narrative action roll with an Assist, a Thread and Resolve: reset too.
@@ -493,8 +501,7 @@ def test_after_a_roll_the_composer_keeps_what_to_roll_but_not_what_it_spends(
     data = roll_data(hero, thread=thread.pk, assist=assist.pk, **{f"resolve_{hero.pk}": 1})
     html = client_for("player").post(url("momenta_roll", table), data, **HX).content.decode()
     assert 'role="alert"' not in html and MomentaRoll.objects.count() == 2
-    kept = form_fields(html, "momenta-roll")
-    assert kept["attribute"] == ["WITS"] and kept["kind"] == ["action"]
+    kept = drawn_fields(html)
     assert kept["thread"] == [""] and kept["assist"] == [""]
     assert kept[f"resolve_{hero.pk}"] == ["0"]
 
@@ -504,10 +511,10 @@ def test_after_a_gm_roll_the_opposition_and_secrecy_are_reset(table, client_for,
     data = roll_data(hero, opposition_pool=2, secret="on", play="structured")
     html = client_for("gm").post(url("momenta_roll", table), data, **HX).content.decode()
     assert 'role="alert"' not in html and MomentaRoll.objects.get().secret
-    kept = form_fields(html, "momenta-roll")
-    assert kept["character"] == [str(hero.pk)] and kept["play"] == ["structured"]
+    kept = drawn_fields(html)
+    assert "character" not in kept and "play" not in kept  # left as chosen
     assert kept["opposition_pool"] == [""] and kept["opposition_successes"] == [""]
-    assert "secret" not in kept
+    assert 'name="secret"' in html and "secret" not in kept
 
 
 def test_the_composer_shows_the_viewers_own_character_first(
