@@ -54,13 +54,11 @@ DRAWN_BYTES = 4 * 1024 * 1024
 # until the hub has drawn its other views, a few calls later on the same thread: 128
 # covers 125 tables each rolling at once (bench/live_bench.py's "all tables at once").
 ROWS = 128
-_WAIT_S = 2.0  # at most this long for another thread drawing the same frame, then draw
 
 _drawn: OrderedDict[tuple, str] = OrderedDict()
 _drawn_bytes = 0  # sys.getsizeof of every string in _drawn
 _rows: OrderedDict[tuple, render.Rows] = OrderedDict()
 _held: OrderedDict[tuple, tuple] = OrderedDict()  # (campaign, characters) a command committed
-_drawing: dict[tuple, threading.Event] = {}
 # The hub draws on the consumers' one database thread, an answer on a request's: the
 # lock keeps a draw from being stored while another thread evicts or reads the dicts.
 _lock = threading.Lock()
@@ -114,34 +112,18 @@ def fragment(event: TableEvent, audience: str, reader: Reader | None = None) -> 
         html = _get(_drawn, key)
         if html is not None:
             return html
-        busy = _drawing.get(key)
-        if busy is None:
-            _drawing[key] = threading.Event()
-    if busy is not None:
-        # The doorbell rings at commit: the hub often asks for the very frame the
-        # command's answer is drawing now. Wait for it rather than draw it twice.
-        busy.wait(_WAIT_S)
+        rows = _get(_rows, event_key)
+        held = _held.pop(event_key, None)
+    # Two threads asking at once both draw (no wait for the other: it measured nothing
+    # saved, bench/README.md); the second's string replaces the first's, the same.
+    if rows is None:
+        rows = render.event_rows(event, *(held or ()))
         with _lock:
-            html = _get(_drawn, key)
-        if html is None:
-            with reading_as(reader):
-                html = render.render_event_fragments(event, audience)
-        return html
-    try:
-        with _lock:
-            rows = _get(_rows, event_key)
-            held = _held.pop(event_key, None)
-        if rows is None:
-            rows = render.event_rows(event, *(held or ()))
-            with _lock:
-                _put(_rows, event_key, rows, ROWS)
-        with reading_as(reader):
-            html = render.draw(event, audience, rows)
-        with _lock:
-            _keep_drawn(key, html)
-    finally:
-        with _lock:
-            _drawing.pop(key).set()
+            _put(_rows, event_key, rows, ROWS)
+    with reading_as(reader):
+        html = render.draw(event, audience, rows)
+    with _lock:
+        _keep_drawn(key, html)
     return html
 
 
