@@ -45,6 +45,9 @@
     });
     panelsOf(root).forEach((panel) => {
       panel.hidden = panel.id !== id;
+      // A part drawn without its forms fetches them as its tab shows (gm_tools_later.html):
+      // in the laptop's tools box (issue 37) it may show below the box's fold, unseen.
+      if (!panel.hidden) panel.dispatchEvent(new CustomEvent("gm-tab-shown"));
     });
   }
 
