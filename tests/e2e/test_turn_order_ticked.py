@@ -73,10 +73,12 @@ def test_the_conflict_starts_in_the_order_ticked_and_reorders_by_keyboard_and_dr
             expect(waiting).to_contain_text([DORRAN, TOLL])
         expect(gm.locator(f"#turn-down-{toll}")).to_be_focused()
 
-        # Drag and drop: The Tollkeeper onto the top half of Dorran's row.
-        gm.locator(f"#turn-tracker .turn-to-act > li[data-character='{toll}']").drag_to(
-            to_act[0].first, target_position={"x": 5, "y": 2}
-        )
+        # Drag and drop: The Tollkeeper onto the top half of Dorran's row. On a laptop
+        # the GM's tracker scrolls in a box of its own: the GM sees both rows first.
+        dorran_row = to_act[0].first
+        dorran_row.evaluate("row => row.scrollIntoView({block: 'center'})")
+        toll_row = gm.locator(f"#turn-tracker .turn-to-act > li[data-character='{toll}']")
+        toll_row.drag_to(dorran_row, target_position={"x": 5, "y": 5})
         for waiting in to_act:
             expect(waiting).to_contain_text([TOLL, DORRAN])
     finally:
