@@ -45,7 +45,8 @@ def email_settings(url: str) -> dict:
     scheme = parts.scheme.lower()
     if scheme not in BACKENDS:
         known = ", ".join(f"{name}://" for name in BACKENDS)
-        raise ImproperlyConfigured(f"EMAIL_URL must start with one of {known}; got {url!r}.")
+        # The scheme only: the rest may hold the mail password, and this goes to the journal.
+        raise ImproperlyConfigured(f"EMAIL_URL must start with one of {known}; got {scheme}://.")
     values: dict = {"EMAIL_BACKEND": BACKENDS[scheme]}
     if scheme == "file":
         if parts.netloc or not parts.path.startswith("/"):

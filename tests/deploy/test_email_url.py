@@ -64,9 +64,11 @@ def test_an_smtp_url_sets_djangos_mail_settings():
 
 
 def test_an_unreadable_email_url_stops_the_start_with_the_reason():
-    done = started_with(EMAIL_URL="smpt://mail.example.org")
+    done = started_with(EMAIL_URL="smpt://bot:s3cret@mail.example.org")
     assert done.returncode != 0
     assert "EMAIL_URL must start with one of" in done.stderr
+    assert "got smpt://." in done.stderr
+    assert "s3cret" not in done.stderr  # the journal keeps what it is shown
 
 
 def test_smtp_with_starttls_user_and_password():
