@@ -104,7 +104,13 @@ def test_pm_08_bob_accepts_before_dorrans_momentum_is_spent(table, app_server): 
     mine = open_assists(bob, showing=asked).locator("li", has_text=asked)
     expect(mine).to_contain_text(f"{dorran['name']} agreed to pay")
     expect(mine.locator("button", has_text="Withdraw")).to_have_count(1)
-    assert roll_with_assist(alice, iska, dorran) == ""
+    # Rolled again as the refusal left the composer (the Assist still chosen): the
+    # refusal's words go with the roll made.
+    expect(alice.locator("#composer .composer-error")).to_have_count(1)
+    with alice.expect_response(lambda r: r.url.endswith("/momenta/roll/")) as answer:
+        alice.locator("#momenta-roll button.mc-roll").click()
+    assert 'data-kind="momenta_roll"' in answer.value.text()
+    expect(alice.locator("#composer .composer-error")).to_have_count(0)
     for page in (gm, alice, bob):
         expect(momentum(page, dorran)).to_have_text("2")
         expect(momentum(page, iska)).to_have_text("3")

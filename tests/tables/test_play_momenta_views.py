@@ -239,6 +239,8 @@ def test_a_roll_answers_with_the_forms_changed_parts_the_card_and_the_pools(
     drawn = drawn_fields(html)
     assert not {"character", "attribute", "kind", "play", "template", "target"} & set(drawn)
     assert f'hx-get="{url("momenta_odds", table)}" hx-trigger="load"' in html  # odds on demand
+    # A refusal shown before this roll goes: its messages are emptied.
+    assert '<div id="composer-messages" hx-swap-oob="true"></div>' in html
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and 'data-kind="momenta_roll"' in html
     assert html.count('class="die die--hit"') >= 2  # the two 5s, marked
     assert "Advantage from a Boon, 1 Momentum paid by Ash." in html
