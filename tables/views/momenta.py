@@ -12,11 +12,12 @@ not act at all gets 403. Without htmx, the views redirect to the table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -35,7 +36,7 @@ from tables.forms.momenta import (
     roll_form,
 )
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
-from tables.policy.access import controllable, seen_by
+from tables.policy.access import controllable, require_control, seen_by
 from tables.presenters.momenta import (
     assist_queue_context,
     chooser_for,
@@ -176,51 +177,72 @@ def roll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     the same transaction, so nothing read before the lock decides anything. The answer
     is the event's fragments and the form's changed parts, not the whole composer: the
     odds and a pending allocation chooser load on their own (GET momenta_odds,
-    momenta_chooser).
+    momenta_chooser). Check and roll first (_try_roll, from the request's parts), then
+    answer (_roll_answer).
     """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_momenta)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
-    posted = posted_id(request)
+    tried = _try_roll(pk, request.user, request.POST, posted_id(request))
+    return _roll_answer(request, pk, tried)
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """What a roll came to: `made`, or why not (`refusal`, a service's words; else the
+    form's errors); `rows` None when refused at the lock. `chosen`: what the composer
+    keeps of what was posted, whatever the answer."""
+
+    chosen: dict
+    rows: momenta.RollRows | None = None
+    form: MomentaRollForm | None = None
+    made: MomentaRoll | None = None
+    refusal: str = ""
+
+
+def _try_roll(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tried:
+    """The form checked against the rows read under the lock and, if valid, the roll made
+    from those same rows."""
+    chosen = initial_from(posted)
     rows = None
     try:
         # Held until the roll commits: a pool move or a role change committing meanwhile
         # waits at the lock, so the form and the roll decide from the same rows.
         with transaction.atomic():
-            rows = momenta.load_roll(pk, request.user, posted)
-            form, made = _check_and_roll(request, pk, posted, rows)
+            rows = momenta.load_roll(pk, user, character_id)
+            if rows.character is None and character_id is not None:
+                # Not theirs to roll for: 404 or 403, as if they had opened it.
+                named = get_object_or_404(Character, pk=character_id, campaign=rows.campaign)
+                require_control(rows.membership, named)
+            form = roll_form(
+                rows.campaign,
+                rows.membership,
+                rows.character,
+                data=posted,
+                templates=rows.templates,
+                characters=rows.characters,
+                assists=rows.assists,
+            )
+            if not form.is_valid():
+                return _Tried(chosen, rows, form)
+            asked = momenta.RollRequest(**form.roll_values())
+            made = momenta.roll_momenta(pk, user, rows.character.pk, asked, loaded=rows)
     except Campaign.DoesNotExist:
         raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
-        chosen = initial_from(request.POST)  # what the composer keeps, whatever the answer
-        return _refused(request, pk, rows, chosen, str(error))
+        return _Tried(chosen, rows, refusal=str(error))
+    return _Tried(chosen, rows, form, made)
+
+
+def _roll_answer(request: HtmxHttpRequest, pk: int, tried: _Tried) -> HttpResponse:
+    rows, form, made = tried.rows, tried.form, tried.made
+    if tried.refusal:
+        return _refused(request, pk, rows, tried.chosen, tried.refusal)
     if made is None:
         return _answer(request, rows.campaign, rows.membership, form=form, error=form_errors(form))
     if not request.htmx:
         return back_to_table(request, made.campaign)
-    return _rolled(request, rows, made, form.board_traits, form.targets)
-
-
-def _check_and_roll(
-    request: HtmxHttpRequest, pk: int, posted: int | None, rows: momenta.RollRows
-) -> tuple[MomentaRollForm, MomentaRoll | None]:
-    """The form checked against the rows read under the lock and, if valid, the roll made
-    from those same rows (None: the form says what is wrong)."""
-    if rows.character is None and posted is not None:
-        character_for(request, pk, posted)  # not theirs to roll for: 404 or 403
-    form = roll_form(
-        rows.campaign,
-        rows.membership,
-        rows.character,
-        data=request.POST,
-        templates=rows.templates,
-        characters=rows.characters,
-        assists=rows.assists,
-    )
-    if not form.is_valid():
-        return form, None
-    asked = momenta.RollRequest(**form.roll_values())
-    made = momenta.roll_momenta(pk, request.user, rows.character.pk, asked, loaded=rows)
-    return form, made
+    kept = {k: v for k, v in tried.chosen.items() if k in KEPT_AFTER_ROLL}
+    return _rolled(request, rows, made, kept, form.board_traits, form.targets)
 
 
 def _refused(
@@ -246,6 +268,7 @@ def _rolled(
     request: HtmxHttpRequest,
     rows: momenta.RollRows,
     made: MomentaRoll,
+    kept: dict,
     board_traits=None,
     targets=None,
 ) -> HttpResponse:
@@ -255,7 +278,6 @@ def _rolled(
     Resolve, the Assist…), so nothing is spent again unasked. The roller, its pools and
     the campaign are the rows the form was checked with and the roll changed (read under
     the lock); the Assist used is no longer offered."""
-    kept = {k: v for k, v in initial_from(request.POST).items() if k in KEPT_AFTER_ROLL}
     campaign, membership = made.campaign, rows.membership
     form = roll_form(
         campaign,
