@@ -12,9 +12,11 @@ cause comes back as a clear message inside the fragment and changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -206,20 +208,40 @@ def d20_roll(request, pk: int):
     One read of what the test needs, under the campaign lock (services.d20.load_test):
     the composer is checked against those rows and the service rolls from the same
     rows, in the same transaction, so nothing read before the lock decides anything.
-    The answer reads what it shows first (the test's ledger, the next test's odds),
-    then draws its forms, then words them: view -> form -> service -> presenter.
+    Check and roll first (_try_test, from the request's parts), then answer
+    (_test_answer). The answer reads what it shows first (the test's ledger, the next
+    test's odds), then draws its forms, then words them: view -> form -> service ->
+    presenter.
     """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_d20)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
-    posted = posted_id(request)
-    rows = form = record = None
+    tried = _try_test(pk, request.user, request.POST, posted_id(request))
+    return _test_answer(request, pk, tried)
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """What a test came to: `record`, or why not (`refusal`); `form` None when refused
+    at the lock (a retried submission). `following`: the next test's parameters."""
+
+    rows: services_d20.D20Rows | None = None
+    form: D20RollForm | None = None
+    record: D20Test | None = None
+    following: dict | None = None
+    refusal: str = ""
+
+
+def _try_test(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tried:
+    """The composer checked against the rows read under the lock and, if valid, the test
+    rolled from those same rows."""
+    rows = form = None
     try:
         # Held until the test commits: a pool move or a role change committing meanwhile
         # waits at the lock, so the composer and the roll decide from the same rows.
         with transaction.atomic():
-            rows = services_d20.load_test(pk, request.user, posted)
+            rows = services_d20.load_test(pk, user, character_id)
             form = D20RollForm(
-                request.POST,
+                posted,
                 campaign=rows.campaign,
                 membership=rows.membership,
                 spends=rows.spends,
@@ -227,23 +249,29 @@ def d20_roll(request, pk: int):
                 everyone=rows.everyone,
                 contests=rows.contests,
             )
-            if form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
-                following = form.params_after_roll()
-                asked = services_d20.D20TestRequest(**form.service_kwargs())
-                roller = form.cleaned_data["character"]
-                record = services_d20.roll_d20_test(pk, request.user, roller, asked, loaded=rows)
+            if not form.is_valid():  # its words keep their clause IDs (a ServiceError's drop them)
+                return _Tried(rows, form, refusal=form_errors(form))
+            following = form.params_after_roll()
+            asked = services_d20.D20TestRequest(**form.service_kwargs())
+            roller = form.cleaned_data["character"]
+            record = services_d20.roll_d20_test(pk, user, roller, asked, loaded=rows)
     except Campaign.DoesNotExist:
         raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
-        if form is None:  # refused at the lock (a retried submission): read what to draw
-            campaign, membership, _spends, form = _composed(request, pk, request.POST)
-            return _play_refused(request, campaign, membership, form, str(error))
-        return _play_refused(request, rows.campaign, rows.membership, form, str(error))
+        return _Tried(rows, form, refusal=str(error))
+    return _Tried(rows, form, record, following)
+
+
+def _test_answer(request, pk: int, tried: _Tried) -> HttpResponse:
+    rows, form, record = tried.rows, tried.form, tried.record
+    if form is None:  # refused at the lock (a retried submission): read what to draw
+        campaign, membership, _spends, form = _composed(request, pk, request.POST)
+        return _play_refused(request, campaign, membership, form, tried.refusal)
     if record is None:
-        return _play_refused(request, rows.campaign, rows.membership, form, form_errors(form))
+        return _play_refused(request, rows.campaign, rows.membership, form, tried.refusal)
     if not request.htmx:
         return back_to_table(request, rows.campaign, notice=worded(record.event.payload))
-    return _tested(request, rows, form, record, following)
+    return _tested(request, rows, form, record, tried.following)
 
 
 def _tested(request, rows, form, record, following: dict) -> HttpResponse:
