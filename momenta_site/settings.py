@@ -120,8 +120,9 @@ MIDDLEWARE = [
     # A request id for every line the request logs, and a line for it (request_log.py).
     "momenta_site.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # whitenoise, also finding files collected after start (momenta_site/static_files.py).
-    "momenta_site.static_files.StaticFilesMiddleware",
+    # Static files where no proxy serves them (the demo, `manage.py host`, tests); behind
+    # deploy/'s Caddy or nginx, /static/ never reaches a worker (deploy/momenta-static.caddy).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
     "momenta_site.middleware.DatabaseUnavailableMiddleware",
     # Before anything reads request.POST (the CSRF check, a 400/403/404 answer).
@@ -148,7 +149,7 @@ if DEMO:
     # deploy/Caddyfile, `encode`), so Django does, inside whitenoise, which serves its
     # own gzip copies. Django's GZipMiddleware pads its answers against BREACH.
     MIDDLEWARE.insert(
-        MIDDLEWARE.index("momenta_site.static_files.StaticFilesMiddleware") + 1,
+        MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
         "django.middleware.gzip.GZipMiddleware",
     )
 
@@ -412,8 +413,8 @@ STATIC_ROOT = Path(
         else str(BASE_DIR / "staticfiles"),
     )
 )
-# Static files are served by whitenoise, never by the development server in
-# production. Setting STATIC_ROOT says "collectstatic has written the files
+# Static files are served by the proxy in production (deploy/), by whitenoise otherwise,
+# never by the development server. Setting STATIC_ROOT says "collectstatic has written the files
 # there": hashed names (cached for a year), minified (momenta_site/static_storage.py),
 # with gzip/brotli copies, served from that folder (`manage.py serve` refuses to start
 # without them). Unset (the tests, development) the files are served from the source

@@ -175,3 +175,44 @@ def test_the_request_id_is_caddys_not_the_clients():
     assert answered != sent
     # Caddy's {http.request.uuid}, not an id the app made up (16 hex digits).
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", answered)
+
+
+def fetch(url: str, **headers) -> tuple[int, dict, bytes]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=15) as a:
+            return a.status, a.headers, a.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.headers, b""
+
+
+def test_static_files_collected_while_the_workers_run_are_served_by_the_proxy():
+    """Mid-upgrade, collectstatic writes the new release's hashed files beside the old
+    ones while the old workers run; a page drawn by a new worker names them. The proxy
+    serves them from STATIC_ROOT at once (deploy/momenta-static.caddy): the workers'
+    whitenoise listed the folder at start and would answer 404. Hashed names are kept
+    for good, others for a minute; nothing outside STATIC_ROOT is served."""
+    root = Path(os.environ["STATIC_ROOT"])
+    base = os.environ["MOMENTA_DEPLOY_URL"] + "/static/tables/"
+    hashed, plain = root / "tables" / "app.ba9876543210.css", root / "tables" / "later.css"
+    try:
+        hashed.write_text("new {}")
+        plain.write_text("later {}")
+        subprocess.run(["gzip", "-k", str(hashed)], check=True)
+        status_code, headers, body = fetch(base + hashed.name)
+        assert (status_code, body) == (200, b"new {}")
+        assert "immutable" in headers["Cache-Control"]
+        status_code, headers, _ = fetch(base + hashed.name, **{"Accept-Encoding": "gzip"})
+        assert status_code == 200 and headers["Content-Encoding"] == "gzip"
+        status_code, headers, body = fetch(base + plain.name)
+        assert (status_code, body) == (200, b"later {}")
+        assert "immutable" not in headers["Cache-Control"]
+    finally:
+        for path in (hashed, plain, hashed.with_name(hashed.name + ".gz")):
+            path.unlink(missing_ok=True)
+    (root.parent / "outside.txt").write_text("not static")
+    try:
+        for path in ("/static/../outside.txt", "/static/tables/../../outside.txt"):
+            status_code, _, body = fetch(os.environ["MOMENTA_DEPLOY_URL"] + path)
+            assert status_code == 404 and b"not static" not in body, path
+    finally:
+        (root.parent / "outside.txt").unlink()
