@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from tables import events
 from tables.models import Campaign, Character, Membership, Participant, TableEvent
@@ -48,11 +49,13 @@ def can_control(membership: Membership, character: Character) -> bool:
 def require_control(
     membership: Membership | None,
     character: Character,
-    refusal: str = "That character is not yours.",
+    refusal: str = "",
 ) -> None:
-    """can_control, or PermissionDenied with `refusal`."""
+    """can_control, or PermissionDenied with `refusal` (worded for the reader; by default
+    "That character is not yours.")."""
     if membership is None or not can_control(membership, character):
-        raise PermissionDenied(refusal)
+        # The 403 page shows it as it is: in the reader's language, never a bare msgid.
+        raise PermissionDenied(refusal or gettext("That character is not yours."))
 
 
 def controllable(

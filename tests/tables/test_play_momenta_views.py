@@ -565,6 +565,22 @@ def test_rolling_someone_elses_character_is_forbidden(table, client_for, hero):
     assert response.status_code == 403 and state(table) == before
 
 
+def test_refusals_of_anothers_character_are_in_the_readers_language(table, client_for, hero, dice):
+    """The 403 page shows the refusal as it is (templates/403.html): worded for the
+    reader, here a German one, never the English msgid."""
+    german = {"HTTP_ACCEPT_LANGUAGE": "de", **HX}
+    other = client_for("player2")
+    response = other.post(url("momenta_roll", table), roll_data(hero), **german)
+    assert response.status_code == 403
+    assert "Dieser Charakter gehört nicht dir." in response.content.decode()
+    dice([5, 5, 2, 3, 1])
+    client_for("player").post(url("momenta_roll", table), roll_data(hero), **HX)
+    made = MomentaRoll.objects.get()
+    response = other.post(url("momenta_allocate", table, made.pk), {"allocation": ""}, **german)
+    assert response.status_code == 403
+    assert "Nur die würfelnde Person wählt die Muster." in response.content.decode()
+
+
 @pytest.mark.parametrize("role", ["observer", "outsider"])
 def test_observers_and_outsiders_cannot_roll(table, client_for, hero, role):
     before = state(table)

@@ -47,7 +47,9 @@ def choose_allocation(
         campaign = lock_campaign(campaign_id)
         membership = require_playing(campaign, actor)
         roll = visible_roll(campaign, membership, roll_id)
-        require_control(membership, roll.character, "Only the roller chooses the patterns.")
+        require_control(
+            membership, roll.character, gettext("Only the roller chooses the patterns.")
+        )
         # Checked under the lock: a double click applies the patterns (and
         # refunds Resolve) once, the second sees the roll resolved.
         if not roll.awaiting:
