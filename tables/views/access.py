@@ -45,6 +45,13 @@ def player_at(request, pk: int) -> tuple[Campaign, Membership]:
 def character_for(request, pk: int, character_pk: int) -> tuple[Campaign, Membership, Character]:
     """A character of the campaign that the viewer controls, else 404/403."""
     campaign, membership = campaign_for(request, pk)
+    return campaign, membership, controlled_character(campaign, membership, character_pk)
+
+
+def controlled_character(
+    campaign: Campaign, membership: Membership, character_pk: int
+) -> Character:
+    """The campaign's character `character_pk` if this member controls it, else 404/403."""
     character = get_object_or_404(Character, pk=character_pk, campaign=campaign)
     require_control(membership, character)
-    return campaign, membership, character
+    return character

@@ -36,7 +36,7 @@ from tables.forms.momenta import (
     roll_form,
 )
 from tables.models import Campaign, Character, CustomPattern, Membership, MomentaRoll, TableEvent
-from tables.policy.access import controllable, require_control, seen_by
+from tables.policy.access import controllable, seen_by
 from tables.presenters.momenta import (
     assist_queue_context,
     chooser_for,
@@ -47,7 +47,7 @@ from tables.presenters.momenta import (
 )
 from tables.services import momenta
 from tables.services.core import ServiceError
-from tables.views.access import campaign_for, character_for, posted_id
+from tables.views.access import campaign_for, character_for, controlled_character, posted_id
 from tables.views.answers import HtmxHttpRequest, back_to_table, commands, form_errors, respond
 from tables.views.calls import called_edges_of
 
@@ -202,8 +202,7 @@ class _Tried:
 def _try_roll(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tried:
     """The form checked against the rows read under the lock and, if valid, the roll made
     from those same rows."""
-    chosen = initial_from(posted)
-    rows = None
+    rows = form = made = None
     try:
         # Held until the roll commits: a pool move or a role change committing meanwhile
         # waits at the lock, so the form and the roll decide from the same rows.
@@ -211,8 +210,7 @@ def _try_roll(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tr
             rows = momenta.load_roll(pk, user, character_id)
             if rows.character is None and character_id is not None:
                 # Not theirs to roll for: 404 or 403, as if they had opened it.
-                named = get_object_or_404(Character, pk=character_id, campaign=rows.campaign)
-                require_control(rows.membership, named)
+                controlled_character(rows.campaign, rows.membership, character_id)
             form = roll_form(
                 rows.campaign,
                 rows.membership,
@@ -222,15 +220,14 @@ def _try_roll(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tr
                 characters=rows.characters,
                 assists=rows.assists,
             )
-            if not form.is_valid():
-                return _Tried(chosen, rows, form)
-            asked = momenta.RollRequest(**form.roll_values())
-            made = momenta.roll_momenta(pk, user, rows.character.pk, asked, loaded=rows)
+            if form.is_valid():
+                asked = momenta.RollRequest(**form.roll_values())
+                made = momenta.roll_momenta(pk, user, rows.character.pk, asked, loaded=rows)
     except Campaign.DoesNotExist:
         raise Http404(gettext("No such campaign.")) from None
     except ServiceError as error:
-        return _Tried(chosen, rows, refusal=str(error))
-    return _Tried(chosen, rows, form, made)
+        return _Tried(initial_from(posted), rows, refusal=str(error))
+    return _Tried(initial_from(posted), rows, form, made)
 
 
 def _roll_answer(request: HtmxHttpRequest, pk: int, tried: _Tried) -> HttpResponse:

@@ -80,12 +80,16 @@ def expect_pushed(page, made) -> None:
     expect_roll(page, made)
 
 
-def status(url: str) -> int:
+def fetch(url: str, **headers) -> tuple[int, dict, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=15) as answer:
-            return answer.status
-    except urllib.error.HTTPError as error:
-        return error.code
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=15) as a:
+            return a.status, a.headers, a.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.headers, b""
+
+
+def status(url: str) -> int:
+    return fetch(url)[0]
 
 
 @pytest.fixture(scope="module")
@@ -175,14 +179,6 @@ def test_the_request_id_is_caddys_not_the_clients():
     assert answered != sent
     # Caddy's {http.request.uuid}, not an id the app made up (16 hex digits).
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", answered)
-
-
-def fetch(url: str, **headers) -> tuple[int, dict, bytes]:
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=15) as a:
-            return a.status, a.headers, a.read()
-    except urllib.error.HTTPError as refused:
-        return refused.code, refused.headers, b""
 
 
 def test_static_files_collected_while_the_workers_run_are_served_by_the_proxy():
