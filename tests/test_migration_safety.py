@@ -15,7 +15,9 @@ from momenta_site.migration_safety import GRANDFATHERED, problems, project_apps
 
 
 def test_every_new_migration_is_safe_while_old_code_runs():
-    loader = MigrationLoader(None, ignore_no_migrations=True)
+    # Squashed ones and the originals they replace alike: a site part of the way to a
+    # squash's end runs the originals (tables' 0001_squashed_0034).
+    loader = MigrationLoader(None, ignore_no_migrations=True, replace_migrations=False)
     mine = project_apps()
     assert "tables" in mine
     found = []

@@ -51,4 +51,5 @@ def seed(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("tables", "0002_play_records")]
 
-    operations = [migrations.RunPython(seed, migrations.RunPython.noop)]
+    # elidable: it fills in rows that existed before it; a new database has none.
+    operations = [migrations.RunPython(seed, migrations.RunPython.noop, elidable=True)]
