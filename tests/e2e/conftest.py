@@ -19,6 +19,7 @@ import pytest
 from tables.devtools import browser as devtools_browser
 from tables.devtools.server import ServerProcess, server_env
 
+HERE = Path(__file__).resolve().parent
 PASSWORD = "e2e-pass-123"
 # Noisy CI machines: wait long for what must happen (and never sleep instead).
 TIMEOUT_MS = 20_000
@@ -154,10 +155,40 @@ def app_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(chromium_path):
-    from playwright.sync_api import expect, sync_playwright
+    """The test process's chromium (below): a module's pages go with the module."""
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        browser = devtools_browser.launch(playwright, chromium_path)
-        yield browser
-        browser.close()
+    browser = _shared_browser(chromium_path)
+    yield browser
+    for context in browser.contexts:
+        context.close()
+
+
+# One Playwright and chromium per test process while browser modules run one after
+# another: starting them cost ~0.7 s a module (issue 38). Stopped before any other
+# test runs: Playwright's sync API leaves its event loop set as running, where an
+# asyncio test (pytest-asyncio) or another sync_playwright() would refuse to start.
+_SHARED: dict = {}
+
+
+def _shared_browser(chromium_path):
+    if not _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        _SHARED["playwright"] = playwright
+        _SHARED["browser"] = devtools_browser.launch(playwright, chromium_path)
+    return _SHARED["browser"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a browser module's test: stop the shared chromium unless a browser test
+    comes next (xdist's worker knows its next test; None: none yet, or the last)."""
+    try:
+        return (yield)
+    finally:
+        if _SHARED and (nextitem is None or HERE not in nextitem.path.parents):
+            _SHARED.pop("browser").close()
+            _SHARED.pop("playwright").stop()
