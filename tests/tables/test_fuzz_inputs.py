@@ -80,6 +80,10 @@ ROLES = {
     "observer": (HOSTILE[:1], []),
     "anonymous": (HOSTILE[:1], []),
 }
+# What only the database decides, sent to each field alone on PostgreSQL (CI's second
+# stage): "²" alone stops at the field's own parsing, before any query, the same on both
+# databases, so SQLite's run is its test; a quarter of the GM's requests (issue 38).
+DATABASE_DECIDES = ("\x00",)
 # Last, so the rest of the run keeps its scene (the board's commands need one), its
 # session and its members.
 LAST = (
@@ -368,6 +372,8 @@ def test_no_input_answers_500(role, part, world, settings, client_for):
     forms = _harvest_once(ids, pages)
     failures, refused_changes, sent = [], [], 0
     together, alone = ROLES[role]
+    if connection.vendor == "postgresql":
+        alone = [value for value in alone if value in DATABASE_DECIDES]
     with _nul_queries() as nul_queries:
         client = client_for(role)
         client.raise_request_exception = False
