@@ -3,9 +3,9 @@
 Each view fetches through tables/views/access.py (the fetch is the permission
 check: PermissionDenied becomes a 403), validates a form and calls one
 service. The answer is a fragment (the composer or the spend panel: composer_of
-and panel_of read what they show, tables/presenters/d20.py words it) followed by
-the event's live fragments, so the
-actor's page updates even without a socket; other browsers get the event by
+and panel_of read what they show, tables/presenters/d20.py words it; a roll's, only
+the composer's parts it changed, out of band) followed by the event's live
+fragments, so the actor's page updates even without a socket; other browsers get the event by
 live push. A refusal a person can
 cause comes back as a clear message inside the fragment and changes nothing.
 """
@@ -43,6 +43,8 @@ from tables.views.answers import back_to_table, command, form_errors, respond
 from tables.words.said import worded
 
 PLAY = "tables/partials/composer_d20.html"
+# A roll's answer: the composer's parts it changed and the spend panel, all out of band.
+ROLLED = "tables/partials/composer_d20_rolled.html"
 # What a link on the character sheet names, kept when the composer is redrawn.
 SHEET_CHOICES = ("attribute", "skill", "focus")
 PANEL = "tables/partials/spend_panel.html"
@@ -211,7 +213,8 @@ def d20_roll(request, pk: int):
     Check and roll first (_try_test, from the request's parts), then answer
     (_test_answer). The answer reads what it shows first (the test's ledger, the next
     test's odds), then draws its forms, then words them: view -> form -> service ->
-    presenter.
+    presenter. It is the spend panel and the composer's parts the roll changed, out of
+    band, not the whole composer: what to roll stays in the page as chosen.
     """
     if "call" in request.POST:  # a call's composer posts to the call (calls.answer_d20)
         return HttpResponseBadRequest(CALL_ELSEWHERE)
@@ -275,8 +278,11 @@ def _test_answer(request, pk: int, tried: _Tried) -> HttpResponse:
 
 
 def _tested(request, rows, form, record, following: dict) -> HttpResponse:
-    """The test's answer: its ledger panel, the composer reset with the next test's odds,
-    and the event's fragments; read first, then the forms drawn, then worded."""
+    """The test's answer: its ledger panel, the composer's parts the roll changed (drawn
+    from the composer reset: what it bought or spent cleared, the contests left, the
+    pools shown, the next test's odds; composer_d20_rolled.html) and the event's
+    fragments; read first, then the forms drawn, then worded. What to roll (kept by
+    the reset, KEPT_AFTER_ROLL) is not drawn: the page keeps it as the person chose."""
     campaign = record.campaign
     membership = rows.membership
     spends = rows.spends
@@ -291,7 +297,9 @@ def _tested(request, rows, form, record, following: dict) -> HttpResponse:
     )
     panel["board_traits"] = form.board_traits  # MO-09: a Create Trait may change one
     context = play_context(campaign, membership, form=reset, odds=odds, panel=panel)
-    return respond(request, membership, PLAY, {"d20": context}, [record.event])
+    response = respond(request, membership, ROLLED, {"d20": context}, [record.event])
+    response["HX-Reswap"] = "none"  # every part is out of band; a protocol word
+    return response
 
 
 def _next_odds(record, following: dict, contest, membership) -> dict:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from rules.dice import FixedDice
 from tables.models import Campaign, Character, D20Test, PoolChange, TableEvent
 from tables.services import d20 as services_d20
-from tests.html_forms import form_fields
+from tests.html_forms import drawn_fields, form_fields
 from tests.tables.d20_posts import roll_data
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -110,7 +110,7 @@ def test_composer_redraws_for_another_character(client_for, d20_campaign, kara, 
 # --- rolling ------------------------------------------------------------------------------
 
 
-def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
+def test_roll_returns_the_composers_changed_parts_the_spend_panel_and_the_log_entry(
     client_for, d20_campaign, kara, dice
 ):
     dice([2, 5])
@@ -119,9 +119,11 @@ def test_roll_returns_the_composer_the_spend_panel_and_the_log_entry(
         roll_url(d20_campaign), roll_data(kara, focus="Persuasion", difficulty=3), **HX
     )
     assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"  # every part is out of band (issue 38)
     html = text(response)
-    assert html.lstrip().startswith('<section id="d20-play"')
-    assert 'id="spend-panel"' in html and "4 successes" in html
+    assert 'id="d20-play"' not in html and 'id="d20-composer"' not in html
+    assert re.search(r'<section id="spend-panel"[^>]*hx-swap-oob="true"', html)
+    assert "4 successes" in html
     assert "Kara</strong> has <strong>1</strong> Momentum" in html
     assert 'hx-swap-oob="afterbegin:#roll-log"' in html and f'id="event-{seq + 1}"' in html
     event = TableEvent.objects.get(campaign=d20_campaign, seq=seq + 1)
@@ -451,6 +453,16 @@ def test_ct_04_the_opposers_momentum_is_on_the_gms_panel_not_the_players(
 
 # --- the composer between rolls ---------------------------------------------------------------
 
+# What the composer keeps after a roll (D20RollForm.after_roll): the page keeps these as
+# chosen, the answer does not draw them (issue 38).
+KEPT = ("character", "attribute", "skill", "focus", "difficulty")
+
+
+def composer_parts(answer: str) -> str:
+    """The answer's parts of the composer form (composer_d20_rolled.html draws them
+    before the open tests and the spend panel, whose forms are their own)."""
+    return answer.split('id="d20-open-tests"', 1)[0]
+
 
 @pytest.fixture
 def dastan(d20_campaign, player2):
@@ -477,13 +489,14 @@ def test_after_a_roll_the_composer_keeps_the_test_and_drops_what_it_bought(
     )  # fmt: skip
     html = text(client_for("player").post(roll_url(d20_campaign), data, **HX))
     assert 'role="alert"' not in html and D20Test.objects.count() == 1
-    kept = form_fields(html, "d20-composer")
-    assert kept["character"] == [str(kara.pk)]
-    assert (kept["attribute"], kept["skill"]) == (["Power"], ["Communicate"])
-    assert kept["focus"] == ["Persuasion"] and kept["difficulty"] == ["3"]
-    assert kept["bought_dice"] == ["0"] and kept["buy_from_momentum"] == ["0"]
-    assert kept["bonus_momentum"] == ["0"] and kept["harder"] == ["0"]
-    assert "assistants" not in kept
+    # What to roll is not drawn again (issue 38): the page keeps the person's choices.
+    drawn = drawn_fields(composer_parts(html))
+    assert not set(KEPT) & set(drawn)
+    # What it bought is drawn again, cleared.
+    assert drawn["bought_dice"] == ["0"] and drawn["buy_from_momentum"] == ["0"]
+    assert drawn["bonus_momentum"] == ["0"] and drawn["harder"] == ["0"]
+    assert f'name="assistants" value="{dastan.pk}"' in html and "assistants" not in drawn
+    assert drawn["expected_momentum"] == ["0"]  # the pool the bought die emptied
     # The odds shown are the kept test's: Power 7 + Communicate 6, Difficulty 3.
     odds = html[html.index('id="d20-odds"') :]
     assert "Target <strong>13</strong> (Power + Communicate)" in odds
@@ -508,11 +521,13 @@ def test_the_answer_shows_the_odds_its_reset_composer_asks_for(
     answer = text(client.post(roll_url(d20_campaign), data, **HX))
     assert 'role="alert"' not in answer
     assert D20Test.objects.get(role="active").contest_id == contest.pk
-    reset = form_fields(answer, "d20-composer")
+    # The composer as the page now has it: the choices kept, the parts the answer drew.
+    reset = {key: [str(data[key])] for key in KEPT} | drawn_fields(composer_parts(answer))
     assert reset.get("contest", [""]) == [""] and reset["difficulty"] == ["3"]
     fetched = text(client.get(reverse("d20_odds", args=[d20_campaign.pk]), reset, **HX))
     assert "Difficulty <strong>3</strong>" in fetched
-    assert fetched.strip() in answer
+    # The same odds, drawn out of band in the answer.
+    assert fetched.strip().split(">", 1)[1] in answer
 
 
 def test_after_a_gm_roll_the_secret_box_is_clear_again(client_for, d20_campaign, marcus, dice):
@@ -521,8 +536,54 @@ def test_after_a_gm_roll_the_secret_box_is_clear_again(client_for, d20_campaign,
     dice([3, 4])
     html = text(client_for("gm").post(roll_url(d20_campaign), roll_data(marcus, secret="on"), **HX))
     assert D20Test.objects.get().secret
-    kept = form_fields(html, "d20-composer")
-    assert kept["character"] == [str(marcus.pk)] and "secret" not in kept
+    drawn = drawn_fields(composer_parts(html))
+    assert "character" not in drawn  # left as chosen
+    assert 'name="secret"' in html and "secret" not in drawn
+
+
+# The parts of the composer a roll's answer draws again, out of band (issue 38), and the
+# form's among them, which carry data-reset (static/tables/drafts.js keeps nothing typed).
+FORM_PARTS = ("d20-contest", "d20-target", "d20-bought", "d20-bonus-for", "d20-secret", "d20-odds")
+ROLLED_PARTS = FORM_PARTS + ("d20-messages", "composer-traits", "d20-open-tests", "spend-panel")
+
+
+def test_a_roll_answers_with_the_parts_it_changed_each_of_them_in_the_page(
+    client_for, d20_campaign, kara, dastan, dice
+):
+    """Issue 38: a roll's answer is the composer's parts it changed, out of band, and
+    the page the person rolled from has each (htmx drops a part with nowhere to go);
+    the messages come back empty, so a refusal's words do not outlive the roll."""
+    client = client_for("player")
+    page = text(client.get(reverse("table", args=[d20_campaign.pk])))
+    dice([2, 5])
+    html = text(client.post(roll_url(d20_campaign), roll_data(kara), **HX))
+    swapped = re.findall(r'<[a-z]+\b[^>]*?\sid="([\w-]+)"[^>]*hx-swap-oob="true"', html)
+    assert set(ROLLED_PARTS) <= set(swapped)
+    assert [part for part in ROLLED_PARTS if f'id="{part}"' not in page] == []
+    for part in FORM_PARTS:
+        assert re.search(rf'id="{part}"[^>]*hx-swap-oob="true" data-reset', html), part
+    assert '<div id="d20-messages" hx-swap-oob="true"></div>' in html
+    assert 'name="character"' not in html and 'name="skill"' not in html
+
+
+def test_after_a_roll_the_composer_shows_the_pools_the_roll_left(
+    client_for, d20_campaign, kara, dastan, dice
+):
+    """What the roll paid from shows as it is now: the group pool (in its words and in
+    expected_momentum, so the next roll is not refused as stale) and the roller's
+    Determination (GL-03); the target and the Determination box start afresh."""
+    Campaign.objects.filter(pk=d20_campaign.pk).update(group_momentum=3, game_line="sta2")
+    dice([20, 20])
+    data = roll_data(
+        kara, bought_dice=1, buy_from_momentum=1, expected_momentum=3,
+        spend_determination="on", target=dastan.pk,
+    )  # fmt: skip
+    html = text(client_for("player").post(roll_url(d20_campaign), data, **HX))
+    assert 'role="alert"' not in html and D20Test.objects.get().result["faces"][0] == 1
+    drawn = drawn_fields(composer_parts(html))
+    assert drawn["expected_momentum"] == ["2"] and "(pool 2; the rest adds to Threat)" in html
+    assert "(holds 0)" in html and "spend_determination" not in drawn
+    assert drawn["target"] == [""]
 
 
 def test_the_composer_shows_the_viewers_own_character_first(
