@@ -1,7 +1,7 @@
 """Roll from the sheet (issue 37) in a real browser, from the keyboard only: a player
 tabs to an attribute on their own card, presses Enter, the composer comes back with it
 chosen and its Roll button focused (static/tables/sheet_rolls.js), and Enter on Roll
-puts the roll in the log."""
+puts the roll in the log. After a 2d20 test, the composer keeps what to roll (issue 38)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from .test_gm_tabs import give_paul_a_skill
-from .test_live_table import log_in
+from .test_live_table import log_in, redraw
 
 pytestmark = pytest.mark.e2e
 
@@ -87,6 +87,49 @@ def test_a_player_builds_a_2d20_test_from_their_card_with_the_keyboard(browser, 
         found = re.search(r'data-seq="(\d+)"', answer.value.text())
         assert found, "the test was refused"
         expect(alice.locator(f"#roll-log > #event-{found.group(1)}")).to_contain_text("Justice")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_after_a_2d20_test_the_composer_keeps_its_choices_and_drops_the_refusal(
+    browser, app_server
+):
+    """Issue 38: a test's answer swaps only the composer's parts the roll changed, out of
+    band. What to roll stays as chosen (Justice + Communicate), what was bought is
+    cleared and the odds are the next test's (2d20, not the 3d20 just rolled), and the
+    words of a refusal said before the roll are gone."""
+    from playwright.sync_api import expect
+
+    errors: list = []
+    give_paul_a_skill(app_server)
+    path = f"/campaigns/{app_server.d20_campaign}/table/"
+    context, alice = log_in(browser, app_server.base, "alice", path, errors)
+    try:
+        play = alice.locator("#d20-play")
+        play.locator("select[name=attribute]").select_option("Justice")
+        play.locator("select[name=skill]").select_option("Communicate")
+        if not play.locator("details.composer-more").evaluate("d => d.open"):
+            play.locator("details.composer-more > summary").click()
+        play.locator("input[name=bought_dice]").fill("4")
+        # Refused: the composer comes back whole, as sent; wait until htmx has processed it.
+        redraw(alice, lambda: play.locator("#roll-button").click(), "#d20-play")
+        alert = play.locator("[role=alert]")
+        expect(alert).to_contain_text("At most 3 bonus d20s")
+        odds = play.locator("#d20-odds")
+        with alice.expect_response(lambda r: "/d20/odds/" in r.url):
+            play.locator("input[name=bought_dice]").fill("1")
+        expect(odds).to_contain_text("3d20")
+        with alice.expect_response(lambda r: r.url.endswith("/d20/roll/")) as answer:
+            play.locator("#roll-button").click()
+        assert 'data-kind="d20_test"' in answer.value.text(), "the test was refused"
+        expect(alert).to_have_count(0)
+        expect(play.locator("input[name=bought_dice]")).to_have_value("0")
+        expect(play.locator("select[name=attribute]")).to_have_value("Justice")
+        expect(play.locator("select[name=skill]")).to_have_value("Communicate")
+        expect(odds).to_contain_text("(Justice + Communicate)")
+        expect(odds).to_contain_text("2d20")
+        expect(odds).not_to_contain_text("3d20")
     finally:
         context.close()
     assert errors == []
