@@ -135,8 +135,9 @@ def momenta_roll(page, character: str, attribute: str, **choices) -> None:
     if "resolve" in choices:
         page.fill(f"{form} .mc-resolve input[type=number] >> nth=0", str(choices["resolve"]))
     before = log_count(page)
-    # A roll answers with the form reset (#momenta-roll); a refusal, with the composer.
-    swap(page, form, lambda: page.click(f"{form} button.mc-roll"))
+    # A roll answers with the form's changed parts, out of band (its odds among them); a
+    # refusal, with the whole composer (its odds too).
+    swap(page, "#momenta-odds", lambda: page.click(f"{form} button.mc-roll"))
     error = page.locator("#composer .composer-error")
     if error.count():
         raise RuntimeError(f"the roll was refused: {error.inner_text()}")
@@ -175,8 +176,10 @@ def d20_test(page, character: str, attribute: str, skill: str, **fields) -> None
     for name, value in fields.items():
         page.fill(f"{form} input[name={name}]", str(value))
     before = log_count(page)
-    swap(page, "#d20-play", lambda: page.click(f"{form} button.d20-roll-button"))
-    error = page.locator("#d20-play > .error")
+    # A test answers with the spend panel and the composer's changed parts, out of band; a
+    # refusal, with the whole composer (its spend panel too).
+    swap(page, "#spend-panel", lambda: page.click(f"{form} button.d20-roll-button"))
+    error = page.locator("#d20-messages > .error")
     if error.count():
         raise RuntimeError(f"the test was refused: {error.inner_text()}")
     expect(page.locator("#spend-panel[data-test-id]")).to_have_count(1)
