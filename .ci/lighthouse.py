@@ -6,7 +6,8 @@ Starts the demo (`manage.py demo 127.0.0.1:PORT`, a fresh SQLite file in a tempo
 folder), starts a session and rolls a little on both campaigns so the logs (and the
 session's recap) are not empty, then audits the table page and the session recap of
 both demo campaigns (Momenta, 2d20) as the GM and as a player, desktop and mobile:
-16 runs of the pinned Lighthouse in .ci/lighthouse/ (npm ci there first if
+16 runs of the pinned Lighthouse in .ci/lighthouse/, all in one Node process
+(lighthouse/audit-worker.mjs; npm ci there first if
 it is not installed) against headless Debian chromium. Each person logs in through a
 real browser profile (a Playwright persistent context) and Lighthouse drives that same
 chromium over its debugging port: the session cookie reaches the page and its live
@@ -22,11 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import select
 import subprocess
 import sys
 import tempfile
+from contextlib import closing
 from functools import partial
 from pathlib import Path
+from subprocess import PIPE
 
 ROOT = Path(__file__).resolve().parents[1]
 # Run as a script from any folder: import this checkout's tables, not another one.
@@ -37,6 +41,8 @@ from tables.devtools.server import ServerProcess, free_port, server_env  # noqa:
 
 LIGHTHOUSE_DIR = ROOT / ".ci" / "lighthouse"
 LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
+WORKER = LIGHTHOUSE_DIR / "audit-worker.mjs"
+RUN_TIMEOUT_S = 180
 PASSWORD = "momenta-demo"  # tables/management/commands/seed_demo.py
 PEOPLE = {"gm": "GM", "alice": "player"}
 CAMPAIGNS = {"momenta": "Momenta demo", "2d20": "2d20 demo"}
@@ -104,29 +110,53 @@ def log_in(context, base: str, username: str) -> dict[str, str]:
     return paths
 
 
-def audit(port: int, url: str, form_factor: str, out: Path) -> dict:
-    command = [
-        str(LIGHTHOUSE),
-        url,
-        f"--port={port}",
-        "--hostname=127.0.0.1",
-        f"--only-categories={','.join(CATEGORIES)}",
-        "--output=json",
-        f"--output-path={out}",
-        "--quiet",
-    ]
-    if form_factor == "desktop":
-        command.append("--preset=desktop")
+class Worker:
+    """Lighthouse's Node process (lighthouse/audit-worker.mjs): every run in one, a job
+    a line, where the CLI started Node and read its config again for each (~2.5 s)."""
+
+    def __init__(self):
+        self.process: subprocess.Popen | None = None
+
+    def run(self, job: dict) -> dict:
+        """{"ok": …, "error": …} of one run; a worker that hangs or dies is replaced."""
+        if self.process is None:
+            self.process = subprocess.Popen(
+                ["node", str(WORKER)], cwd=LIGHTHOUSE_DIR, stdin=PIPE, stdout=PIPE, text=True
+            )
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], RUN_TIMEOUT_S)
+        line = self.process.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            return {"ok": False, "error": "no answer from the Lighthouse worker"}
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def audit(worker: Worker, port: int, url: str, form_factor: str, out: Path) -> dict:
+    job = {
+        "url": url,
+        "port": port,
+        "formFactor": form_factor,
+        "categories": list(CATEGORIES),
+        "out": str(out),
+    }
     for attempt in range(1, TRIES + 1):
         out.unlink(missing_ok=True)
-        done = subprocess.run(command, timeout=180)
+        done = worker.run(job)
         report = json.loads(out.read_text()) if out.exists() else {}
         # A trace Chromium failed to record (NO_NAVSTART, NO_FCP on a busy machine) is
         # Lighthouse's to retry, not a finding about the page.
-        if done.returncode == 0 and not report.get("runtimeError"):
+        if done["ok"] and not report.get("runtimeError"):
             return report
         print(f"  (Lighthouse failed on try {attempt} of {TRIES})", flush=True)
-    return report or {"runtimeError": {"message": f"Lighthouse exited {done.returncode}"}}
+    return report or {"runtimeError": {"message": done.get("error", "Lighthouse failed")}}
 
 
 def shortfalls(report: dict) -> list[str]:
@@ -142,7 +172,7 @@ def shortfalls(report: dict) -> list[str]:
     return lost
 
 
-def runs(paths: dict[str, str], role: str, only: str, port: int, base: str, out: Path):
+def runs(worker, paths: dict[str, str], role: str, only: str, port: int, base: str, out: Path):
     """(name, audit) of each run for one person: every page, desktop and mobile, whose
     name has `only`."""
     for campaign, path in paths.items():
@@ -150,7 +180,7 @@ def runs(paths: dict[str, str], role: str, only: str, port: int, base: str, out:
             name = f"{campaign} {role} {form_factor}"
             if only in name:
                 report = out / f"{name.replace(' ', '-')}.json"
-                yield name, partial(audit, port, base + path, form_factor, report)
+                yield name, partial(audit, worker, port, base + path, form_factor, report)
 
 
 def main() -> int:
@@ -171,7 +201,8 @@ def main() -> int:
         # only `manage.py demo` makes one of its own).
         env = server_env(folder, SECRET_KEY=secrets.token_urlsafe(50))
         demo = ServerProcess(folder, ["demo"], env=env)
-        with demo as server, sync_playwright() as playwright:
+        worker = Worker()
+        with demo as server, sync_playwright() as playwright, closing(worker):
             server.manage("shell", "-c", PLAY)
             print(f"Demo server on {server.base}; Lighthouse {MIN_SCORE}+, CLS <= {MAX_CLS}")
             print(f"{'page':<28} {'perf':>5} {'a11y':>5} {'bp':>5} {'CLS':>7}")
@@ -187,7 +218,7 @@ def main() -> int:
                 try:
                     paths = log_in(context, server.base, username)
                     for name, again in runs(
-                        paths, role, args.only, port, server.base, keep or folder
+                        worker, paths, role, args.only, port, server.base, keep or folder
                     ):
                         failures += check(name, again(), again)
                         audited += 1
