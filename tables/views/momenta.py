@@ -219,6 +219,7 @@ def _try_roll(pk: int, user, posted: QueryDict, character_id: int | None) -> _Tr
                 templates=rows.templates,
                 characters=rows.characters,
                 assists=rows.assists,
+                targets=rows.everyone,
             )
             if form.is_valid():
                 asked = momenta.RollRequest(**form.roll_values())

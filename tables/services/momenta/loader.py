@@ -23,7 +23,8 @@ class RollRows:
     (with their owners and the turn, policy.turns.with_turn) and, when the roller is
     one of them, the roller (that same object, its attributes and traits read), the
     campaign's templates in order and the roller's accepted Assists (each helper with
-    its owner: the card names both)."""
+    its owner: the card names both). `everyone`: every character of the campaign, in
+    the database's order (Character.Meta), the attack targets the composer offers."""
 
     campaign: Campaign
     membership: Membership
@@ -31,6 +32,7 @@ class RollRows:
     character: Character | None
     templates: tuple[RollTemplate, ...]
     assists: tuple[AssistRequest, ...] = ()
+    everyone: tuple[Character, ...] = ()
 
 
 def load_roll(campaign_id: int, actor, character_id: int | None) -> RollRows:
@@ -43,19 +45,20 @@ def load_roll(campaign_id: int, actor, character_id: int | None) -> RollRows:
     campaign = lock_campaign(campaign_id)
     membership = require_playing(campaign, actor)
     # with_turn: the roll's turn mark (issue 37) comes in this same statement.
-    everyone = with_turn(campaign.characters.select_related("owner"), campaign.pk)
+    # Read once: also the form's attack targets (SC-02), not read again for it.
+    everyone = tuple(with_turn(campaign.characters.select_related("owner"), campaign.pk))
     characters = controllable(campaign, membership, everyone)
     character = next((c for c in characters if c.pk == character_id), None)
     templates = templates_of(campaign)
     if character is None:
-        return RollRows(campaign, membership, characters, None, templates)
+        return RollRows(campaign, membership, characters, None, templates, everyone=everyone)
     prefetch_sheet(character, ("attributes", "traits"))
     assists = tuple(
         AssistRequest.objects.filter(
             roller=character, state=AssistRequest.State.ACCEPTED
         ).select_related("helper__owner")
     )
-    return RollRows(campaign, membership, characters, character, templates, assists)
+    return RollRows(campaign, membership, characters, character, templates, assists, everyone)
 
 
 def templates_of(campaign: Campaign) -> tuple[RollTemplate, ...]:
