@@ -294,7 +294,7 @@ def test_the_reset_composer_no_longer_offers_the_contest_just_answered(
     answer = d20_roll(client, d20_campaign, data).content.decode()
     assert D20Test.objects.latest("pk").contest_id == contest.pk
     # The answer draws the contest choice again, out of band (issue 38): none left.
-    part = answer.split('<div id="d20-contest"', 1)[1].split("</div>", 1)[0]
+    part = answer.split('<div id="d20-contest-part"', 1)[1].split("</div>", 1)[0]
     assert 'hx-swap-oob="true"' in part and "Against Marcus" not in part
 
 

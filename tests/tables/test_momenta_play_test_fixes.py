@@ -323,3 +323,18 @@ def test_mo_11_mo_12_a_veto_refunded_into_a_full_group_pool_gives_the_test_its_p
     assert "lost" not in summary
     assert "2 back to the test's Momentum to spend again: the group pool is full" in summary
     assert "Not now" in summary
+
+
+def test_no_two_elements_share_an_id_on_the_2d20_table_with_a_contest_to_answer(
+    d20_campaign, kara, marcus, client_for, gm
+):
+    """The composer's contest choice is drawn only when a contest awaits the player; its
+    part (answered out of band after a roll) must not take the select's id."""
+    marcus.attributes.create(name="Power", value=7)
+    marcus.skills.create(name="Communicate", value=5)
+    services_d20.contest_opposer_roll(
+        d20_campaign.pk, gm, marcus.pk, kara.pk, attribute="Power", skill="Communicate"
+    )
+    html = client_for("player").get(reverse("table", args=[d20_campaign.pk])).content.decode()
+    assert 'name="contest"' in html
+    assert duplicate_ids(html) == []

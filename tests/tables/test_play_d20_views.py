@@ -543,7 +543,14 @@ def test_after_a_gm_roll_the_secret_box_is_clear_again(client_for, d20_campaign,
 
 # The parts of the composer a roll's answer draws again, out of band (issue 38), and the
 # form's among them, which carry data-reset (static/tables/drafts.js keeps nothing typed).
-FORM_PARTS = ("d20-contest", "d20-target", "d20-bought", "d20-bonus-for", "d20-secret", "d20-odds")
+FORM_PARTS = (
+    "d20-contest-part",
+    "d20-target-part",
+    "d20-bought",
+    "d20-bonus-for",
+    "d20-secret-part",
+    "d20-odds",
+)
 ROLLED_PARTS = FORM_PARTS + ("d20-messages", "composer-traits", "d20-open-tests", "spend-panel")
 
 
